@@ -1,0 +1,27 @@
+package dev.punctual.local.time;
+
+import java.time.Clock;
+import java.time.Instant;
+
+/**
+ * Runs actions at instants of an injected {@link Clock}. One timer holds every pending wake-up of the
+ * runtime (Wait states, retry back-off, task time-outs) without a thread per wake-up, and a test can
+ * drive it with a manual clock instead of sleeping.
+ */
+public interface Timer {
+
+    /** The clock this timer's instants are read from. */
+    Clock clock();
+
+    /**
+     * Runs {@code action} once, at or after {@code at}, never before. An instant already past runs as
+     * soon as possible. Actions must be short; anything slow belongs on an executor of its own.
+     */
+    Cancellable schedule(Instant at, Runnable action);
+
+    /** A scheduled action that may still be withdrawn. */
+    interface Cancellable {
+        /** Withdraws the action; {@code true} if it had not started and now never will. */
+        boolean cancel();
+    }
+}
