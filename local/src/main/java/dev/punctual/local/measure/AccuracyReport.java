@@ -1,0 +1,104 @@
+package dev.punctual.local.measure;
+
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The accuracy of one run: how many items expired, how many too early or not at all, and how late
+ * the deletes were. Lag is the conditional delete's completion minus the item's exact TTL.
+ *
+ * @param items items written
+ * @param deleted items Punctual's execution deleted
+ * @param early items deleted before their TTL, by the execution history or by a table read
+ * @param missed items not deleted by an execution, or still in the table after every TTL had passed
+ * @param lagMillis lag of the deleted items, sorted ascending
+ * @param schedulingPerSecond items written per second of the time from the first write until the
+ *     last item's execution was running (stream to started execution, end to end)
+ * @param heapMb heap in use at the end of the run
+ */
+public record AccuracyReport(
+        int items,
+        int deleted,
+        int early,
+        int missed,
+        long[] lagMillis,
+        double schedulingPerSecond,
+        long heapMb) {
+
+    /** Builds the report from per-item observations. */
+    public static AccuracyReport of(List<ExpiryObservation> observations, double schedulingPerSecond, long heapMb) {
+        int deleted = 0;
+        int early = 0;
+        int missed = 0;
+        long[] lags = new long[observations.size()];
+        int lagCount = 0;
+        for (ExpiryObservation observation : observations) {
+            boolean deletedByExecution = observation.deletedAt() != null;
+            if (deletedByExecution) {
+                deleted++;
+                long lag = Duration.between(observation.ttl(), observation.deletedAt()).toMillis();
+                lags[lagCount++] = lag;
+                if (observation.deletedAt().isBefore(observation.ttl())) {
+                    early++;
+                    continue;
+                }
+            }
+            if (observation.seenGoneEarly()) {
+                early++;
+            } else if (!deletedByExecution || observation.stillPresent()) {
+                missed++;
+            }
+        }
+        long[] sorted = Arrays.copyOf(lags, lagCount);
+        Arrays.sort(sorted);
+        return new AccuracyReport(observations.size(), deleted, early, missed, sorted, schedulingPerSecond, heapMb);
+    }
+
+    /** Lag at a percentile (nearest rank), or 0 when nothing was deleted. */
+    public long lagPercentile(double percentile) {
+        if (lagMillis.length == 0) {
+            return 0;
+        }
+        int rank = (int) Math.ceil(percentile / 100.0 * lagMillis.length);
+        return lagMillis[Math.min(Math.max(rank, 1), lagMillis.length) - 1];
+    }
+
+    /** Largest lag, or 0 when nothing was deleted. */
+    public long maxLag() {
+        return lagMillis.length == 0 ? 0 : lagMillis[lagMillis.length - 1];
+    }
+
+    /** True when nothing was early and nothing was missed. */
+    public boolean perfect() {
+        return early == 0 && missed == 0 && deleted == items;
+    }
+
+    /** The human-readable block {@code demo} and {@code bench} print. */
+    public String toText() {
+        return String.format(Locale.ROOT, String.join("%n",
+                "items              %d",
+                "deleted            %d",
+                "early              %d   (must be 0)",
+                "missed             %d   (must be 0)",
+                "lag p50            %d ms",
+                "lag p95            %d ms",
+                "lag p99            %d ms",
+                "lag max            %d ms",
+                "scheduling         %.0f items/s (write to running execution)",
+                "heap used          %d MB"),
+                items, deleted, early, missed, lagPercentile(50), lagPercentile(95), lagPercentile(99), maxLag(),
+                schedulingPerSecond, heapMb);
+    }
+
+    /** One JSON object, for {@code bench --json}. */
+    public String toJson() {
+        return String.format(Locale.ROOT,
+                "{\"items\":%d,\"deleted\":%d,\"early\":%d,\"missed\":%d,"
+                        + "\"lagMs\":{\"p50\":%d,\"p95\":%d,\"p99\":%d,\"max\":%d},"
+                        + "\"schedulingPerSecond\":%.1f,\"heapMb\":%d}",
+                items, deleted, early, missed, lagPercentile(50), lagPercentile(95), lagPercentile(99), maxLag(),
+                schedulingPerSecond, heapMb);
+    }
+}
