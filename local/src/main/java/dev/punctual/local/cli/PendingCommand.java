@@ -1,0 +1,140 @@
+package dev.punctual.local.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.punctual.local.runtime.LocalClients;
+import dev.punctual.local.runtime.LocalDefaults;
+import dev.punctual.statemachine.ExpiryWorkflow;
+import java.io.PrintWriter;
+import java.net.URI;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import software.amazon.awssdk.services.sfn.SfnClient;
+import software.amazon.awssdk.services.sfn.model.ExecutionListItem;
+import software.amazon.awssdk.services.sfn.model.ExecutionStatus;
+
+/**
+ * Lists pending expirations, i.e. running executions of the expire-item state machine, sorted by
+ * expiry: the local twin of the Step Functions console. Works against any Step Functions endpoint.
+ */
+@Command(name = "pending", mixinStandardHelpOptions = true,
+        description = "Show pending expirations (running executions) sorted by expiry.")
+final class PendingCommand implements Callable<Integer> {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--sfn-endpoint", description = "Step Functions endpoint (default: ${DEFAULT-VALUE}).",
+            defaultValue = "http://127.0.0.1:8083")
+    URI endpoint;
+
+    @Option(names = "--state-machine-arn", description = "State machine ARN (default: the local runtime's).")
+    String stateMachineArn = LocalDefaults.stateMachineArn();
+
+    @Option(names = "--table", description = "Only expirations of this table.")
+    String table;
+
+    @Option(names = "--limit", description = "Show at most this many (default: ${DEFAULT-VALUE}).", defaultValue = "50")
+    int limit;
+
+    @Option(names = "--status", description = "Execution status to list: RUNNING (pending), FAILED, TIMED_OUT, ABORTED, SUCCEEDED (default: ${DEFAULT-VALUE}).",
+            defaultValue = "RUNNING")
+    ExecutionStatus status;
+
+    private final Clock clock;
+
+    PendingCommand() {
+        this(Clock.systemUTC());
+    }
+
+    PendingCommand(Clock clock) {
+        this.clock = clock;
+    }
+
+    @Override
+    public Integer call() {
+        if (limit < 1) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--limit must be at least 1, got " + limit);
+        }
+        PrintWriter out = spec.commandLine().getOut();
+        try (SfnClient sfn = LocalClients.stepFunctions(endpoint)) {
+            List<Row> rows = new ArrayList<>();
+            for (ExecutionListItem execution : sfn.listExecutionsPaginator(r -> r.stateMachineArn(stateMachineArn).statusFilter(status))
+                    .executions()) {
+                Row row = describe(sfn, execution);
+                if (row != null && (table == null || table.equals(row.table()))) {
+                    rows.add(row);
+                }
+            }
+            rows.sort(Comparator.comparing(Row::expireAt, Comparator.nullsLast(Comparator.naturalOrder())));
+            print(out, rows);
+        }
+        return 0;
+    }
+
+    private Row describe(SfnClient sfn, ExecutionListItem execution) {
+        var described = sfn.describeExecution(r -> r.executionArn(execution.executionArn()));
+        JsonNode input;
+        try {
+            input = JSON.readTree(described.input());
+        } catch (java.io.IOException e) {
+            return new Row(execution.name(), null, null, null, null, described.error());
+        }
+        Instant expireAt = input.hasNonNull(ExpiryWorkflow.EXPIRE_AT) ? Instant.parse(input.get(ExpiryWorkflow.EXPIRE_AT).asText()) : null;
+        return new Row(execution.name(), input.path(ExpiryWorkflow.TABLE).asText(null),
+                input.path(ExpiryWorkflow.KEY).toString(), input.path(ExpiryWorkflow.TTL).asText(null), expireAt,
+                described.error());
+    }
+
+    private void print(PrintWriter out, List<Row> rows) {
+        Instant now = clock.instant();
+        String format = "%-22s %-10s %-20s %-12s %-18s %s%n";
+        out.printf(format, "EXPIRES AT", "IN", "TABLE", "TTL", "KEY", status == ExecutionStatus.RUNNING ? "EXECUTION" : "EXECUTION / ERROR");
+        rows.stream().limit(limit).forEach(row -> out.printf(format,
+                row.expireAt() == null ? "?" : row.expireAt().toString(),
+                row.expireAt() == null ? "?" : timeLeft(Duration.between(now, row.expireAt())),
+                abbreviate(row.table(), 20), row.ttl(), abbreviate(row.key(), 18),
+                row.name() + (row.error() == null ? "" : "  " + row.error())));
+        out.printf("%d %s expiration(s)%s%n", rows.size(), status == ExecutionStatus.RUNNING ? "pending" : status.toString().toLowerCase(),
+                rows.size() > limit ? ", first " + limit + " shown" : "");
+        out.flush();
+    }
+
+    static String timeLeft(Duration left) {
+        if (left.isNegative() || left.isZero()) {
+            return "due";
+        }
+        long seconds = left.toSeconds();
+        if (seconds < 60) {
+            return String.format("%d.%01ds", seconds, left.toMillisPart() / 100);
+        }
+        if (seconds < 3600) {
+            return String.format("%dm%02ds", seconds / 60, seconds % 60);
+        }
+        if (seconds < 86_400) {
+            return String.format("%dh%02dm", seconds / 3600, seconds % 3600 / 60);
+        }
+        return String.format("%dd%02dh", seconds / 86_400, seconds % 86_400 / 3600);
+    }
+
+    private static String abbreviate(String text, int width) {
+        if (text == null) {
+            return "-";
+        }
+        return text.length() <= width ? text : text.substring(0, width - 1) + "…";
+    }
+
+    private record Row(String name, String table, String key, String ttl, Instant expireAt, String error) {
+    }
+}

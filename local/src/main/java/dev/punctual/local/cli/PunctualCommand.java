@@ -1,0 +1,38 @@
+package dev.punctual.local.cli;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import software.amazon.awssdk.core.exception.SdkClientException;
+
+/** {@code punctual}: the embedded runtime's command line. */
+@Command(name = "punctual", mixinStandardHelpOptions = true, version = "punctual 0.1.0",
+        description = "Second-accurate expiry for DynamoDB items, on an embedded local runtime.",
+        subcommands = {
+            PendingCommand.class,
+        })
+public final class PunctualCommand {
+
+    private PunctualCommand() {
+    }
+
+    public static void main(String[] args) {
+        System.exit(commandLine().execute(args));
+    }
+
+    /** The configured command line, also used by tests. */
+    static CommandLine commandLine() {
+        CommandLine commandLine = new CommandLine(new PunctualCommand());
+        commandLine.setExecutionExceptionHandler((exception, cmd, parseResult) -> {
+            cmd.getErr().println(cmd.getColorScheme().errorText("punctual " + cmd.getCommandName() + ": " + describe(exception)));
+            return 1;
+        });
+        return commandLine;
+    }
+
+    private static String describe(Exception exception) {
+        if (exception instanceof SdkClientException && exception.getCause() instanceof java.net.ConnectException) {
+            return exception.getMessage() + " (is `punctual local` running on that endpoint?)";
+        }
+        return exception.getMessage() == null ? exception.toString() : exception.getMessage();
+    }
+}

@@ -1,0 +1,39 @@
+package dev.punctual.local.runtime;
+
+import java.net.URI;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.http.apache5.Apache5HttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.sfn.SfnClient;
+
+/** SDK clients for the local endpoints: explicit HTTP client, dummy credentials, the local region. */
+public final class LocalClients {
+
+    private static final StaticCredentialsProvider CREDENTIALS =
+            StaticCredentialsProvider.create(AwsBasicCredentials.create("local", "local"));
+
+    private LocalClients() {
+    }
+
+    /** A Step Functions client for a local endpoint. */
+    public static SfnClient stepFunctions(URI endpoint) {
+        return SfnClient.builder()
+                .endpointOverride(endpoint)
+                .region(Region.of(LocalDefaults.REGION))
+                .credentialsProvider(CREDENTIALS)
+                .httpClientBuilder(Apache5HttpClient.builder().maxConnections(64))
+                .build();
+    }
+
+    /** A DynamoDB client for a local endpoint. */
+    public static DynamoDbClient dynamoDb(URI endpoint) {
+        return DynamoDbClient.builder()
+                .endpointOverride(endpoint)
+                .region(Region.of(LocalDefaults.REGION))
+                .credentialsProvider(CREDENTIALS)
+                .httpClientBuilder(Apache5HttpClient.builder().maxConnections(64))
+                .build();
+    }
+}

@@ -1,0 +1,35 @@
+package dev.punctual.local.runtime;
+
+import java.net.URI;
+
+/** The embedded runtime's fixed coordinates, shared by the runtime, its CLI and the tests. */
+public final class LocalDefaults {
+
+    /** DynamoDB Local's port, as DynamoDB Local itself defaults. */
+    public static final int DYNAMODB_PORT = 8000;
+    /** The Step Functions API's port, as AWS's Step Functions Local defaults. */
+    public static final int STEP_FUNCTIONS_PORT = 8083;
+    /** Everything binds here and nowhere else. */
+    public static final String LOOPBACK = "127.0.0.1";
+    /** Region in every local ARN. */
+    public static final String REGION = "us-east-1";
+    /** Account in every local ARN. */
+    public static final String ACCOUNT_ID = "123456789012";
+    /** Name of the expire-item state machine the runtime creates. */
+    public static final String STATE_MACHINE_NAME = "punctual-expire-item";
+    /** Role ARN the state machine is created with (never checked locally). */
+    public static final String ROLE_ARN = "arn:aws:iam::" + ACCOUNT_ID + ":role/punctual-local";
+
+    private LocalDefaults() {
+    }
+
+    /** ARN of the expire-item state machine on the local runtime. */
+    public static String stateMachineArn() {
+        return "arn:aws:states:" + REGION + ":" + ACCOUNT_ID + ":stateMachine:" + STATE_MACHINE_NAME;
+    }
+
+    /** Endpoint URI on loopback for a port. */
+    public static URI endpoint(int port) {
+        return URI.create("http://" + LOOPBACK + ":" + port);
+    }
+}
