@@ -13,7 +13,7 @@ import java.util.Map;
  * Deterministic execution names: the same item with the same TTL always gets the same name, so a
  * duplicate stream record, a retried batch or a backfill running beside the stream start nothing
  * twice. A name reads {@code <expiry>-<table>-<digest>}, e.g.
- * {@code 20261121T230512Z-orders-4q2v7mzk3xa6dqj5gbey}:
+ * {@code 20261121T230512Z-orders-2qkcspxkyffuktdwa5gr}:
  * <ul>
  *   <li>{@code expiry}: the instant the execution deletes at, so the console sorts by it;</li>
  *   <li>{@code table}: the table name cut to {@value #TABLE_LABEL_LENGTH} characters (table names
