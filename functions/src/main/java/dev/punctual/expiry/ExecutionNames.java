@@ -1,0 +1,168 @@
+package dev.punctual.expiry;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.Map;
+
+/**
+ * Deterministic execution names: the same item with the same TTL always gets the same name, so a
+ * duplicate stream record, a retried batch or a backfill running beside the stream start nothing
+ * twice. A name reads {@code <expiry>-<table>-<digest>}, e.g.
+ * {@code 20261121T230512Z-orders-2qkcspxkyffuktdwa5gr}:
+ * <ul>
+ *   <li>{@code expiry}: the instant the execution deletes at, so the console sorts by it;</li>
+ *   <li>{@code table}: the table name cut to {@value #TABLE_LABEL_LENGTH} characters (table names
+ *       are {@code [A-Za-z0-9_.-]}, all legal in execution names; anything else becomes {@code _});</li>
+ *   <li>{@code digest}: {@value #DIGEST_CHARS} base32 characters ({@value #DIGEST_BITS} bits) of a
+ *       SHA-256 over the table, the key's canonical encoding and the TTL text. At a million pending
+ *       items the chance of any collision is about 4e-19.</li>
+ * </ul>
+ * A base name is at most {@value #MAX_BASE_LENGTH} characters, leaving room for a restart suffix
+ * ({@code -r} + 8) and a horizon successor's {@code -h<hops>} (at most {@code -h8100} for a TTL in
+ * the year 9999) within Step Functions' 80.
+ */
+public final class ExecutionNames {
+
+    /** Characters of the table name kept in a name. */
+    public static final int TABLE_LABEL_LENGTH = 24;
+    /** Base32 characters of the item digest in a name. */
+    public static final int DIGEST_CHARS = 20;
+    /** Bits of the item digest in a name. */
+    public static final int DIGEST_BITS = DIGEST_CHARS * 5;
+    /** Longest base name: 16 (instant) + 1 + 24 (table) + 1 + 20 (digest). */
+    public static final int MAX_BASE_LENGTH = 16 + 1 + TABLE_LABEL_LENGTH + 1 + DIGEST_CHARS;
+    /** Characters a restart appends: {@code -r} and 8 base32 characters. */
+    public static final int RESTART_SUFFIX_LENGTH = 10;
+    /** Step Functions' limit on execution names. */
+    public static final int MAX_NAME_LENGTH = 80;
+
+    private static final DateTimeFormatter INSTANT_LABEL =
+            DateTimeFormatter.ofPattern("uuuuMMdd'T'HHmmss'Z'").withZone(ZoneOffset.UTC);
+    private static final char[] BASE32 = "abcdefghijklmnopqrstuvwxyz234567".toCharArray();
+    private static final char[] HEX = "0123456789abcdef".toCharArray();
+    private static final byte[] NAME_DOMAIN = "punctual/execution/v1".getBytes(StandardCharsets.UTF_8);
+    private static final byte[] KEY_DOMAIN = "punctual/key-digest/v1".getBytes(StandardCharsets.UTF_8);
+    private static final byte[] RESTART_DOMAIN = "punctual/restart/v1".getBytes(StandardCharsets.UTF_8);
+
+    private ExecutionNames() {
+    }
+
+    /** The name of the execution that expires {@code key} of {@code table} at {@code ttl}. */
+    public static String name(String table, ItemKey key, TtlValue ttl) {
+        MessageDigest sha = sha256();
+        field(sha, NAME_DOMAIN);
+        field(sha, table.getBytes(StandardCharsets.UTF_8));
+        canonicalKey(sha, key);
+        field(sha, ttl.text().getBytes(StandardCharsets.UTF_8));
+        return INSTANT_LABEL.format(ttl.expireAt()) + '-' + tableLabel(table) + '-' + base32(sha.digest(), DIGEST_CHARS);
+    }
+
+    /**
+     * The name to start under when {@code name} is held by a closed execution that stopped at
+     * {@code holderStopDate}: the item was recreated with the same TTL after its expiry, or its TTL
+     * went back to an earlier value. Derived from the holder, not from the record, so every record
+     * and every backfill run that meets the same holder picks the same name.
+     */
+    public static String restartName(String baseName, Instant holderStopDate) {
+        MessageDigest sha = sha256();
+        field(sha, RESTART_DOMAIN);
+        field(sha, baseName.getBytes(StandardCharsets.UTF_8));
+        field(sha, ByteBuffer.allocate(12).putLong(holderStopDate.getEpochSecond()).putInt(holderStopDate.getNano()).array());
+        return baseName + "-r" + base32(sha.digest(), RESTART_SUFFIX_LENGTH - 2);
+    }
+
+    /** The name of the successor a chain's execution continues as with {@code hopsLeft} hops to go. */
+    public static String successorName(String chainName, long hopsLeft) {
+        return chainName + "-h" + hopsLeft;
+    }
+
+    /**
+     * A short digest of an item's key for log lines: 12 hex characters (48 bits), enough to find
+     * one item's lines, and not the key itself. A key from a small space (say, a sequential id)
+     * can still be guessed by hashing candidates; that is the price of correlating lines at all.
+     */
+    public static String keyDigest(String table, ItemKey key) {
+        MessageDigest sha = sha256();
+        field(sha, KEY_DOMAIN);
+        field(sha, table.getBytes(StandardCharsets.UTF_8));
+        canonicalKey(sha, key);
+        byte[] digest = sha.digest();
+        StringBuilder hex = new StringBuilder(12);
+        for (int i = 0; i < 6; i++) {
+            hex.append(HEX[(digest[i] >> 4) & 0xF]).append(HEX[digest[i] & 0xF]);
+        }
+        return hex.toString();
+    }
+
+    /** Whether Step Functions accepts {@code name}: 1-80 printable ASCII characters outside its reserved set. */
+    public static boolean isLegal(String name) {
+        if (name.isEmpty() || name.length() > MAX_NAME_LENGTH) {
+            return false;
+        }
+        for (int i = 0; i < name.length(); i++) {
+            char c = name.charAt(i);
+            if (c <= 0x20 || c >= 0x7F || "?*<>{}[]\"#%\\^|~`$&,;:/".indexOf(c) >= 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    static String tableLabel(String table) {
+        StringBuilder label = new StringBuilder(TABLE_LABEL_LENGTH);
+        for (int i = 0; i < table.length() && label.length() < TABLE_LABEL_LENGTH; i++) {
+            char c = table.charAt(i);
+            boolean allowed = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
+                    || c == '_' || c == '.' || c == '-';
+            label.append(allowed ? c : '_');
+        }
+        return label.toString();
+    }
+
+    /**
+     * The key as length-prefixed fields in attribute-name order: name, type tag, value bytes
+     * (decoded for B). Length prefixes keep {@code ("ab","c")} and {@code ("a","bc")} apart.
+     */
+    private static void canonicalKey(MessageDigest sha, ItemKey key) {
+        sha.update(ByteBuffer.allocate(4).putInt(key.attributes().size()).array());
+        for (Map.Entry<String, AttributeValue> attribute : key.attributes().entrySet()) {
+            field(sha, attribute.getKey().getBytes(StandardCharsets.UTF_8));
+            field(sha, attribute.getValue().type().name().getBytes(StandardCharsets.UTF_8));
+            field(sha, ItemKey.valueBytes(attribute.getValue()));
+        }
+    }
+
+    private static void field(MessageDigest sha, byte[] bytes) {
+        sha.update(ByteBuffer.allocate(4).putInt(bytes.length).array());
+        sha.update(bytes);
+    }
+
+    private static String base32(byte[] bytes, int chars) {
+        StringBuilder out = new StringBuilder(chars);
+        int buffer = 0;
+        int bits = 0;
+        int index = 0;
+        while (out.length() < chars) {
+            if (bits < 5) {
+                buffer = (buffer << 8) | (bytes[index++] & 0xFF);
+                bits += 8;
+            }
+            out.append(BASE32[(buffer >> (bits - 5)) & 0x1F]);
+            bits -= 5;
+        }
+        return out.toString();
+    }
+
+    private static MessageDigest sha256() {
+        try {
+            return MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is required of every Java runtime", e);
+        }
+    }
+}

@@ -1,0 +1,52 @@
+package dev.punctual.expiry;
+
+import java.time.Instant;
+
+/**
+ * The Step Functions calls expiry makes, for one state machine. One adapter talks to the real
+ * service (or the local runtime's endpoint); tests use fakes. Failures that a retry may cure
+ * (throttling, 5xx, network) surface as unchecked exceptions: the caller reports the record failed.
+ */
+public interface Executions {
+
+    /** What happened to a StartExecution. */
+    enum StartResult {
+        /** Started now, or already running with the same name and input (Step Functions' idempotency). */
+        STARTED,
+        /** {@code ExecutionAlreadyExists}: the name is held, by a closed execution or one with another input. */
+        NAME_TAKEN
+    }
+
+    /** Where the execution holding a name stands. */
+    enum Status {
+        /** Still waiting or deleting. */
+        RUNNING,
+        /** Succeeded by handing over to a horizon successor, which carries the wait on. */
+        CONTINUED,
+        /** Ended: expired the item, found it superseded, failed, timed out or was stopped. */
+        CLOSED,
+        /** No execution has the name. */
+        MISSING
+    }
+
+    /** The state of the execution holding a name; {@code stopDate} is set for {@link Status#CLOSED} and {@link Status#CONTINUED}. */
+    record Holder(Status status, Instant stopDate) {
+    }
+
+    /** What happened to a StopExecution. */
+    enum StopResult {
+        /** Stopped, or it had already ended. */
+        STOPPED,
+        /** {@code ExecutionDoesNotExist}: nothing to stop. */
+        NOT_FOUND
+    }
+
+    /** Starts an execution named {@code name} with {@code inputJson}. */
+    StartResult start(String name, String inputJson);
+
+    /** Describes the execution named {@code name}. */
+    Holder describe(String name);
+
+    /** Stops the execution named {@code name}, if it is running. */
+    StopResult stop(String name);
+}

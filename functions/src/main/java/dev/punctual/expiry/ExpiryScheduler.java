@@ -1,0 +1,111 @@
+package dev.punctual.expiry;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Carries a {@link Decision} out against {@link Executions}: stops the stale executions, then
+ * starts the new one, treating a name held by a running execution as a duplicate.
+ *
+ * <p>A name held by a <em>closed</em> execution means the same item got the same TTL again after
+ * that execution ended: the item was recreated after it expired, or its TTL went back to a value
+ * whose execution was stopped. Native TTL would expire such an item, so it is started again under
+ * {@link ExecutionNames#restartName}, derived from the closed holder; a duplicate of the record, or
+ * a backfill, meets the same holder and so the same restart name. Names are reusable 90 days after
+ * an execution closes; until then, each recreation walks one step further along these names.
+ */
+public final class ExpiryScheduler {
+
+    /** Restarts tried for one item before the record is failed; each is one recreation within 90 days. */
+    public static final int MAX_RESTARTS = 8;
+
+    private final Executions executions;
+
+    public ExpiryScheduler(Executions executions) {
+        this.executions = executions;
+    }
+
+    /** What carrying out a decision did. */
+    public enum Outcome {
+        /** A new execution was started. */
+        STARTED,
+        /** A new execution was started under a restart name (a closed execution held the name). */
+        RESTARTED,
+        /** The execution was already pending (a duplicate record, or backfill meeting the stream). */
+        ALREADY_PENDING,
+        /** Stale executions were stopped (or there were none left to stop) and nothing started. */
+        STOPPED,
+        /** Nothing to do. */
+        IGNORED
+    }
+
+    /**
+     * The result of {@link #apply}.
+     *
+     * @param execution the execution started or found pending, {@code null} when none
+     * @param stopped the stale executions that were running and are now stopped
+     */
+    public record Applied(Outcome outcome, String execution, List<String> stopped) {
+        public Applied {
+            stopped = List.copyOf(stopped);
+        }
+
+        /** The execution started or found pending, if any. */
+        public Optional<String> executionName() {
+            return Optional.ofNullable(execution);
+        }
+    }
+
+    /**
+     * Carries out {@code decision}.
+     *
+     * @throws RuntimeException from {@link Executions} when a call fails; the record is to be retried
+     * @throws RestartLimitException when {@link #MAX_RESTARTS} restart names are all held by closed executions
+     */
+    public Applied apply(Decision decision) {
+        List<String> stopped = new ArrayList<>(decision.stops().size());
+        for (String stale : decision.stops()) {
+            if (executions.stop(stale) == Executions.StopResult.STOPPED) {
+                stopped.add(stale);
+            }
+        }
+        Optional<ExecutionRequest> start = decision.start();
+        if (start.isEmpty()) {
+            return new Applied(decision.verdict() == Decision.Verdict.CANCEL ? Outcome.STOPPED : Outcome.IGNORED,
+                    null, stopped);
+        }
+        return start(start.get(), stopped);
+    }
+
+    private Applied start(ExecutionRequest base, List<String> stopped) {
+        ExecutionRequest request = base;
+        for (int restarts = 0; restarts <= MAX_RESTARTS; restarts++) {
+            if (executions.start(request.name(), request.input().toJson()) == Executions.StartResult.STARTED) {
+                return new Applied(restarts == 0 ? Outcome.STARTED : Outcome.RESTARTED, request.name(), stopped);
+            }
+            Executions.Holder holder = executions.describe(request.name());
+            switch (holder.status()) {
+                case RUNNING, CONTINUED -> {
+                    return new Applied(Outcome.ALREADY_PENDING, request.name(), stopped);
+                }
+                case CLOSED -> request = base.renamed(ExecutionNames.restartName(base.name(), holder.stopDate()));
+                case MISSING -> throw new IllegalStateException("StartExecution said " + request.name()
+                        + " exists but DescribeExecution does not find it; retry the record");
+                default -> throw new IllegalStateException("unknown status " + holder.status());
+            }
+        }
+        throw new RestartLimitException(base.name());
+    }
+
+    /** An item got the same TTL back more than {@link #MAX_RESTARTS} times while the names were held. */
+    public static final class RestartLimitException extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        RestartLimitException(String name) {
+            super("execution " + name + " and its " + MAX_RESTARTS + " restart names are all held by closed executions;"
+                    + " the item was recreated with the same TTL too often within 90 days. Native TTL remains the backstop;"
+                    + " give the item a TTL differing by a fraction of a second to schedule it");
+        }
+    }
+}

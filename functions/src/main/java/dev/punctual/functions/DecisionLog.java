@@ -1,0 +1,82 @@
+package dev.punctual.functions;
+
+import static software.amazon.lambda.powertools.logging.argument.StructuredArguments.entry;
+
+import dev.punctual.expiry.ChangeProcessor;
+import dev.punctual.expiry.Decision;
+import dev.punctual.expiry.ExecutionNames;
+import dev.punctual.expiry.ExpiryScheduler;
+import dev.punctual.expiry.StreamChange;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One structured log line per stream record: {@code table}, {@code keyDigest}, {@code ttl},
+ * {@code decision}, {@code reason}, {@code outcome}, {@code execution}, {@code stopped},
+ * {@code sequenceNumber}. Never key values or image content: the key appears only as its digest.
+ */
+final class DecisionLog implements ChangeProcessor.Listener {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ExpiryStreamHandler.class);
+
+    @Override
+    public void decided(StreamChange change, Decision decision, ExpiryScheduler.Applied applied) {
+        List<Object> fields = common(change, decision);
+        fields.add(entry("outcome", lower(applied.outcome())));
+        applied.executionName().ifPresent(name -> fields.add(entry("execution", name)));
+        if (!applied.stopped().isEmpty()) {
+            fields.add(entry("stopped", applied.stopped()));
+        }
+        if (decision.reason().warn()) {
+            LOG.warn(decision.detail(), fields.toArray());
+        } else {
+            LOG.info(decision.detail(), fields.toArray());
+        }
+    }
+
+    @Override
+    public void failed(StreamChange change, Decision decision, RuntimeException error) {
+        List<Object> fields = common(change, decision);
+        fields.add(entry("outcome", "failed"));
+        decision.start().ifPresent(start -> fields.add(entry("execution", start.name())));
+        fields.add(entry("error", error.getClass().getSimpleName()));
+        fields.add(error);
+        LOG.warn("Step Functions call failed; the record is reported for retry", fields.toArray());
+    }
+
+    @Override
+    public void skipped(StreamChange change, String failedSequenceNumber) {
+        LOG.info("not tried: an earlier record of the same item failed; reported for retry",
+                entry("table", change.table()),
+                entry("keyDigest", ExecutionNames.keyDigest(change.table(), change.key())),
+                entry("outcome", "skipped"),
+                entry("sequenceNumber", change.sequenceNumber()),
+                entry("after", failedSequenceNumber));
+    }
+
+    /** A record the edge could not read; logged here so the handler logs every record once. */
+    void unreadable(String sequenceNumber, RuntimeException error) {
+        LOG.warn("stream record not readable: " + error.getMessage() + "; reported for retry",
+                entry("outcome", "failed"),
+                entry("sequenceNumber", sequenceNumber),
+                entry("error", error.getClass().getSimpleName()));
+    }
+
+    private static List<Object> common(StreamChange change, Decision decision) {
+        List<Object> fields = new ArrayList<>(10);
+        fields.add(entry("table", change.table()));
+        fields.add(entry("keyDigest", ExecutionNames.keyDigest(change.table(), change.key())));
+        decision.ttl().ifPresent(ttl -> fields.add(entry("ttl", ttl)));
+        fields.add(entry("decision", lower(decision.verdict())));
+        fields.add(entry("reason", decision.reason().name()));
+        fields.add(entry("sequenceNumber", change.sequenceNumber()));
+        return fields;
+    }
+
+    private static String lower(Enum<?> value) {
+        return value.name().toLowerCase(Locale.ROOT);
+    }
+}

@@ -1,0 +1,148 @@
+package dev.punctual.functions;
+
+import dev.punctual.statemachine.StreamWiring;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The stream handler's configuration, read from the environment variables named in
+ * {@link StreamWiring}. Anything missing or malformed fails at start-up with a message naming the
+ * variable, rather than on the first record.
+ */
+public final class ExpirySettings {
+
+    private static final Pattern STATE_MACHINE_ARN =
+            Pattern.compile("arn:([a-z0-9-]+):states:([a-z0-9-]+):([0-9]*):stateMachine:([^:\\s]{1,80})");
+
+    private final String stateMachineArn;
+    private final String partition;
+    private final String region;
+    private final String account;
+    private final String stateMachineName;
+    private final String ttlAttribute;
+    private final URI stepFunctionsEndpoint;
+    private final int maxConcurrency;
+    private final boolean cancelStale;
+
+    private ExpirySettings(Map<String, String> environment) {
+        String arn = required(environment, StreamWiring.ENV_STATE_MACHINE_ARN);
+        Matcher matcher = STATE_MACHINE_ARN.matcher(arn);
+        if (!matcher.matches()) {
+            throw invalid(StreamWiring.ENV_STATE_MACHINE_ARN, arn,
+                    "a state machine ARN such as arn:aws:states:us-east-1:123456789012:stateMachine:expire-item");
+        }
+        this.stateMachineArn = arn;
+        this.partition = matcher.group(1);
+        this.region = matcher.group(2);
+        this.account = matcher.group(3);
+        this.stateMachineName = matcher.group(4);
+        String ttl = required(environment, StreamWiring.ENV_TTL_ATTRIBUTE);
+        try {
+            this.ttlAttribute = StreamWiring.requireSafeAttributeName(ttl);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(StreamWiring.ENV_TTL_ATTRIBUTE + ": " + e.getMessage(), e);
+        }
+        this.stepFunctionsEndpoint = endpoint(environment.get(StreamWiring.ENV_STEP_FUNCTIONS_ENDPOINT));
+        this.maxConcurrency = maxConcurrency(environment.get(StreamWiring.ENV_MAX_CONCURRENCY));
+        this.cancelStale = cancelStale(environment.get(StreamWiring.ENV_CANCEL_STALE));
+    }
+
+    /**
+     * Reads the settings from an environment (normally {@code System.getenv()}).
+     *
+     * @throws IllegalArgumentException naming the variable that is missing or malformed
+     */
+    public static ExpirySettings fromEnvironment(Map<String, String> environment) {
+        return new ExpirySettings(environment);
+    }
+
+    public String stateMachineArn() {
+        return stateMachineArn;
+    }
+
+    /** The region the state machine lives in, from its ARN. */
+    public String region() {
+        return region;
+    }
+
+    public String ttlAttribute() {
+        return ttlAttribute;
+    }
+
+    /** The Step Functions endpoint to use instead of AWS's (the local runtime), if set. */
+    public Optional<URI> stepFunctionsEndpoint() {
+        return Optional.ofNullable(stepFunctionsEndpoint);
+    }
+
+    public int maxConcurrency() {
+        return maxConcurrency;
+    }
+
+    public boolean cancelStale() {
+        return cancelStale;
+    }
+
+    /** The ARN of this state machine's execution named {@code executionName}. */
+    public String executionArn(String executionName) {
+        return "arn:" + partition + ":states:" + region + ":" + account + ":execution:" + stateMachineName + ":" + executionName;
+    }
+
+    private static String required(Map<String, String> environment, String name) {
+        String value = environment.get(name);
+        if (value == null || value.isBlank()) {
+            throw new IllegalArgumentException("Environment variable " + name + " is required but not set");
+        }
+        return value.strip();
+    }
+
+    private static URI endpoint(String value) {
+        if (value == null || value.isBlank()) {
+            return null;
+        }
+        try {
+            URI uri = new URI(value.strip());
+            if (!("http".equals(uri.getScheme()) || "https".equals(uri.getScheme())) || uri.getHost() == null) {
+                throw invalid(StreamWiring.ENV_STEP_FUNCTIONS_ENDPOINT, value, "an http(s) URL such as http://127.0.0.1:8083");
+            }
+            return uri;
+        } catch (URISyntaxException e) {
+            throw invalid(StreamWiring.ENV_STEP_FUNCTIONS_ENDPOINT, value, "an http(s) URL such as http://127.0.0.1:8083");
+        }
+    }
+
+    private static int maxConcurrency(String value) {
+        if (value == null || value.isBlank()) {
+            return StreamWiring.DEFAULT_MAX_CONCURRENCY;
+        }
+        String expected = "a whole number from 1 to " + StreamWiring.MAX_MAX_CONCURRENCY;
+        try {
+            int parsed = Integer.parseInt(value.strip());
+            if (parsed < 1 || parsed > StreamWiring.MAX_MAX_CONCURRENCY) {
+                throw invalid(StreamWiring.ENV_MAX_CONCURRENCY, value, expected);
+            }
+            return parsed;
+        } catch (NumberFormatException e) {
+            throw invalid(StreamWiring.ENV_MAX_CONCURRENCY, value, expected);
+        }
+    }
+
+    private static boolean cancelStale(String value) {
+        if (value == null || value.isBlank()) {
+            return true;
+        }
+        return switch (value.strip().toLowerCase(Locale.ROOT)) {
+            case "true" -> true;
+            case "false" -> false;
+            default -> throw invalid(StreamWiring.ENV_CANCEL_STALE, value, "true or false");
+        };
+    }
+
+    private static IllegalArgumentException invalid(String name, String value, String expected) {
+        return new IllegalArgumentException("Environment variable " + name + " is '" + value + "'; expected " + expected);
+    }
+}

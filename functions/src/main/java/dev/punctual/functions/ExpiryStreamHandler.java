@@ -1,0 +1,115 @@
+package dev.punctual.functions;
+
+import com.amazonaws.services.lambda.runtime.Context;
+import com.amazonaws.services.lambda.runtime.RequestHandler;
+import com.amazonaws.services.lambda.runtime.events.DynamodbEvent;
+import com.amazonaws.services.lambda.runtime.events.StreamsEventResponse;
+import dev.punctual.expiry.ChangeProcessor;
+import dev.punctual.expiry.Executions;
+import dev.punctual.expiry.ExpiryRules;
+import dev.punctual.expiry.ExpiryScheduler;
+import dev.punctual.expiry.StreamChange;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import software.amazon.lambda.powertools.logging.PowertoolsLogging;
+
+/**
+ * The Lambda function on a table's DynamoDB stream: for every item with a TTL it starts one
+ * {@code expire-item} execution, named deterministically, and stops executions a TTL change or an
+ * early delete made stale. Returns the records to retry as a partial batch response
+ * ({@code ReportBatchItemFailures}).
+ *
+ * <p>Configured by the environment variables of {@link dev.punctual.statemachine.StreamWiring}.
+ * The local runtime builds it in-process with {@link #ExpiryStreamHandler(Map)}.
+ */
+public final class ExpiryStreamHandler implements RequestHandler<DynamodbEvent, StreamsEventResponse>, AutoCloseable {
+
+    private final ExpirySettings settings;
+    private final ChangeProcessor processor;
+    private final DecisionLog log;
+    private final Executions executions;
+
+    /** The Lambda runtime's constructor: configuration from {@code System.getenv()}. */
+    public ExpiryStreamHandler() {
+        this(System.getenv());
+    }
+
+    /**
+     * A handler configured from {@code environment}, with its own Step Functions client.
+     *
+     * @throws IllegalArgumentException naming the variable that is missing or malformed
+     */
+    public ExpiryStreamHandler(Map<String, String> environment) {
+        this(ExpirySettings.fromEnvironment(environment), environment);
+    }
+
+    private ExpiryStreamHandler(ExpirySettings settings, Map<String, String> environment) {
+        this(settings, SfnExecutions.create(settings, environment), Clock.systemUTC());
+    }
+
+    /** Tests' constructor: fake executions and a fixed clock. */
+    ExpiryStreamHandler(ExpirySettings settings, Executions executions, Clock clock) {
+        this.settings = settings;
+        this.executions = executions;
+        this.log = new DecisionLog();
+        this.processor = new ChangeProcessor(new ExpiryRules(settings.ttlAttribute(), settings.cancelStale()),
+                new ExpiryScheduler(executions), clock, log, settings.maxConcurrency());
+    }
+
+    @Override
+    public StreamsEventResponse handleRequest(DynamodbEvent event, Context context) {
+        if (context == null) {
+            return handle(event);
+        }
+        return PowertoolsLogging.withLogging(context, () -> handle(event));
+    }
+
+    private StreamsEventResponse handle(DynamodbEvent event) {
+        List<DynamodbEvent.DynamodbStreamRecord> records = event == null || event.getRecords() == null
+                ? List.of() : event.getRecords();
+        List<StreamChange> changes = new ArrayList<>(records.size());
+        Set<String> failed = new HashSet<>();
+        for (DynamodbEvent.DynamodbStreamRecord record : records) {
+            try {
+                changes.add(StreamRecords.toChange(record, settings.ttlAttribute()));
+            } catch (IllegalArgumentException e) {
+                log.unreadable(sequenceNumber(record), e);
+                failed.add(sequenceNumber(record));
+            }
+        }
+        failed.addAll(processor.process(changes));
+        Set<String> reported = new LinkedHashSet<>();
+        for (DynamodbEvent.DynamodbStreamRecord record : records) {
+            if (failed.contains(sequenceNumber(record))) {
+                reported.add(sequenceNumber(record));
+            }
+        }
+        List<StreamsEventResponse.BatchItemFailure> failures = new ArrayList<>(reported.size());
+        reported.forEach(sequenceNumber -> failures.add(new StreamsEventResponse.BatchItemFailure(sequenceNumber)));
+        return new StreamsEventResponse(failures);
+    }
+
+    /**
+     * The identifier a record is reported by. A record without one is reported as the empty
+     * string, which makes Lambda retry the whole batch: the only safe answer for a record that
+     * cannot say where it stands.
+     */
+    private static String sequenceNumber(DynamodbEvent.DynamodbStreamRecord record) {
+        return record.getDynamodb() == null || record.getDynamodb().getSequenceNumber() == null
+                ? "" : record.getDynamodb().getSequenceNumber();
+    }
+
+    /** Releases the worker threads and the Step Functions client (the local runtime's shutdown). */
+    @Override
+    public void close() throws Exception {
+        processor.close();
+        if (executions instanceof AutoCloseable closeable) {
+            closeable.close();
+        }
+    }
+}

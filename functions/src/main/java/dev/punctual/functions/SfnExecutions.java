@@ -1,0 +1,132 @@
+package dev.punctual.functions;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.punctual.expiry.Executions;
+import dev.punctual.statemachine.ExpiryWorkflow;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.Map;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
+import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.core.retry.RetryMode;
+import software.amazon.awssdk.http.apache5.Apache5HttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.sfn.SfnClient;
+import software.amazon.awssdk.services.sfn.SfnClientBuilder;
+import software.amazon.awssdk.services.sfn.model.DescribeExecutionResponse;
+import software.amazon.awssdk.services.sfn.model.ExecutionAlreadyExistsException;
+import software.amazon.awssdk.services.sfn.model.ExecutionDoesNotExistException;
+import software.amazon.awssdk.services.sfn.model.ExecutionStatus;
+
+/**
+ * {@link Executions} on the Step Functions API through the SDK's {@link SfnClient}: AWS itself, or
+ * the local runtime's endpoint. Retryable failures (throttling, 5xx, I/O) are retried by the SDK's
+ * standard retry mode (3 attempts) within a bounded call time, then surface as SDK exceptions.
+ */
+public final class SfnExecutions implements Executions, AutoCloseable {
+
+    /** Longest a single call may take, retries included; well inside a Lambda timeout. */
+    static final Duration API_CALL_TIMEOUT = Duration.ofSeconds(20);
+    /** Longest one attempt may take. */
+    static final Duration ATTEMPT_TIMEOUT = Duration.ofSeconds(5);
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final SfnClient sfn;
+    private final ExpirySettings settings;
+
+    /** An adapter over a client the caller owns and closes. */
+    public SfnExecutions(SfnClient sfn, ExpirySettings settings) {
+        this.sfn = sfn;
+        this.settings = settings;
+    }
+
+    /**
+     * An adapter with its own client, configured from {@code settings}. With an endpoint override
+     * and no {@code AWS_ACCESS_KEY_ID} in {@code environment} it signs with the dummy credentials
+     * {@code local}/{@code local} in us-east-1, which is what the local runtime accepts; otherwise
+     * it uses the default credential chain and the state machine's region.
+     */
+    public static SfnExecutions create(ExpirySettings settings, Map<String, String> environment) {
+        return new SfnExecutions(client(settings, environment), settings);
+    }
+
+    static SfnClient client(ExpirySettings settings, Map<String, String> environment) {
+        SfnClientBuilder builder = SfnClient.builder()
+                .httpClientBuilder(Apache5HttpClient.builder()
+                        .maxConnections(settings.maxConcurrency())
+                        .connectionTimeout(Duration.ofSeconds(2))
+                        .socketTimeout(ATTEMPT_TIMEOUT))
+                .overrideConfiguration(o -> o.retryStrategy(RetryMode.STANDARD)
+                        .apiCallTimeout(API_CALL_TIMEOUT)
+                        .apiCallAttemptTimeout(ATTEMPT_TIMEOUT));
+        boolean local = settings.stepFunctionsEndpoint().isPresent() && !environment.containsKey("AWS_ACCESS_KEY_ID");
+        settings.stepFunctionsEndpoint().ifPresent(builder::endpointOverride);
+        AwsCredentialsProvider credentials = local
+                ? StaticCredentialsProvider.create(AwsBasicCredentials.create("local", "local"))
+                : DefaultCredentialsProvider.builder().build();
+        return builder.credentialsProvider(credentials)
+                .region(local ? Region.US_EAST_1 : Region.of(settings.region()))
+                .build();
+    }
+
+    @Override
+    public StartResult start(String name, String inputJson) {
+        try {
+            sfn.startExecution(r -> r.stateMachineArn(settings.stateMachineArn()).name(name).input(inputJson));
+            return StartResult.STARTED;
+        } catch (ExecutionAlreadyExistsException e) {
+            return StartResult.NAME_TAKEN;
+        }
+    }
+
+    @Override
+    public Holder describe(String name) {
+        DescribeExecutionResponse execution;
+        try {
+            execution = sfn.describeExecution(r -> r.executionArn(settings.executionArn(name)));
+        } catch (ExecutionDoesNotExistException e) {
+            return new Holder(Status.MISSING, null);
+        }
+        ExecutionStatus status = execution.status();
+        if (status == ExecutionStatus.RUNNING || status == ExecutionStatus.PENDING_REDRIVE) {
+            return new Holder(Status.RUNNING, null);
+        }
+        boolean continued = status == ExecutionStatus.SUCCEEDED
+                && ExpiryWorkflow.OUTCOME_CONTINUED.equals(outcome(execution.output()));
+        return new Holder(continued ? Status.CONTINUED : Status.CLOSED, execution.stopDate());
+    }
+
+    @Override
+    public StopResult stop(String name) {
+        try {
+            sfn.stopExecution(r -> r.executionArn(settings.executionArn(name))
+                    .error("Punctual.Stale")
+                    .cause("The item's TTL changed or the item was deleted"));
+            return StopResult.STOPPED;
+        } catch (ExecutionDoesNotExistException e) {
+            return StopResult.NOT_FOUND;
+        }
+    }
+
+    private static String outcome(String output) {
+        if (output == null) {
+            return null;
+        }
+        try {
+            JsonNode outcome = JSON.readTree(output).path(ExpiryWorkflow.OUTCOME);
+            return outcome.isTextual() ? outcome.asText() : null;
+        } catch (IOException e) {
+            // Our workflow writes JSON outputs; anything else is not a hand-over to a successor.
+            return null;
+        }
+    }
+
+    @Override
+    public void close() {
+        sfn.close();
+    }
+}

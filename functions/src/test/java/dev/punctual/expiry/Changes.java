@@ -1,0 +1,44 @@
+package dev.punctual.expiry;
+
+import java.time.Instant;
+import java.util.Map;
+
+/** Builders of stream changes for tests: one item {@code id = "a"} of table {@code orders}, TTL attribute {@code ttl}. */
+final class Changes {
+
+    static final String TABLE = "orders";
+    static final ItemKey KEY = ItemKey.of(Map.of("id", AttributeValue.s("a")));
+
+    private Changes() {
+    }
+
+    static AttributeValue n(String number) {
+        return AttributeValue.n(number);
+    }
+
+    static StreamChange insert(AttributeValue ttl) {
+        return new StreamChange(TABLE, EventName.INSERT, KEY, false, null, true, ttl, "100", StreamChange.Writer.UNKNOWN, null);
+    }
+
+    static StreamChange modify(AttributeValue oldTtl, AttributeValue newTtl) {
+        return new StreamChange(TABLE, EventName.MODIFY, KEY, true, oldTtl, true, newTtl, "200", StreamChange.Writer.UNKNOWN, null);
+    }
+
+    static StreamChange modifyWithoutOldImage(AttributeValue newTtl) {
+        return new StreamChange(TABLE, EventName.MODIFY, KEY, false, null, true, newTtl, "201", StreamChange.Writer.UNKNOWN, null);
+    }
+
+    static StreamChange remove(AttributeValue oldTtl, StreamChange.Writer writer, Instant written) {
+        return new StreamChange(TABLE, EventName.REMOVE, KEY, true, oldTtl, false, null, "300", writer, written);
+    }
+
+    static StreamChange withKey(StreamChange change, ItemKey key) {
+        return new StreamChange(change.table(), change.eventName(), key, change.oldImage(), change.oldTtl(),
+                change.newImage(), change.newTtl(), change.sequenceNumber(), change.writer(), change.approximateCreation());
+    }
+
+    static StreamChange withTable(StreamChange change, String table) {
+        return new StreamChange(table, change.eventName(), change.key(), change.oldImage(), change.oldTtl(),
+                change.newImage(), change.newTtl(), change.sequenceNumber(), change.writer(), change.approximateCreation());
+    }
+}

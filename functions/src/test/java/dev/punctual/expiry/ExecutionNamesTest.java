@@ -1,0 +1,124 @@
+package dev.punctual.expiry;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Instant;
+import java.util.Base64;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class ExecutionNamesTest {
+
+    private static final Instant NOW = Instant.parse("2026-01-01T00:00:00Z");
+
+    private static TtlValue ttl(String text) {
+        return ((TtlValue.Valid) TtlValue.check(AttributeValue.n(text), "ttl", NOW)).ttl();
+    }
+
+    @Test
+    void name_isStableAcrossVersions() {
+        // Pinned: a changed scheme would start every pending item a second time after an upgrade.
+        // Recomputed independently: SHA-256 over length-prefixed ("punctual/execution/v1", table,
+        // attribute count, then name, type, value per attribute, TTL text), base32, first 20.
+        assertThat(ExecutionNames.name("orders", ItemKey.of(Map.of("id", AttributeValue.s("a"))), ttl("1795302312")))
+                .isEqualTo("20261121T230512Z-orders-2qkcspxkyffuktdwa5gr");
+        assertThat(ExecutionNames.keyDigest("orders", ItemKey.of(Map.of("id", AttributeValue.s("a")))))
+                .isEqualTo("7f6b21020f5a");
+    }
+
+    @Test
+    void name_startsWithTheRoundedUpExpiryThenTheTable() {
+        String name = ExecutionNames.name("my.table-v2_x", ItemKey.of(Map.of("id", AttributeValue.n("7"))), ttl("1795302311.2"));
+
+        assertThat(name).matches("20261121T230512Z-my\\.table-v2_x-[a-z2-7]{20}");
+    }
+
+    @Test
+    void name_doesNotDependOnTheOrderKeyAttributesCameIn() {
+        Map<String, AttributeValue> forward = new LinkedHashMap<>();
+        forward.put("pk", AttributeValue.s("a"));
+        forward.put("sk", AttributeValue.n("1"));
+        Map<String, AttributeValue> backward = new LinkedHashMap<>();
+        backward.put("sk", AttributeValue.n("1"));
+        backward.put("pk", AttributeValue.s("a"));
+
+        assertThat(ExecutionNames.name("t", ItemKey.of(forward), ttl("1767225700")))
+                .isEqualTo(ExecutionNames.name("t", ItemKey.of(backward), ttl("1767225700")));
+    }
+
+    @Test
+    void name_differsForEveryPartOfTheIdentity() {
+        ItemKey key = ItemKey.of(Map.of("id", AttributeValue.s("a")));
+        String base = ExecutionNames.name("t", key, ttl("1767225700"));
+
+        assertThat(ExecutionNames.name("u", key, ttl("1767225700"))).isNotEqualTo(base);
+        assertThat(ExecutionNames.name("t", ItemKey.of(Map.of("id", AttributeValue.s("b"))), ttl("1767225700"))).isNotEqualTo(base);
+        assertThat(ExecutionNames.name("t", ItemKey.of(Map.of("id", AttributeValue.n("1"))), ttl("1767225700")))
+                .isNotEqualTo(ExecutionNames.name("t", ItemKey.of(Map.of("id", AttributeValue.s("1"))), ttl("1767225700")));
+        assertThat(ExecutionNames.name("t", ItemKey.of(Map.of("idx", AttributeValue.s("a"))), ttl("1767225700"))).isNotEqualTo(base);
+        assertThat(ExecutionNames.name("t", key, ttl("1767225700.0"))).as("same instant, other text").isNotEqualTo(base);
+        assertThat(ExecutionNames.name("t", ItemKey.of(Map.of("a", AttributeValue.s("bc"))), ttl("1767225700")))
+                .isNotEqualTo(ExecutionNames.name("t", ItemKey.of(Map.of("ab", AttributeValue.s("c"))), ttl("1767225700")));
+    }
+
+    @Test
+    void name_digestsBinaryKeysByTheirBytes() {
+        byte[] bytes = {0, 1, 2, (byte) 0xFF};
+        ItemKey padded = ItemKey.of(Map.of("id", AttributeValue.b(Base64.getEncoder().encodeToString(bytes))));
+
+        assertThat(ExecutionNames.name("t", padded, ttl("1767225700")))
+                .isNotEqualTo(ExecutionNames.name("t", ItemKey.of(Map.of("id", AttributeValue.s("AAEC/w=="))), ttl("1767225700")));
+        assertThat(ExecutionNames.isLegal(ExecutionNames.name("t", padded, ttl("1767225700")))).isTrue();
+    }
+
+    @Test
+    void longestNames_fitStepFunctionsLimitWithRestartAndSuccessorSuffixes() {
+        String table = "T".repeat(255);
+        ItemKey key = ItemKey.of(Map.of("id", AttributeValue.s("x".repeat(2048))));
+        String base = ExecutionNames.name(table, key, ttl("99999999999"));
+        String restart = ExecutionNames.restartName(base, NOW);
+        String successor = ExecutionNames.successorName(restart, ExpiryRules.horizonHops(Instant.ofEpochSecond(99_999_999_999L), NOW));
+
+        assertThat(base).hasSize(ExecutionNames.MAX_BASE_LENGTH);
+        assertThat(restart).hasSize(ExecutionNames.MAX_BASE_LENGTH + ExecutionNames.RESTART_SUFFIX_LENGTH);
+        assertThat(successor.length()).isLessThanOrEqualTo(ExecutionNames.MAX_NAME_LENGTH);
+        assertThat(ExecutionNames.isLegal(successor)).isTrue();
+        // The largest hop count any schedulable TTL can need, from a 1970 clock, still fits.
+        long maxHops = ExpiryRules.horizonHops(Instant.ofEpochSecond(99_999_999_999L), Instant.EPOCH);
+        assertThat(ExecutionNames.successorName(restart, maxHops).length()).isLessThanOrEqualTo(ExecutionNames.MAX_NAME_LENGTH);
+    }
+
+    @Test
+    void tableLabel_replacesWhatExecutionNamesForbid() {
+        assertThat(ExecutionNames.tableLabel("a b/c:d")).isEqualTo("a_b_c_d");
+        assertThat(ExecutionNames.tableLabel("é")).isEqualTo("_");
+        assertThat(ExecutionNames.isLegal(ExecutionNames.name("a b/c:d{é}", ItemKey.of(Map.of("id", AttributeValue.s("a"))),
+                ttl("1767225700")))).isTrue();
+    }
+
+    @Test
+    void isLegal_refusesWhatStepFunctionsRefuses() {
+        assertThat(ExecutionNames.isLegal("a-b_c.d")).isTrue();
+        for (String bad : new String[] {"", "a b", "a:b", "a/b", "a#b", "a\u0001b", "é", "x".repeat(81)}) {
+            assertThat(ExecutionNames.isLegal(bad)).as(bad).isFalse();
+        }
+    }
+
+    @Test
+    void restartName_dependsOnTheHolderNotOnWhoAsks() {
+        String base = ExecutionNames.name("t", ItemKey.of(Map.of("id", AttributeValue.s("a"))), ttl("1767225700"));
+
+        assertThat(ExecutionNames.restartName(base, NOW)).isEqualTo(ExecutionNames.restartName(base, NOW))
+                .startsWith(base + "-r").matches(".*-r[a-z2-7]{8}");
+        assertThat(ExecutionNames.restartName(base, NOW.plusMillis(1))).isNotEqualTo(ExecutionNames.restartName(base, NOW));
+    }
+
+    @Test
+    void keyDigest_isShortAndDoesNotHoldTheKey() {
+        String digest = ExecutionNames.keyDigest("orders", ItemKey.of(Map.of("id", AttributeValue.s("secret-user-42"))));
+
+        assertThat(digest).matches("[0-9a-f]{12}").doesNotContain("secret");
+        assertThat(digest).isNotEqualTo(ExecutionNames.keyDigest("orders", ItemKey.of(Map.of("id", AttributeValue.s("secret-user-43")))));
+    }
+}

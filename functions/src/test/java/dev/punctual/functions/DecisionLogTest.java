@@ -1,0 +1,104 @@
+package dev.punctual.functions;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.amazonaws.services.lambda.runtime.tests.EventLoader;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.punctual.expiry.FakeExecutions;
+import dev.punctual.statemachine.StreamWiring;
+import java.time.Clock;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import org.apache.logging.log4j.core.Layout;
+import org.apache.logging.log4j.core.LogEvent;
+import org.apache.logging.log4j.core.LoggerContext;
+import org.apache.logging.log4j.core.appender.AbstractAppender;
+import org.apache.logging.log4j.core.config.Configuration;
+import org.apache.logging.log4j.core.config.Property;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** The log lines as the shipped {@code log4j2.xml} writes them: one JSON object per record, no user data. */
+class DecisionLogTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final List<String> lines = Collections.synchronizedList(new ArrayList<>());
+    private AbstractAppender capture;
+    private ExpiryStreamHandler handler;
+
+    @BeforeEach
+    void captureTheShippedLayout() {
+        LoggerContext context = LoggerContext.getContext(false);
+        Configuration config = context.getConfiguration();
+        Layout<?> layout = config.getAppender("JsonAppender").getLayout();
+        capture = new AbstractAppender("capture", null, layout, true, Property.EMPTY_ARRAY) {
+            @Override
+            public void append(LogEvent event) {
+                lines.add(new String(getLayout().toByteArray(event), java.nio.charset.StandardCharsets.UTF_8));
+            }
+        };
+        capture.start();
+        config.getLoggerConfig("dev.punctual").addAppender(capture, null, null);
+        context.updateLoggers();
+        ExpirySettings settings = ExpirySettings.fromEnvironment(Map.of(
+                StreamWiring.ENV_STATE_MACHINE_ARN, ExpiryStreamHandlerTest.STATE_MACHINE,
+                StreamWiring.ENV_TTL_ATTRIBUTE, "ttl"));
+        handler = new ExpiryStreamHandler(settings, new FakeExecutions(), Clock.fixed(ExpiryStreamHandlerTest.NOW, ZoneOffset.UTC));
+    }
+
+    @AfterEach
+    void release() throws Exception {
+        LoggerContext context = LoggerContext.getContext(false);
+        context.getConfiguration().getLoggerConfig("dev.punctual").removeAppender("capture");
+        context.updateLoggers();
+        capture.stop();
+        handler.close();
+    }
+
+    @Test
+    void everyRecordGetsOneJsonLineWithTheDecisionKeys() throws Exception {
+        handler.handleRequest(EventLoader.loadDynamoDbEvent("events/mixed-batch.json"), null);
+
+        assertThat(lines).hasSize(5);
+        JsonNode scheduled = lines.stream().map(DecisionLogTest::parse)
+                .filter(line -> "601".equals(line.path("sequenceNumber").asText())).findFirst().orElseThrow();
+        assertThat(scheduled.path("level").asText()).isEqualTo("INFO");
+        assertThat(scheduled.path("message").asText()).isEqualTo("TTL set; expires at 2026-01-01T00:01:40Z");
+        assertThat(scheduled.path("table").asText()).isEqualTo("orders");
+        assertThat(scheduled.path("keyDigest").asText()).isEqualTo("7f6b21020f5a");
+        assertThat(scheduled.path("ttl").asText()).isEqualTo("1767225700");
+        assertThat(scheduled.path("decision").asText()).isEqualTo("schedule");
+        assertThat(scheduled.path("outcome").asText()).isEqualTo("started");
+        assertThat(scheduled.path("execution").asText()).isEqualTo(ExpiryStreamHandlerTest.A_AT_0140);
+        JsonNode warned = lines.stream().map(DecisionLogTest::parse)
+                .filter(line -> "604".equals(line.path("sequenceNumber").asText())).findFirst().orElseThrow();
+        assertThat(warned.path("level").asText()).isEqualTo("WARN");
+        assertThat(warned.path("reason").asText()).isEqualTo("TTL_NOT_A_NUMBER");
+        assertThat(warned.path("message").asText()).contains("is of type S");
+    }
+
+    @Test
+    void linesNeverHoldKeyValuesOrImageContent() {
+        handler.handleRequest(EventLoader.loadDynamoDbEvent("events/key-with-quotes.json"), null);
+        handler.handleRequest(EventLoader.loadDynamoDbEvent("events/long-string-key.json"), null);
+
+        assertThat(lines).hasSize(3);
+        assertThat(lines).allSatisfy(line -> assertThat(line)
+                .doesNotContain("say").doesNotContain("ppppp").doesNotContain("qqqqq").doesNotContain("private note"));
+        assertThat(lines).anySatisfy(line -> assertThat(parse(line).path("reason").asText()).isEqualTo("KEY_NOT_VALID"));
+    }
+
+    private static JsonNode parse(String line) {
+        try {
+            return JSON.readTree(line);
+        } catch (java.io.IOException e) {
+            throw new AssertionError("not a JSON line: " + line, e);
+        }
+    }
+}
