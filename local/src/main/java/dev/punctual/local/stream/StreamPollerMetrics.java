@@ -11,6 +11,7 @@ import java.util.concurrent.atomic.LongAdder;
  */
 public final class StreamPollerMetrics {
 
+    private final LongAdder polls = new LongAdder();
     private final LongAdder recordsRead = new LongAdder();
     private final LongAdder recordsFiltered = new LongAdder();
     private final LongAdder recordsInvoked = new LongAdder();
@@ -22,6 +23,7 @@ public final class StreamPollerMetrics {
     /**
      * A consistent-enough copy of the counters.
      *
+     * @param polls               GetRecords calls
      * @param recordsRead         stream records read
      * @param recordsFiltered     records dropped by the filter criteria (processed without invoking)
      * @param recordsInvoked      records handed to the function, counting retries again
@@ -30,17 +32,18 @@ public final class StreamPollerMetrics {
      * @param recordsDeadLettered records given to the dead-letter store
      * @param iteratorAgeMillis   age of the last record read when it was read
      */
-    public record Snapshot(long recordsRead, long recordsFiltered, long recordsInvoked, long invocations,
+    public record Snapshot(long polls, long recordsRead, long recordsFiltered, long recordsInvoked, long invocations,
                            long failedInvocations, long recordsDeadLettered, long iteratorAgeMillis) {
     }
 
     /** The counters now. */
     public Snapshot snapshot() {
-        return new Snapshot(recordsRead.sum(), recordsFiltered.sum(), recordsInvoked.sum(), invocations.sum(),
+        return new Snapshot(polls.sum(), recordsRead.sum(), recordsFiltered.sum(), recordsInvoked.sum(), invocations.sum(),
                 failedInvocations.sum(), recordsDeadLettered.sum(), iteratorAgeMillis.get());
     }
 
     void read(int count) {
+        polls.increment();
         recordsRead.add(count);
     }
 
