@@ -1,0 +1,229 @@
+package dev.punctual.local.stream;
+
+import com.amazonaws.services.lambda.runtime.RequestHandler;
+import com.amazonaws.services.lambda.runtime.events.DynamodbEvent;
+import com.amazonaws.services.lambda.runtime.events.DynamodbEvent.DynamodbStreamRecord;
+import com.amazonaws.services.lambda.runtime.events.StreamsEventResponse;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.function.Function;
+
+/**
+ * The local on-failure destination: records the poller gave up on, kept with the message AWS would
+ * send to an SQS or SNS destination and with the records themselves, so they can be listed and
+ * redriven (handed to the function again).
+ *
+ * <p>With a data directory the store is the append-only JSON-lines file {@value #FILE_NAME}: one line
+ * per dead letter, and one more line each time a redrive succeeds; without one it is kept in memory.
+ */
+public final class DeadLetters {
+
+    /** File name in the data directory. */
+    public static final String FILE_NAME = "stream-dead-letters.jsonl";
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final Path file;
+    private final HandlerRegistry handlers;
+    private final Clock clock;
+    private final String region;
+    private final Map<String, DeadLetter> letters = new LinkedHashMap<>();
+
+    DeadLetters(Path directory, HandlerRegistry handlers, Clock clock, String region) {
+        this.file = directory == null ? null : directory.resolve(FILE_NAME);
+        this.handlers = handlers;
+        this.clock = clock;
+        this.region = region;
+        if (file != null) {
+            load();
+        }
+    }
+
+    /**
+     * Opens the dead letters of a data directory (or an empty in-memory store for {@code null}) without a
+     * running poller, e.g. for a {@code dlq} command; redrives build functions with {@code handlerFactory}.
+     */
+    public static DeadLetters open(Path dataDirectory,
+                                   Function<WatchedTable, RequestHandler<DynamodbEvent, StreamsEventResponse>> handlerFactory,
+                                   Clock clock, String region) {
+        return new DeadLetters(dataDirectory, new HandlerRegistry(handlerFactory), clock, region);
+    }
+
+    /** Every dead letter, oldest first, redriven ones included. */
+    public synchronized List<DeadLetter> list() {
+        return List.copyOf(letters.values());
+    }
+
+    /** One dead letter by ID. */
+    public synchronized Optional<DeadLetter> find(String id) {
+        return Optional.ofNullable(letters.get(id));
+    }
+
+    /**
+     * Invokes the table's function again with the dead letter's records, in one batch, and marks the
+     * dead letter redriven if the function succeeded for all of them. A dead letter already redriven
+     * can be redriven again (the function is idempotent).
+     */
+    public RedriveResult redrive(String id) {
+        DeadLetter letter = find(id).orElseThrow(() -> new IllegalArgumentException(
+                "no dead letter with id '" + id + "'; list them to see their ids"));
+        Invocation.Outcome outcome = Invocation.invoke(handlers.handlerFor(letter.table()), letter.records(),
+                letter.table().tableName(), region);
+        if (outcome instanceof Invocation.Succeeded) {
+            markRedriven(id, clock.instant());
+            return new RedriveResult(id, true, List.of(), null);
+        }
+        if (outcome instanceof Invocation.FailedFrom partial) {
+            return new RedriveResult(id, false, partial.reported(), null);
+        }
+        return new RedriveResult(id, false, List.of(), ((Invocation.FailedWhole) outcome).reason());
+    }
+
+    /** Files a dead letter; returns it. */
+    DeadLetter add(WatchedTable table, String shardId, String condition, int invokeCount, String functionError,
+                   List<DynamodbStreamRecord> records) {
+        Instant now = clock.instant();
+        ObjectNode message = onFailureMessage(table, shardId, condition, invokeCount, functionError, records, now);
+        DeadLetter letter = new DeadLetter(UUID.randomUUID().toString(), table, message, records, null);
+        synchronized (this) {
+            if (file != null) {
+                ObjectNode line = JSON.createObjectNode();
+                line.put("type", "deadLetter");
+                line.put("id", letter.id());
+                line.set("table", tableJson(table));
+                line.set("message", message);
+                ArrayNode recordsJson = line.putArray("records");
+                records.forEach(record -> recordsJson.add(LambdaRecordJson.toJson(record)));
+                append(line);
+            }
+            letters.put(letter.id(), letter);
+        }
+        return letter;
+    }
+
+    private synchronized void markRedriven(String id, Instant at) {
+        if (file != null) {
+            ObjectNode line = JSON.createObjectNode();
+            line.put("type", "redriven");
+            line.put("id", id);
+            line.put("at", at.toString());
+            append(line);
+        }
+        DeadLetter letter = letters.get(id);
+        letters.put(id, new DeadLetter(id, letter.table(), letter.message(), letter.records(), at));
+    }
+
+    private ObjectNode onFailureMessage(WatchedTable table, String shardId, String condition, int invokeCount,
+                                        String functionError, List<DynamodbStreamRecord> records, Instant now) {
+        ObjectNode message = JSON.createObjectNode();
+        ObjectNode requestContext = message.putObject("requestContext");
+        requestContext.put("requestId", UUID.randomUUID().toString());
+        requestContext.put("functionArn", LocalLambdaContext.functionArn(table.tableName(), region));
+        requestContext.put("condition", condition);
+        requestContext.put("approximateInvokeCount", invokeCount);
+        if (invokeCount > 0) {
+            ObjectNode responseContext = message.putObject("responseContext");
+            responseContext.put("statusCode", 200);
+            responseContext.put("executedVersion", "$LATEST");
+            if (functionError != null) {
+                responseContext.put("functionError", functionError);
+            }
+        }
+        message.put("version", "1.0");
+        message.put("timestamp", now.truncatedTo(ChronoUnit.MILLIS).toString());
+        ObjectNode batch = message.putObject("DDBStreamBatchInfo");
+        batch.put("shardId", shardId);
+        batch.put("startSequenceNumber", records.get(0).getDynamodb().getSequenceNumber());
+        batch.put("endSequenceNumber", records.get(records.size() - 1).getDynamodb().getSequenceNumber());
+        batch.put("approximateArrivalOfFirstRecord", arrival(records.get(0)));
+        batch.put("approximateArrivalOfLastRecord", arrival(records.get(records.size() - 1)));
+        batch.put("batchSize", records.size());
+        batch.put("streamArn", table.streamArn());
+        return message;
+    }
+
+    private static String arrival(DynamodbStreamRecord record) {
+        return record.getDynamodb().getApproximateCreationDateTime().toInstant().truncatedTo(ChronoUnit.SECONDS).toString();
+    }
+
+    private static ObjectNode tableJson(WatchedTable table) {
+        ObjectNode json = JSON.createObjectNode();
+        json.put("tableName", table.tableName());
+        json.put("streamArn", table.streamArn());
+        json.put("ttlAttribute", table.ttlAttribute());
+        return json;
+    }
+
+    private void append(ObjectNode line) {
+        try {
+            Files.write(file, (JSON.writeValueAsString(line) + "\n").getBytes(StandardCharsets.UTF_8),
+                    StandardOpenOption.CREATE, StandardOpenOption.APPEND, StandardOpenOption.WRITE,
+                    StandardOpenOption.SYNC);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot append to the dead-letter file " + file
+                    + "; check the data directory is writable", e);
+        }
+    }
+
+    private void load() {
+        if (!Files.exists(file)) {
+            return;
+        }
+        List<String> lines;
+        try {
+            lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read the dead-letter file " + file, e);
+        }
+        int number = 0;
+        for (String text : lines) {
+            number++;
+            if (text.isBlank()) {
+                continue;
+            }
+            JsonNode line;
+            try {
+                line = JSON.readTree(text);
+            } catch (IOException e) {
+                // A crash can leave a torn last line; the dead letter on it was never acknowledged as filed.
+                if (number == lines.size()) {
+                    break;
+                }
+                throw new IllegalStateException("dead-letter file " + file + " line " + number + " is not JSON", e);
+            }
+            String id = line.path("id").asText();
+            if ("redriven".equals(line.path("type").asText())) {
+                DeadLetter letter = letters.get(id);
+                if (letter != null) {
+                    letters.put(id, new DeadLetter(id, letter.table(), letter.message(), letter.records(),
+                            Instant.parse(line.path("at").asText())));
+                }
+                continue;
+            }
+            JsonNode table = line.path("table");
+            List<DynamodbStreamRecord> records = new ArrayList<>();
+            line.path("records").forEach(record -> records.add(LambdaRecordJson.fromJson(record)));
+            letters.put(id, new DeadLetter(id,
+                    new WatchedTable(table.path("tableName").asText(), table.path("streamArn").asText(),
+                            table.path("ttlAttribute").asText()),
+                    (ObjectNode) line.path("message"), records, null));
+        }
+    }
+}

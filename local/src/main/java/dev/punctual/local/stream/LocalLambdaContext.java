@@ -1,0 +1,104 @@
+package dev.punctual.local.stream;
+
+import com.amazonaws.services.lambda.runtime.ClientContext;
+import com.amazonaws.services.lambda.runtime.CognitoIdentity;
+import com.amazonaws.services.lambda.runtime.Context;
+import com.amazonaws.services.lambda.runtime.LambdaLogger;
+import java.nio.charset.StandardCharsets;
+import java.util.UUID;
+
+/**
+ * The Lambda context a locally invoked function sees: a fresh request ID per invocation, a function
+ * name and ARN derived from the table, and a logger that writes to this process's log.
+ */
+final class LocalLambdaContext implements Context {
+
+    /** The account ID in local ARNs. */
+    static final String ACCOUNT_ID = "000000000000";
+
+    private static final System.Logger LOG = System.getLogger("dev.punctual.local.function");
+    private static final int TIMEOUT_MILLIS = 900_000;
+    private static final LambdaLogger LOGGER = new LambdaLogger() {
+        @Override
+        public void log(String message) {
+            LOG.log(System.Logger.Level.INFO, message);
+        }
+
+        @Override
+        public void log(byte[] message) {
+            log(new String(message, StandardCharsets.UTF_8));
+        }
+    };
+
+    private final String requestId = UUID.randomUUID().toString();
+    private final String functionName;
+    private final String region;
+
+    LocalLambdaContext(String functionName, String region) {
+        this.functionName = functionName;
+        this.region = region;
+    }
+
+    static String functionName(String tableName) {
+        return "punctual-expiry-" + tableName;
+    }
+
+    static String functionArn(String tableName, String region) {
+        return "arn:aws:lambda:" + region + ":" + ACCOUNT_ID + ":function:" + functionName(tableName);
+    }
+
+    @Override
+    public String getAwsRequestId() {
+        return requestId;
+    }
+
+    @Override
+    public String getLogGroupName() {
+        return "/aws/lambda/" + functionName;
+    }
+
+    @Override
+    public String getLogStreamName() {
+        return "local";
+    }
+
+    @Override
+    public String getFunctionName() {
+        return functionName;
+    }
+
+    @Override
+    public String getFunctionVersion() {
+        return "$LATEST";
+    }
+
+    @Override
+    public String getInvokedFunctionArn() {
+        return "arn:aws:lambda:" + region + ":" + ACCOUNT_ID + ":function:" + functionName;
+    }
+
+    @Override
+    public CognitoIdentity getIdentity() {
+        return null;
+    }
+
+    @Override
+    public ClientContext getClientContext() {
+        return null;
+    }
+
+    @Override
+    public int getRemainingTimeInMillis() {
+        return TIMEOUT_MILLIS;
+    }
+
+    @Override
+    public int getMemoryLimitInMB() {
+        return 512;
+    }
+
+    @Override
+    public LambdaLogger getLogger() {
+        return LOGGER;
+    }
+}

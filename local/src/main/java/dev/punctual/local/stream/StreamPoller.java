@@ -1,0 +1,292 @@
+package dev.punctual.local.stream;
+
+import com.amazonaws.services.lambda.runtime.RequestHandler;
+import com.amazonaws.services.lambda.runtime.events.DynamodbEvent;
+import com.amazonaws.services.lambda.runtime.events.StreamsEventResponse;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.DescribeTableResponse;
+import software.amazon.awssdk.services.dynamodb.model.ListTablesResponse;
+import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
+import software.amazon.awssdk.services.dynamodb.model.TimeToLiveDescription;
+import software.amazon.awssdk.services.dynamodb.model.TimeToLiveStatus;
+import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
+
+/**
+ * The local stand-in for the Lambda event source mappings of every table that has a stream and TTL:
+ * it finds such tables when it starts and as they are created or changed (ListTables every
+ * {@link MappingSettings#discoveryInterval()}), gives each its own function instance and filter
+ * criteria, and reads its stream on a thread of its own ({@link TableStreamReader}).
+ *
+ * <pre>{@code
+ * StreamPoller poller = StreamPoller.builder()
+ *         .dynamoDb(dynamoDb).streams(streams)
+ *         .handlerFactory(table -> handlerFor(table.ttlAttribute()))
+ *         .filterPatterns(table -> StreamWiring.filterPatterns(table.ttlAttribute(), true))
+ *         .settings(MappingSettings.builder().build())
+ *         .dataDirectory(dataDirOrNull)
+ *         .start();
+ * }</pre>
+ */
+public final class StreamPoller implements AutoCloseable {
+
+    private static final System.Logger LOG = System.getLogger(StreamPoller.class.getName());
+    private static final long STOP_GRACE_MILLIS = 5_000;
+
+    private final DynamoDbClient dynamoDb;
+    private final DynamoDbStreamsClient streams;
+    private final HandlerRegistry handlers;
+    private final Function<WatchedTable, List<String>> filterPatterns;
+    private final MappingSettings settings;
+    private final Checkpoints checkpoints;
+    private final DeadLetters deadLetters;
+    private final StreamPollerMetrics metrics = new StreamPollerMetrics();
+    private final Clock clock;
+    private final String region;
+    private final Map<String, Running> readers = new ConcurrentHashMap<>();
+    private final ScheduledExecutorService discovery;
+    private volatile boolean closed;
+
+    private record Running(TableStreamReader reader, Thread thread) {
+    }
+
+    private StreamPoller(Builder builder) {
+        this.dynamoDb = Objects.requireNonNull(builder.dynamoDb, "dynamoDb");
+        this.streams = Objects.requireNonNull(builder.streams, "streams");
+        this.handlers = new HandlerRegistry(Objects.requireNonNull(builder.handlerFactory, "handlerFactory"));
+        this.filterPatterns = builder.filterPatterns;
+        this.settings = builder.settings;
+        this.clock = builder.clock;
+        this.region = builder.region;
+        this.checkpoints = builder.dataDirectory == null ? Checkpoints.inMemory() : Checkpoints.inDirectory(builder.dataDirectory);
+        this.deadLetters = new DeadLetters(builder.dataDirectory, handlers, clock, region);
+        this.discovery = Executors.newSingleThreadScheduledExecutor(runnable -> {
+            Thread thread = new Thread(runnable, "stream-discovery");
+            thread.setDaemon(true);
+            return thread;
+        });
+    }
+
+    /** A builder; dynamoDb, streams and handlerFactory are required. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** The dead-letter store: list and redrive records the poller gave up on. */
+    public DeadLetters deadLetters() {
+        return deadLetters;
+    }
+
+    /** Counters for the benchmark and status output. */
+    public StreamPollerMetrics metrics() {
+        return metrics;
+    }
+
+    /** The tables whose streams are being read now. */
+    public List<WatchedTable> watchedTables() {
+        List<WatchedTable> tables = new ArrayList<>();
+        readers.values().forEach(running -> tables.add(running.reader().table()));
+        return List.copyOf(tables);
+    }
+
+    /** Looks for tables to watch once, now; the poller also does this periodically by itself. */
+    public synchronized void discoverTables() {
+        if (closed) {
+            return;
+        }
+        Set<String> names = listTables();
+        for (String name : names) {
+            if (!settings.allows(name)) {
+                continue;
+            }
+            Optional<WatchedTable> qualified = qualify(name);
+            Running current = readers.get(name);
+            if (current != null && qualified.filter(current.reader().table()::equals).isPresent()) {
+                continue;
+            }
+            if (current != null) {
+                LOG.log(System.Logger.Level.INFO, "table {0} changed its stream or TTL; re-reading it", name);
+                stop(readers.remove(name));
+            }
+            qualified.ifPresent(this::watch);
+        }
+        for (String name : new HashSet<>(readers.keySet())) {
+            if (!names.contains(name)) {
+                stop(readers.remove(name));
+            }
+        }
+    }
+
+    private void watch(WatchedTable table) {
+        List<String> patterns = filterPatterns.apply(table);
+        TableStreamReader reader = new TableStreamReader(table, streams, handlers.handlerFor(table),
+                FilterCriteria.of(patterns), settings, checkpoints, deadLetters, metrics, clock, region);
+        Thread thread = new Thread(reader, "stream-" + table.tableName());
+        thread.setDaemon(true);
+        readers.put(table.tableName(), new Running(reader, thread));
+        thread.start();
+        LOG.log(System.Logger.Level.INFO, "reading the stream of table {0} (TTL attribute {1})", table.tableName(),
+                table.ttlAttribute());
+    }
+
+    private Set<String> listTables() {
+        Set<String> names = new HashSet<>();
+        String startAfter = null;
+        do {
+            String exclusiveStart = startAfter;
+            ListTablesResponse page = dynamoDb.listTables(b -> b.exclusiveStartTableName(exclusiveStart));
+            names.addAll(page.tableNames());
+            startAfter = page.lastEvaluatedTableName();
+        } while (startAfter != null);
+        return names;
+    }
+
+    private Optional<WatchedTable> qualify(String name) {
+        try {
+            DescribeTableResponse table = dynamoDb.describeTable(b -> b.tableName(name));
+            var stream = table.table().streamSpecification();
+            String streamArn = table.table().latestStreamArn();
+            if (stream == null || !Boolean.TRUE.equals(stream.streamEnabled()) || streamArn == null) {
+                return Optional.empty();
+            }
+            TimeToLiveDescription ttl = dynamoDb.describeTimeToLive(b -> b.tableName(name)).timeToLiveDescription();
+            if (ttl == null || ttl.attributeName() == null
+                    || ttl.timeToLiveStatus() != TimeToLiveStatus.ENABLED && ttl.timeToLiveStatus() != TimeToLiveStatus.ENABLING) {
+                return Optional.empty();
+            }
+            return Optional.of(new WatchedTable(name, streamArn, ttl.attributeName()));
+        } catch (ResourceNotFoundException e) {
+            return Optional.empty();
+        }
+    }
+
+    private void start() {
+        discoverTables();
+        long period = settings.discoveryInterval().toMillis();
+        discovery.scheduleWithFixedDelay(() -> {
+            try {
+                discoverTables();
+            } catch (RuntimeException e) {
+                if (!closed) {
+                    LOG.log(System.Logger.Level.WARNING, "looking for tables with a stream and TTL failed; trying again", e);
+                }
+            }
+        }, period, period, TimeUnit.MILLISECONDS);
+    }
+
+    private static void stop(Running running) {
+        if (running == null) {
+            return;
+        }
+        running.reader().stop();
+        try {
+            running.thread().join(STOP_GRACE_MILLIS);
+            if (running.thread().isAlive()) {
+                running.thread().interrupt();
+                running.thread().join(STOP_GRACE_MILLIS);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /**
+     * Stops discovery and every reader after the step it is in. Checkpoints are already on disk (they
+     * are written as records are processed); records handed to the function but not yet checkpointed
+     * are delivered again on the next start, which the function tolerates (at-least-once).
+     */
+    @Override
+    public void close() {
+        synchronized (this) {
+            closed = true;
+        }
+        discovery.shutdownNow();
+        readers.values().forEach(running -> running.reader().stop());
+        for (String name : new HashSet<>(readers.keySet())) {
+            stop(readers.remove(name));
+        }
+    }
+
+    /** Builds and starts a {@link StreamPoller}. */
+    public static final class Builder {
+        private DynamoDbClient dynamoDb;
+        private DynamoDbStreamsClient streams;
+        private Function<WatchedTable, RequestHandler<DynamodbEvent, StreamsEventResponse>> handlerFactory;
+        private Function<WatchedTable, List<String>> filterPatterns = table -> List.of();
+        private MappingSettings settings = MappingSettings.builder().build();
+        private Path dataDirectory;
+        private Clock clock = Clock.systemUTC();
+        private String region = "us-east-1";
+
+        private Builder() {
+        }
+
+        /** Client for ListTables, DescribeTable and DescribeTimeToLive. */
+        public Builder dynamoDb(DynamoDbClient value) {
+            dynamoDb = value;
+            return this;
+        }
+
+        /** Client for DescribeStream, GetShardIterator and GetRecords. */
+        public Builder streams(DynamoDbStreamsClient value) {
+            streams = value;
+            return this;
+        }
+
+        /** Builds the function for a table (called once per table and stream). */
+        public Builder handlerFactory(Function<WatchedTable, RequestHandler<DynamodbEvent, StreamsEventResponse>> value) {
+            handlerFactory = value;
+            return this;
+        }
+
+        /** The filter patterns of a table's mapping; none by default (every record delivered). */
+        public Builder filterPatterns(Function<WatchedTable, List<String>> value) {
+            filterPatterns = value;
+            return this;
+        }
+
+        /** The mapping's settings. */
+        public Builder settings(MappingSettings value) {
+            settings = value;
+            return this;
+        }
+
+        /** Where checkpoints and dead letters are kept; {@code null} keeps them in memory. */
+        public Builder dataDirectory(Path value) {
+            dataDirectory = value;
+            return this;
+        }
+
+        /** Clock for the batching window, record ages and dead-letter timestamps. */
+        public Builder clock(Clock value) {
+            clock = value;
+            return this;
+        }
+
+        /** Region in records and ARNs. */
+        public Builder region(String value) {
+            region = value;
+            return this;
+        }
+
+        /** Creates the poller, watches the tables that qualify now, and keeps looking for more. */
+        public StreamPoller start() {
+            StreamPoller poller = new StreamPoller(this);
+            poller.start();
+            return poller;
+        }
+    }
+}

@@ -1,0 +1,396 @@
+package dev.punctual.local.stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.amazonaws.services.lambda.runtime.events.DynamodbEvent.DynamodbStreamRecord;
+import com.amazonaws.services.lambda.runtime.events.StreamsEventResponse;
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.punctual.statemachine.StreamWiring;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class StreamPollerTest {
+
+    private static final String TTL = "expiresAt";
+    private static LocalTables local;
+
+    private final List<StreamPoller> pollers = new ArrayList<>();
+
+    @TempDir
+    Path data;
+
+    @BeforeAll
+    static void startDynamoDbLocal() {
+        local = new LocalTables();
+    }
+
+    @AfterAll
+    static void stopDynamoDbLocal() {
+        local.close();
+    }
+
+    @AfterEach
+    void closePollers() {
+        pollers.forEach(StreamPoller::close);
+    }
+
+    private StreamPoller start(String table, RecordingHandler handler, MappingSettings.Builder settings, Path dataDirectory,
+                               Clock clock) {
+        StreamPoller poller = StreamPoller.builder()
+                .dynamoDb(local.dynamoDb)
+                .streams(local.streams)
+                .handlerFactory(watched -> handler)
+                .filterPatterns(watched -> StreamWiring.filterPatterns(watched.ttlAttribute(), true))
+                .settings(settings.pollInterval(Duration.ofMillis(20)).retryDelay(Duration.ZERO)
+                        .discoveryInterval(Duration.ofMillis(100)).tableAllowList(Set.of(table)).build())
+                .dataDirectory(dataDirectory)
+                .clock(clock)
+                .start();
+        pollers.add(poller);
+        return poller;
+    }
+
+    private StreamPoller start(String table, RecordingHandler handler, MappingSettings.Builder settings) {
+        return start(table, handler, settings, null, Clock.systemUTC());
+    }
+
+    private static List<String> ids(List<DynamodbStreamRecord> records) {
+        return records.stream().map(r -> r.getDynamodb().getKeys().get("id").getS()).toList();
+    }
+
+    private static String sequence(DynamodbStreamRecord record) {
+        return record.getDynamodb().getSequenceNumber();
+    }
+
+    @Test
+    void trimHorizon_deliversEveryRecordInOrderPerItem() {
+        String table = local.createTable(LocalTables.uniqueName("order"), true, TTL);
+        local.put(table, "a", 100);
+        local.put(table, "b", 100);
+        local.put(table, "a", 200);
+        RecordingHandler handler = new RecordingHandler();
+        start(table, handler, MappingSettings.builder());
+        local.put(table, "b", 300);
+        local.put(table, "a", 300);
+
+        Await.until(() -> handler.records().size() == 5, () -> "5 records, got " + handler.records().size());
+
+        List<DynamodbStreamRecord> records = handler.records();
+        assertThat(ids(records)).containsExactly("a", "b", "a", "b", "a");
+        assertThat(records).extracting(DynamodbStreamRecord::getEventName)
+                .containsExactly("INSERT", "INSERT", "MODIFY", "MODIFY", "MODIFY");
+        assertThat(records).extracting(r -> r.getDynamodb().getNewImage().get(TTL).getN())
+                .containsExactly("100", "100", "200", "300", "300");
+        List<java.math.BigInteger> sequences = records.stream().map(r -> new java.math.BigInteger(sequence(r))).toList();
+        assertThat(sequences).isSorted();
+    }
+
+    @Test
+    void filterCriteria_dropRecordsWithoutATtlAndStillMovePastThem() {
+        String table = local.createTable(LocalTables.uniqueName("filter"), true, TTL);
+        local.putWithout(table, "plain");
+        local.put(table, "timed", 100);
+        local.dynamoDb.putItem(b -> b.tableName(table).item(Map.of(
+                "id", software.amazon.awssdk.services.dynamodb.model.AttributeValue.fromS("typo"),
+                TTL, software.amazon.awssdk.services.dynamodb.model.AttributeValue.fromS("tomorrow"))));
+        local.delete(table, "plain");
+        local.delete(table, "timed");
+        RecordingHandler handler = new RecordingHandler();
+        StreamPoller poller = start(table, handler, MappingSettings.builder());
+
+        Await.until(() -> poller.metrics().snapshot().recordsRead() == 5
+                && poller.metrics().snapshot().recordsFiltered() == 2, () -> "5 read, 2 filtered: " + poller.metrics().snapshot());
+
+        assertThat(handler.records()).extracting(r -> r.getEventName() + ":" + r.getDynamodb().getKeys().get("id").getS())
+                .containsExactly("INSERT:timed", "INSERT:typo", "REMOVE:timed");
+        assertThat(poller.metrics().snapshot().recordsInvoked()).isEqualTo(3);
+    }
+
+    @Test
+    void partialBatchFailure_retriesFromTheLowestFailedSequenceNumberOnly() {
+        String table = local.createTable(LocalTables.uniqueName("partial"), true, TTL);
+        for (int i = 0; i < 5; i++) {
+            local.put(table, "item" + i, 100 + i);
+        }
+        RecordingHandler handler = new RecordingHandler((number, records) -> number == 1
+                ? RecordingHandler.failing(sequence(records.get(4)), sequence(records.get(2)))
+                : new StreamsEventResponse());
+        start(table, handler, MappingSettings.builder().batchSize(10));
+
+        Await.until(() -> handler.batches().size() == 2, () -> "2 invocations, got " + handler.sequenceBatches());
+
+        List<String> first = handler.sequenceBatches().get(0);
+        assertThat(first).hasSize(5);
+        assertThat(handler.sequenceBatches().get(1)).containsExactlyElementsOf(first.subList(2, 5));
+    }
+
+    @Test
+    void handlerException_retriesTheWholeBatch() {
+        String table = local.createTable(LocalTables.uniqueName("throws"), true, TTL);
+        local.put(table, "x", 1);
+        local.put(table, "y", 2);
+        RecordingHandler handler = new RecordingHandler((number, records) -> {
+            if (number == 1) {
+                throw new IllegalStateException("boom");
+            }
+            return null;
+        });
+        StreamPoller poller = start(table, handler, MappingSettings.builder());
+
+        Await.until(() -> handler.batches().size() == 2, () -> "2 invocations, got " + handler.sequenceBatches());
+
+        assertThat(handler.sequenceBatches().get(1)).isEqualTo(handler.sequenceBatches().get(0)).hasSize(2);
+        assertThat(poller.metrics().snapshot().failedInvocations()).isEqualTo(1);
+    }
+
+    @Test
+    void unknownItemIdentifier_failsTheWholeBatch() {
+        String table = local.createTable(LocalTables.uniqueName("unknown"), true, TTL);
+        local.put(table, "x", 1);
+        local.put(table, "y", 2);
+        RecordingHandler handler = new RecordingHandler((number, records) ->
+                number == 1 ? RecordingHandler.failing("") : new StreamsEventResponse(List.of()));
+        start(table, handler, MappingSettings.builder());
+
+        Await.until(() -> handler.batches().size() == 2, () -> "2 invocations, got " + handler.sequenceBatches());
+
+        assertThat(handler.sequenceBatches().get(1)).isEqualTo(handler.sequenceBatches().get(0)).hasSize(2);
+    }
+
+    @Test
+    void bisect_splitsFailedBatchesUntilThePoisonRecordIsAlone_thenDeadLettersIt() {
+        String table = local.createTable(LocalTables.uniqueName("bisect"), true, TTL);
+        for (int i = 1; i <= 4; i++) {
+            local.put(table, "r" + i, i);
+        }
+        RecordingHandler handler = new RecordingHandler((number, records) -> {
+            if (ids(records).contains("r3")) {
+                throw new IllegalStateException("poison");
+            }
+            return new StreamsEventResponse();
+        });
+        StreamPoller poller = start(table, handler, MappingSettings.builder()
+                .bisectBatchOnFunctionError(true).maximumRetryAttempts(1));
+
+        Await.until(() -> handler.batches().size() == 6, () -> "6 invocations, got " + handler.batches().size());
+
+        assertThat(handler.batches()).extracting(StreamPollerTest::ids).containsExactly(
+                List.of("r1", "r2", "r3", "r4"), List.of("r1", "r2"), List.of("r3", "r4"), List.of("r3"), List.of("r3"),
+                List.of("r4"));
+        Await.until(() -> poller.deadLetters().list().size() == 1, () -> "one dead letter");
+        DeadLetter letter = poller.deadLetters().list().get(0);
+        assertThat(ids(letter.records())).containsExactly("r3");
+        assertThat(letter.condition()).isEqualTo(DeadLetter.RETRY_ATTEMPTS_EXHAUSTED);
+        assertThat(letter.message().at("/requestContext/approximateInvokeCount").asInt()).isEqualTo(4);
+        assertThat(letter.message().at("/responseContext/functionError").asText()).isEqualTo("Unhandled");
+    }
+
+    @Test
+    void maximumRetryAttempts_deadLettersTheFailingRecordsAsAwsDescribesThem_andRedriveReinvokes() throws Exception {
+        String table = local.createTable(LocalTables.uniqueName("dlq"), true, TTL);
+        local.put(table, "r1", 1);
+        local.put(table, "r2", 2);
+        local.put(table, "r3", 3);
+        List<String> failing = new CopyOnWriteArrayList<>();
+        RecordingHandler handler = new RecordingHandler((number, records) -> {
+            List<String> ids = ids(records);
+            int index = ids.indexOf("r2");
+            return index < 0 || !failing.isEmpty() ? new StreamsEventResponse()
+                    : RecordingHandler.failing(sequence(records.get(index)));
+        });
+        StreamPoller poller = start(table, handler, MappingSettings.builder().maximumRetryAttempts(2), data, Clock.systemUTC());
+
+        Await.until(() -> poller.deadLetters().list().size() == 1, () -> "a dead letter, batches " + handler.sequenceBatches());
+
+        assertThat(handler.batches()).extracting(StreamPollerTest::ids).containsExactly(
+                List.of("r1", "r2", "r3"), List.of("r2", "r3"), List.of("r2", "r3"));
+        DeadLetter letter = poller.deadLetters().list().get(0);
+        List<DynamodbStreamRecord> first = handler.batches().get(0);
+        JsonNode message = letter.message();
+        assertThat(message.at("/requestContext/condition").asText()).isEqualTo("RetryAttemptsExhausted");
+        assertThat(message.at("/requestContext/approximateInvokeCount").asInt()).isEqualTo(3);
+        assertThat(message.at("/requestContext/functionArn").asText())
+                .isEqualTo("arn:aws:lambda:us-east-1:000000000000:function:punctual-expiry-" + table);
+        assertThat(message.at("/requestContext/requestId").asText()).isNotBlank();
+        assertThat(message.at("/responseContext/statusCode").asInt()).isEqualTo(200);
+        assertThat(message.at("/responseContext/executedVersion").asText()).isEqualTo("$LATEST");
+        assertThat(message.at("/version").asText()).isEqualTo("1.0");
+        assertThat(message.at("/timestamp").asText()).endsWith("Z");
+        JsonNode batch = message.get("DDBStreamBatchInfo");
+        assertThat(batch.get("shardId").asText()).startsWith("shardId-");
+        assertThat(batch.get("startSequenceNumber").asText()).isEqualTo(sequence(first.get(1)));
+        assertThat(batch.get("endSequenceNumber").asText()).isEqualTo(sequence(first.get(2)));
+        assertThat(batch.get("approximateArrivalOfFirstRecord").asText()).matches("\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ");
+        assertThat(batch.get("approximateArrivalOfLastRecord").asText()).matches("\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ");
+        assertThat(batch.get("batchSize").asInt()).isEqualTo(2);
+        assertThat(batch.get("streamArn").asText()).isEqualTo(local.streamArn(table));
+        assertThat(ids(letter.records())).containsExactly("r2", "r3");
+        assertThat(Files.readAllLines(data.resolve(DeadLetters.FILE_NAME))).hasSize(1);
+
+        failing.add("fixed");
+        RedriveResult result = poller.deadLetters().redrive(letter.id());
+
+        assertThat(result.succeeded()).isTrue();
+        assertThat(ids(handler.batches().get(handler.batches().size() - 1))).containsExactly("r2", "r3");
+        assertThat(poller.deadLetters().find(letter.id()).orElseThrow().redriven()).isPresent();
+        DeadLetters reopened = DeadLetters.open(data, watched -> handler, Clock.systemUTC(), "us-east-1");
+        assertThat(reopened.list()).singleElement().satisfies(stored -> {
+            assertThat(stored.redriven()).isPresent();
+            assertThat(ids(stored.records())).containsExactly("r2", "r3");
+            assertThat(stored.message()).isEqualTo(message);
+            assertThat(stored.table()).isEqualTo(new WatchedTable(table, local.streamArn(table), TTL));
+        });
+    }
+
+    @Test
+    void redrive_whenTheFunctionStillFails_reportsItAndKeepsTheDeadLetter() {
+        String table = local.createTable(LocalTables.uniqueName("redrive"), true, TTL);
+        local.put(table, "bad", 1);
+        RecordingHandler handler = new RecordingHandler((number, records) -> {
+            throw new IllegalStateException("still broken");
+        });
+        StreamPoller poller = start(table, handler, MappingSettings.builder().maximumRetryAttempts(0));
+        Await.until(() -> poller.deadLetters().list().size() == 1, () -> "a dead letter");
+        String id = poller.deadLetters().list().get(0).id();
+
+        RedriveResult result = poller.deadLetters().redrive(id);
+
+        assertThat(result.succeeded()).isFalse();
+        assertThat(result.error()).contains("still broken");
+        assertThat(poller.deadLetters().find(id).orElseThrow().redriven()).isEmpty();
+        assertThat(poller.deadLetters().list().get(0).message().at("/requestContext/approximateInvokeCount").asInt()).isEqualTo(1);
+    }
+
+    @Test
+    void maximumRecordAge_deadLettersRecordsThatGrewTooOldWhileRetrying() {
+        String table = local.createTable(LocalTables.uniqueName("age"), true, TTL);
+        local.put(table, "old", 1);
+        MutableClock clock = new MutableClock();
+        RecordingHandler handler = new RecordingHandler((number, records) -> {
+            throw new IllegalStateException("always");
+        });
+        StreamPoller poller = start(table, handler, MappingSettings.builder()
+                .maximumRetryAttempts(-1).maximumRecordAgeInSeconds(3600), null, clock);
+        Await.until(() -> handler.batches().size() >= 2, () -> "retries");
+
+        clock.advance(Duration.ofHours(2));
+
+        Await.until(() -> poller.deadLetters().list().size() == 1, () -> "a dead letter");
+        DeadLetter letter = poller.deadLetters().list().get(0);
+        assertThat(letter.condition()).isEqualTo(DeadLetter.RECORD_AGE_EXCEEDED);
+        assertThat(ids(letter.records())).containsExactly("old");
+        assertThat(letter.message().at("/requestContext/approximateInvokeCount").asInt()).isEqualTo(handler.batches().size());
+        int invocations = handler.batches().size();
+
+        // The shard is not blocked: a record written now is, by the moved clock, already too old, so it
+        // goes straight to the dead letters without an invocation.
+        local.put(table, "new", 2);
+        Await.until(() -> poller.deadLetters().list().size() == 2, () -> "the next record dead-lettered");
+        DeadLetter next = poller.deadLetters().list().get(1);
+        assertThat(ids(next.records())).containsExactly("new");
+        assertThat(next.message().at("/requestContext/approximateInvokeCount").asInt()).isZero();
+        assertThat(next.message().has("responseContext")).isFalse();
+        assertThat(handler.batches()).hasSize(invocations);
+    }
+
+    @Test
+    void checkpoint_letsANewPollerResumeAfterTheLastProcessedRecord() {
+        String table = local.createTable(LocalTables.uniqueName("resume"), true, TTL);
+        local.put(table, "a", 1);
+        local.put(table, "b", 2);
+        local.putWithout(table, "unwatched");
+        RecordingHandler first = new RecordingHandler();
+        StreamPoller poller = start(table, first, MappingSettings.builder(), data, Clock.systemUTC());
+        Await.until(() -> poller.metrics().snapshot().recordsRead() == 3 && first.records().size() == 2
+                && poller.metrics().snapshot().recordsFiltered() == 1, () -> "first records processed");
+        poller.close();
+        assertThat(data.resolve(Checkpoints.FILE_NAME)).exists();
+        local.put(table, "c", 3);
+        local.put(table, "d", 4);
+
+        RecordingHandler second = new RecordingHandler();
+        start(table, second, MappingSettings.builder(), data, Clock.systemUTC());
+
+        Await.until(() -> second.records().size() >= 2, () -> "new records delivered");
+        assertThat(ids(second.records())).containsExactly("c", "d");
+        assertThat(ids(first.records())).containsExactly("a", "b");
+    }
+
+    @Test
+    void batchingWindow_holdsASmallBatchUntilTheWindowPasses() {
+        String table = local.createTable(LocalTables.uniqueName("window"), true, TTL);
+        MutableClock clock = new MutableClock();
+        RecordingHandler handler = new RecordingHandler();
+        StreamPoller poller = start(table, handler, MappingSettings.builder().maximumBatchingWindowInSeconds(60), null, clock);
+        local.put(table, "a", 1);
+        local.put(table, "b", 2);
+        Await.until(() -> poller.metrics().snapshot().recordsRead() == 2, () -> "records read");
+        long polls = poller.metrics().snapshot().polls();
+        Await.until(() -> poller.metrics().snapshot().polls() >= polls + 2, () -> "two more polls");
+        assertThat(handler.batches()).isEmpty();
+
+        clock.advance(Duration.ofSeconds(61));
+
+        Await.until(() -> handler.batches().size() == 1, () -> "one batch");
+        assertThat(ids(handler.batches().get(0))).containsExactly("a", "b");
+    }
+
+    @Test
+    void batchSize_capsEachInvocation() {
+        String table = local.createTable(LocalTables.uniqueName("size"), true, TTL);
+        for (int i = 0; i < 7; i++) {
+            local.put(table, "i" + i, i);
+        }
+        RecordingHandler handler = new RecordingHandler();
+        start(table, handler, MappingSettings.builder().batchSize(3));
+
+        Await.until(() -> handler.records().size() == 7, () -> "7 records");
+
+        assertThat(handler.batches()).extracting(List::size).containsExactly(3, 3, 1);
+    }
+
+    @Test
+    void discovery_watchesATableCreatedLaterOnceItHasTtl_andNeverOneWithoutTtl() {
+        String later = LocalTables.uniqueName("later");
+        String noTtl = LocalTables.uniqueName("nottl");
+        RecordingHandler handler = new RecordingHandler();
+        List<WatchedTable> built = new CopyOnWriteArrayList<>();
+        StreamPoller poller = StreamPoller.builder()
+                .dynamoDb(local.dynamoDb).streams(local.streams)
+                .handlerFactory(watched -> {
+                    built.add(watched);
+                    return handler;
+                })
+                .settings(MappingSettings.builder().pollInterval(Duration.ofMillis(20))
+                        .discoveryInterval(Duration.ofMillis(50)).tableAllowList(Set.of(later, noTtl)).build())
+                .start();
+        pollers.add(poller);
+        assertThat(poller.watchedTables()).isEmpty();
+
+        local.createTable(noTtl, true, null);
+        local.createTable(later, true, null);
+        local.putWithout(noTtl, "x");
+        local.put(later, "before-ttl", 1);
+        local.enableTtl(later, "until");
+
+        Await.until(() -> !poller.watchedTables().isEmpty(), () -> "the table with TTL watched");
+        local.put(later, "after-ttl", 1);
+        Await.until(() -> handler.records().size() == 2, () -> "both records of the TTL table");
+
+        assertThat(poller.watchedTables()).containsExactly(new WatchedTable(later, local.streamArn(later), "until"));
+        assertThat(built).containsExactly(new WatchedTable(later, local.streamArn(later), "until"));
+        assertThat(ids(handler.records())).containsExactly("before-ttl", "after-ttl");
+    }
+}
