@@ -87,30 +87,34 @@ public final class Interpreter implements AslInterpreter {
         RunContext run = new RunContext(context, executionInput, observer, timer, taskExecutor, random,
                 this::resource, region);
         AtomicBoolean completed = new AtomicBoolean();
+        java.util.concurrent.atomic.AtomicReference<Timer.Cancellable> timeout = new java.util.concurrent.atomic.AtomicReference<>();
         GraphRun graphRun = GraphRun.topLevel(run, parsed.graph(), result -> {
             if (completed.compareAndSet(false, true)) {
+                Timer.Cancellable pending = timeout.get();
+                if (pending != null) {
+                    pending.cancel();
+                }
                 observer.onCompleted(result.succeeded() ? ExecutionOutcome.succeeded(result.output())
                         : ExecutionOutcome.failed(result.error().error(), result.error().cause()));
             }
         });
         long timeoutSeconds = parsed.graph().timeoutSeconds();
-        Timer.Cancellable timeout = null;
         if (timeoutSeconds > 0) {
-            timeout = timer.schedule(context.startTime().plusSeconds(timeoutSeconds), () -> {
+            timeout.set(timer.schedule(context.startTime().plusSeconds(timeoutSeconds), () -> {
                 if (completed.compareAndSet(false, true)) {
                     run.stop();
                     observer.onCompleted(ExecutionOutcome.timedOut("The execution did not finish within its"
                             + " TimeoutSeconds of " + timeoutSeconds + " seconds."));
                 }
-            });
+            }));
         }
-        Timer.Cancellable executionTimeout = timeout;
         begin.accept(graphRun);
         return () -> {
             completed.set(true);
             run.stop();
-            if (executionTimeout != null) {
-                executionTimeout.cancel();
+            Timer.Cancellable pending = timeout.get();
+            if (pending != null) {
+                pending.cancel();
             }
         };
     }
