@@ -1,5 +1,6 @@
 package dev.punctual.local.stepfunctions.asl;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.time.Instant;
 
 /**
@@ -12,6 +13,8 @@ import java.time.Instant;
  * @param roleArn {@code $$.Execution.RoleArn}
  * @param stateMachineArn {@code $$.StateMachine.Id}
  * @param stateMachineName {@code $$.StateMachine.Name}
+ * @param input {@code $$.Execution.Input}; may be {@code null} on {@link AslInterpreter#start}, which
+ *     knows the input, but should be given on {@link AslInterpreter#resume}, which otherwise cannot
  */
 public record ExecutionContext(
         String executionArn,
@@ -19,5 +22,18 @@ public record ExecutionContext(
         Instant startTime,
         String roleArn,
         String stateMachineArn,
-        String stateMachineName) {
+        String stateMachineName,
+        JsonNode input) {
+
+    /** A context without the execution input (the interpreter fills it in on {@code start}). */
+    public ExecutionContext(String executionArn, String executionName, Instant startTime, String roleArn,
+            String stateMachineArn, String stateMachineName) {
+        this(executionArn, executionName, startTime, roleArn, stateMachineArn, stateMachineName, null);
+    }
+
+    /** This context with {@code $$.Execution.Input} set. */
+    public ExecutionContext withInput(JsonNode executionInput) {
+        return new ExecutionContext(executionArn, executionName, startTime, roleArn, stateMachineArn, stateMachineName,
+                executionInput);
+    }
 }

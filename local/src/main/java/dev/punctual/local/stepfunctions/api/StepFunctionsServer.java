@@ -1,0 +1,116 @@
+package dev.punctual.local.stepfunctions.api;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import dev.punctual.local.stepfunctions.executions.ErrorCode;
+import dev.punctual.local.stepfunctions.executions.StepFunctionsEngine;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.util.UUID;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The Step Functions API over HTTP (AWS JSON 1.0: {@code POST /} with
+ * {@code X-Amz-Target: AWSStepFunctions.<Action>}), for the AWS SDKs and CLI pointed at
+ * {@code http://127.0.0.1:<port>}. Signatures are not checked. Requests run on a bounded worker
+ * pool; when it is full the accepting thread runs the request itself, which slows accepting down
+ * instead of dropping requests.
+ */
+public final class StepFunctionsServer implements AutoCloseable {
+
+    /** The port {@code punctual local} serves Step Functions on by default. */
+    public static final int DEFAULT_PORT = 8083;
+    /** Larger request bodies are refused with a ValidationException. */
+    public static final int MAX_REQUEST_BYTES = 1024 * 1024;
+
+    private static final System.Logger LOG = System.getLogger(StepFunctionsServer.class.getName());
+    private static final String CONTENT_TYPE = "application/x-amz-json-1.0";
+    private static final int WORKERS = 16;
+
+    private final HttpServer server;
+    private final ThreadPoolExecutor workers;
+
+    private StepFunctionsServer(HttpServer server, ThreadPoolExecutor workers) {
+        this.server = server;
+        this.workers = workers;
+    }
+
+    /** Serves {@code engine} on {@code address} (port 0 picks a free one). */
+    public static StepFunctionsServer start(StepFunctionsEngine engine, InetSocketAddress address) {
+        // Without TCP_NODELAY the JDK server's separate header and body writes meet the client's
+        // delayed ACK and every response waits ~40 ms. Read once, when the first server is made.
+        System.setProperty("sun.net.httpserver.nodelay", "true");
+        StepFunctionsApi api = new StepFunctionsApi(engine);
+        AtomicInteger threads = new AtomicInteger();
+        ThreadPoolExecutor workers = new ThreadPoolExecutor(WORKERS, WORKERS, 60, TimeUnit.SECONDS,
+                new ArrayBlockingQueue<>(1024), runnable -> {
+                    Thread t = new Thread(runnable, "sfn-http-" + threads.incrementAndGet());
+                    t.setDaemon(true);
+                    return t;
+                }, new ThreadPoolExecutor.CallerRunsPolicy());
+        try {
+            HttpServer server = HttpServer.create(address, 256);
+            server.createContext("/", exchange -> serve(api, exchange));
+            server.setExecutor(workers);
+            server.start();
+            return new StepFunctionsServer(server, workers);
+        } catch (IOException e) {
+            workers.shutdown();
+            throw new UncheckedIOException("Could not bind the Step Functions API to " + address, e);
+        }
+    }
+
+    public int port() {
+        return server.getAddress().getPort();
+    }
+
+    @Override
+    public void close() {
+        server.stop(0);
+        workers.shutdown();
+    }
+
+    private static void serve(StepFunctionsApi api, HttpExchange exchange) {
+        try (exchange) {
+            StepFunctionsApi.Response response;
+            byte[] body = readBody(exchange.getRequestBody());
+            if (!"POST".equals(exchange.getRequestMethod())) {
+                response = StepFunctionsApi.error(ErrorCode.UNKNOWN_OPERATION, "Only POST is supported, not "
+                        + exchange.getRequestMethod());
+            } else if (body == null) {
+                response = StepFunctionsApi.error(ErrorCode.VALIDATION, "The request body is larger than "
+                        + MAX_REQUEST_BYTES + " bytes");
+            } else {
+                response = api.handle(exchange.getRequestHeaders().getFirst("X-Amz-Target"), body);
+            }
+            exchange.getResponseHeaders().set("Content-Type", CONTENT_TYPE);
+            exchange.getResponseHeaders().set("x-amzn-RequestId", UUID.randomUUID().toString());
+            if (response.errorType() != null) {
+                exchange.getResponseHeaders().set("X-Amzn-ErrorType", response.errorType());
+            }
+            exchange.sendResponseHeaders(response.status(), response.body().length);
+            try (OutputStream out = exchange.getResponseBody()) {
+                out.write(response.body());
+            }
+        } catch (IOException | RuntimeException e) {
+            // The client went away or the exchange broke mid-response; nothing is left to answer.
+            LOG.log(System.Logger.Level.WARNING, "Step Functions API request failed: " + e);
+        }
+    }
+
+    /** The body, or {@code null} when it is too large (the rest is read and dropped to keep the connection sane). */
+    private static byte[] readBody(InputStream in) throws IOException {
+        byte[] body = in.readNBytes(MAX_REQUEST_BYTES + 1);
+        if (body.length <= MAX_REQUEST_BYTES) {
+            return body;
+        }
+        in.transferTo(OutputStream.nullOutputStream());
+        return null;
+    }
+}

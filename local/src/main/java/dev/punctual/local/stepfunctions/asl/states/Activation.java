@@ -1,0 +1,125 @@
+package dev.punctual.local.stepfunctions.asl.states;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.punctual.local.stepfunctions.asl.AslError;
+import dev.punctual.local.stepfunctions.asl.Checkpoint;
+import dev.punctual.local.stepfunctions.asl.paths.Json;
+import dev.punctual.local.time.Timer;
+import java.time.Instant;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * One attempt at a state's action. The action ends it exactly once with {@link #complete} or
+ * {@link #fail}, from any thread; later calls (a task answering after its time-out) are ignored.
+ */
+public final class Activation {
+
+    private final GraphRun graph;
+    private final GraphRun.Visit visit;
+    private final JsonNode input;
+    private final JsonNode rawAfterInputPath;
+    private final ObjectNode context;
+    private final AtomicBoolean finished = new AtomicBoolean();
+
+    Activation(GraphRun graph, GraphRun.Visit visit, JsonNode rawAfterInputPath, JsonNode input, ObjectNode context) {
+        this.graph = graph;
+        this.visit = visit;
+        this.rawAfterInputPath = rawAfterInputPath;
+        this.input = input;
+        this.context = context;
+    }
+
+    /** The effective input: after InputPath and Parameters. */
+    public JsonNode input() {
+        return input;
+    }
+
+    /** The input after InputPath only (Map's ItemsPath and Task's TimeoutSecondsPath read it). */
+    public JsonNode inputBeforeParameters() {
+        return rawAfterInputPath;
+    }
+
+    /** The context object ({@code $$}) of this attempt. */
+    public ObjectNode context() {
+        return context;
+    }
+
+    public State state() {
+        return visit.state;
+    }
+
+    public Instant now() {
+        return graph.run.now();
+    }
+
+    public Instant enteredAt() {
+        return visit.enteredAt;
+    }
+
+    public RunContext run() {
+        return graph.run;
+    }
+
+    GraphRun graph() {
+        return graph;
+    }
+
+    /** Whether this run's scope was stopped (StopExecution, or a failed sibling iteration). */
+    public boolean stopped() {
+        return graph.scope.stopped();
+    }
+
+    /** Ends the action with a result; the run applies ResultSelector, ResultPath and OutputPath. */
+    public void complete(JsonNode result) {
+        completeTo(result, null);
+    }
+
+    /** Ends the action with a result and the next state (Choice). */
+    public void completeTo(JsonNode result, String next) {
+        if (finished.compareAndSet(false, true)) {
+            graph.run.trampoline.post(() -> graph.actionSucceeded(visit, this, result, next));
+        }
+    }
+
+    public void fail(AslError error) {
+        if (finished.compareAndSet(false, true)) {
+            graph.run.trampoline.post(() -> graph.actionFailed(visit, error));
+        }
+    }
+
+    /** Claims the right to end the action, for races such as a task against its time-out. */
+    public boolean isFinished() {
+        return finished.get();
+    }
+
+    /** Emits a history event with the given details. */
+    public void emit(String type, ObjectNode details) {
+        graph.run.emit(graph.scope, type, details);
+    }
+
+    /** A details object pre-filled with nothing; a convenience for actions. */
+    public ObjectNode details() {
+        return Json.MAPPER.createObjectNode();
+    }
+
+    /**
+     * Schedules {@code action} on the run's timer, withdrawn if the run stops; the action runs in the
+     * run's order with its other steps.
+     */
+    public Timer.Cancellable schedule(Instant at, Runnable action) {
+        return graph.schedule(at, action);
+    }
+
+    /** Reports a top-level Wait's wake-up instant so a restart resumes it exactly. */
+    public void checkpointWait(Instant wakeAt) {
+        if (graph.topLevel && !stopped()) {
+            graph.run.observer.onCheckpoint(new Checkpoint(visit.state.name(), visit.rawInput, visit.enteredAt, wakeAt));
+        }
+    }
+
+    /** A child run of {@code graph} (a Map iteration or a Parallel branch) in a scope of its own. */
+    public GraphRun childRun(StateMachineGraph childGraph, java.util.function.Consumer<GraphRun.Result> done) {
+        return new GraphRun(graph.run, childGraph, graph.scope.child(), false, done);
+    }
+}

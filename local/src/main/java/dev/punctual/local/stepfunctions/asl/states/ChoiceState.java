@@ -1,0 +1,55 @@
+package dev.punctual.local.stepfunctions.asl.states;
+
+import dev.punctual.local.stepfunctions.asl.AslError;
+import dev.punctual.local.stepfunctions.asl.ErrorNames;
+import java.util.List;
+
+/** {@code Choice}: the first rule that matches names the next state, else {@code Default}. */
+public final class ChoiceState extends State {
+
+    /** A top-level rule and where it leads. */
+    public record Branch(ChoiceRule rule, String next) {
+    }
+
+    private final List<Branch> choices;
+    private final String defaultNext;
+
+    public ChoiceState(StateFields fields, List<Branch> choices, String defaultNext) {
+        super(fields);
+        this.choices = List.copyOf(choices);
+        this.defaultNext = defaultNext;
+    }
+
+    public List<Branch> choices() {
+        return choices;
+    }
+
+    public String defaultNext() {
+        return defaultNext;
+    }
+
+    @Override
+    public String type() {
+        return "Choice";
+    }
+
+    @Override
+    protected boolean producesResult() {
+        return false;
+    }
+
+    @Override
+    protected void act(Activation activation) {
+        for (Branch branch : choices) {
+            if (branch.rule().test(activation.input(), activation.context())) {
+                activation.completeTo(activation.input(), branch.next());
+                return;
+            }
+        }
+        if (defaultNext == null) {
+            throw new AslError(ErrorNames.NO_CHOICE_MATCHED, "An error occurred while executing the state '" + name()
+                    + "'. No choice rule matched and there is no Default.");
+        }
+        activation.completeTo(activation.input(), defaultNext);
+    }
+}

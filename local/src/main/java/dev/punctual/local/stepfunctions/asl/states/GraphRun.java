@@ -1,0 +1,287 @@
+package dev.punctual.local.stepfunctions.asl.states;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.punctual.local.stepfunctions.asl.AslError;
+import dev.punctual.local.stepfunctions.asl.Checkpoint;
+import dev.punctual.local.stepfunctions.asl.ErrorNames;
+import dev.punctual.local.stepfunctions.asl.paths.Json;
+import java.time.Duration;
+import java.time.Instant;
+import dev.punctual.local.time.Timer;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.List;
+import java.util.function.Consumer;
+
+/**
+ * The run loop of one state machine graph (the execution's, a Map iteration's or a Parallel
+ * branch's): enters states, does their input/output processing in the spec's order, applies Retry
+ * and Catch, and follows transitions until a terminal state or an uncaught error.
+ */
+public final class GraphRun {
+
+    /** Payload quota: 262,144 bytes of UTF-8 per state input, output and task result. */
+    public static final int MAX_PAYLOAD_BYTES = 262_144;
+
+    private static final DateTimeFormatter TIMESTAMP =
+            DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSS'Z'").withZone(ZoneOffset.UTC);
+
+    /** How a graph run ended. */
+    public record Result(JsonNode output, AslError error) {
+        public boolean succeeded() {
+            return error == null;
+        }
+    }
+
+    /** One visit of a state: its raw input and the retry counts of its retriers. */
+    static final class Visit {
+        final State state;
+        final JsonNode rawInput;
+        final Instant enteredAt;
+        final int[] retries;
+        int retryCount;
+
+        Visit(State state, JsonNode rawInput, Instant enteredAt) {
+            this.state = state;
+            this.rawInput = rawInput;
+            this.enteredAt = enteredAt;
+            this.retries = new int[state.fields().retriers().size()];
+        }
+    }
+
+    final RunContext run;
+    final StateMachineGraph graph;
+    final Scope scope;
+    final boolean topLevel;
+    private final Consumer<Result> done;
+
+    GraphRun(RunContext run, StateMachineGraph graph, Scope scope, boolean topLevel, Consumer<Result> done) {
+        this.run = run;
+        this.graph = graph;
+        this.scope = scope;
+        this.topLevel = topLevel;
+        this.done = done;
+    }
+
+    /** The top-level run of an execution. */
+    public static GraphRun topLevel(RunContext run, StateMachineGraph graph, Consumer<Result> done) {
+        return new GraphRun(run, graph, run.scope, true, done);
+    }
+
+    /** Starts at {@code stateName} with {@code input}. */
+    public void start(String stateName, JsonNode input) {
+        run.trampoline.post(() -> enter(stateName, input));
+    }
+
+    /** Starts at the graph's {@code StartAt}. */
+    public void start(JsonNode input) {
+        start(graph.startAt(), input);
+    }
+
+    /**
+     * Continues from a checkpoint: a Wait with a recorded wake-up waits until exactly that instant
+     * (its entered event is already in the history); any other state is entered again.
+     */
+    public void resume(Checkpoint checkpoint) {
+        run.trampoline.post(() -> {
+            State state = graph.state(checkpoint.stateName());
+            if (checkpoint.wakeAt() == null || !(state instanceof WaitState)) {
+                enter(checkpoint.stateName(), checkpoint.stateInput());
+                return;
+            }
+            Visit visit = new Visit(state, checkpoint.stateInput(), checkpoint.enteredAt());
+            ObjectNode context = contextObject(visit);
+            try {
+                JsonNode afterInput = state.applyInputPath(visit.rawInput, context);
+                Activation activation = new Activation(this, visit, afterInput, afterInput, context);
+                activation.schedule(checkpoint.wakeAt(), () -> activation.complete(afterInput));
+            } catch (AslError e) {
+                actionFailed(visit, e);
+            }
+        });
+    }
+
+    private void enter(String stateName, JsonNode rawInput) {
+        if (scope.stopped()) {
+            return;
+        }
+        State state = graph.state(stateName);
+        Visit visit = new Visit(state, rawInput, run.now());
+        if (topLevel) {
+            run.observer.onCheckpoint(new Checkpoint(stateName, rawInput, visit.enteredAt, null));
+        }
+        ObjectNode details = Json.MAPPER.createObjectNode();
+        details.put("name", stateName);
+        details.put("input", Json.write(rawInput));
+        details.putObject("inputDetails").put("truncated", false);
+        run.emit(scope, state.type() + "StateEntered", details);
+        attempt(visit);
+    }
+
+    private void attempt(Visit visit) {
+        if (scope.stopped()) {
+            return;
+        }
+        State state = visit.state;
+        ObjectNode context = contextObject(visit);
+        try {
+            JsonNode afterInput = state.applyInputPath(visit.rawInput, context);
+            JsonNode effective = afterInput;
+            if (state.fields().parameters() != null) {
+                effective = state.fields().parameters().evaluate(afterInput, context);
+                checkSize(effective, "input", state);
+            }
+            state.act(new Activation(this, visit, afterInput, effective, context));
+        } catch (AslError e) {
+            actionFailed(visit, e);
+        }
+    }
+
+    void actionSucceeded(Visit visit, Activation activation, JsonNode result, String chosenNext) {
+        if (scope.stopped()) {
+            return;
+        }
+        State state = visit.state;
+        JsonNode output;
+        try {
+            if (state.producesResult()) {
+                checkSize(result, "result", state);
+                JsonNode selected = state.fields().resultSelector() == null ? result
+                        : state.fields().resultSelector().evaluate(result, activation.context());
+                JsonNode combined;
+                if (state.fields().resultPathNull()) {
+                    combined = visit.rawInput;
+                } else if (state.fields().resultPath() == null) {
+                    combined = selected;
+                } else {
+                    combined = state.fields().resultPath().placeInto(visit.rawInput, selected);
+                }
+                output = state.applyOutputPath(combined, activation.context());
+            } else {
+                output = state.applyOutputPath(result, activation.context());
+            }
+            checkSize(output, "output", state);
+        } catch (AslError e) {
+            actionFailed(visit, e);
+            return;
+        }
+        exit(state, output);
+        String next = chosenNext != null ? chosenNext : state.fields().next();
+        transition(state.terminal() ? null : next, output);
+    }
+
+    void actionFailed(Visit visit, AslError error) {
+        if (scope.stopped()) {
+            return;
+        }
+        State state = visit.state;
+        List<Retrier> retriers = state.fields().retriers();
+        for (int i = 0; i < retriers.size(); i++) {
+            Retrier retrier = retriers.get(i);
+            if (!retrier.matches(error.error())) {
+                continue;
+            }
+            if (visit.retries[i] < retrier.maxAttempts()) {
+                Duration delay = retrier.delay(visit.retries[i], run.random);
+                visit.retries[i]++;
+                visit.retryCount++;
+                schedule(run.now().plus(delay), () -> attempt(visit));
+                return;
+            }
+            break;
+        }
+        for (Catcher catcher : state.fields().catchers()) {
+            if (catcher.matches(error.error())) {
+                ObjectNode errorOutput = Json.MAPPER.createObjectNode();
+                errorOutput.put("Error", error.error());
+                errorOutput.put("Cause", error.cause());
+                JsonNode output;
+                try {
+                    output = catcher.resultPath() == null ? visit.rawInput
+                            : catcher.resultPath().placeInto(visit.rawInput, errorOutput);
+                } catch (AslError e) {
+                    finish(new Result(null, e));
+                    return;
+                }
+                exit(state, output);
+                transition(catcher.next(), output);
+                return;
+            }
+        }
+        finish(new Result(null, error));
+    }
+
+    private void exit(State state, JsonNode output) {
+        if (!state.exits()) {
+            return;
+        }
+        ObjectNode details = Json.MAPPER.createObjectNode();
+        details.put("name", state.name());
+        details.put("output", Json.write(output));
+        details.putObject("outputDetails").put("truncated", false);
+        run.emit(scope, state.type() + "StateExited", details);
+    }
+
+    private void transition(String next, JsonNode output) {
+        if (next == null) {
+            finish(new Result(output, null));
+        } else {
+            run.trampoline.post(() -> enter(next, output));
+        }
+    }
+
+    private void finish(Result result) {
+        if (!scope.stopped()) {
+            done.accept(result);
+        }
+    }
+
+    private void checkSize(JsonNode node, String what, State state) {
+        int size = Json.utf8Size(node);
+        if (size > MAX_PAYLOAD_BYTES) {
+            throw new AslError(ErrorNames.DATA_LIMIT_EXCEEDED, "The state/task '" + state.name() + "' returned a "
+                    + what + " with a size of " + size + " bytes exceeding the maximum number of bytes service limit ("
+                    + MAX_PAYLOAD_BYTES + ").");
+        }
+    }
+
+    ObjectNode contextObject(Visit visit) {
+        ObjectNode context = Json.MAPPER.createObjectNode();
+        ObjectNode execution = context.putObject("Execution");
+        execution.put("Id", run.execution.executionArn());
+        execution.set("Input", run.executionInput);
+        execution.put("Name", run.execution.executionName());
+        execution.put("RoleArn", run.execution.roleArn());
+        execution.put("StartTime", format(run.execution.startTime()));
+        ObjectNode state = context.putObject("State");
+        state.put("EnteredTime", format(visit.enteredAt));
+        state.put("Name", visit.state.name());
+        state.put("RetryCount", visit.retryCount);
+        ObjectNode stateMachine = context.putObject("StateMachine");
+        stateMachine.put("Id", run.execution.stateMachineArn());
+        stateMachine.put("Name", run.execution.stateMachineName());
+        return context;
+    }
+
+    /** Context-object timestamps are ISO 8601 with milliseconds, as Step Functions writes them. */
+    static String format(Instant instant) {
+        return instant == null ? null : TIMESTAMP.format(instant);
+    }
+
+    /**
+     * Schedules {@code action} on the run's timer, withdrawn if this run's scope stops; it runs in
+     * order with the execution's other steps.
+     */
+    Timer.Cancellable schedule(Instant at, Runnable action) {
+        Timer.Cancellable[] handle = new Timer.Cancellable[1];
+        handle[0] = run.timer.schedule(at, () -> run.trampoline.post(() -> {
+            scope.untrack(handle[0]);
+            if (!scope.stopped()) {
+                action.run();
+            }
+        }));
+        scope.track(handle[0]);
+        return handle[0];
+    }
+}

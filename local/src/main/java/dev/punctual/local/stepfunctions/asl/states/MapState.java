@@ -1,0 +1,173 @@
+package dev.punctual.local.stepfunctions.asl.states;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.punctual.local.stepfunctions.asl.AslError;
+import dev.punctual.local.stepfunctions.asl.ErrorNames;
+import dev.punctual.local.stepfunctions.asl.paths.Json;
+import dev.punctual.local.stepfunctions.asl.paths.JsonPaths;
+import dev.punctual.local.stepfunctions.asl.paths.PayloadTemplate;
+
+/**
+ * Inline {@code Map}: runs its item processor once per element of the array at {@code ItemsPath},
+ * at most {@code MaxConcurrency} at a time (0 = all), and results in the outputs in item order. The
+ * first failing iteration stops the others and fails the state with its error.
+ */
+public final class MapState extends State {
+
+    private final JsonPaths.Path itemsPath;
+    private final PayloadTemplate itemSelector;
+    private final int maxConcurrency;
+    private final StateMachineGraph processor;
+
+    public MapState(StateFields fields, JsonPaths.Path itemsPath, PayloadTemplate itemSelector, int maxConcurrency,
+            StateMachineGraph processor) {
+        super(fields);
+        this.itemsPath = itemsPath;
+        this.itemSelector = itemSelector;
+        this.maxConcurrency = maxConcurrency;
+        this.processor = processor;
+    }
+
+    public StateMachineGraph processor() {
+        return processor;
+    }
+
+    @Override
+    public String type() {
+        return "Map";
+    }
+
+    @Override
+    protected boolean producesResult() {
+        return true;
+    }
+
+    @Override
+    protected void act(Activation activation) {
+        JsonNode items = activation.input();
+        if (itemsPath != null) {
+            items = itemsPath.find(activation.input(), activation.context()).orElseThrow(() -> new AslError(
+                    ErrorNames.RUNTIME, "An error occurred while executing the state '" + name() + "'. Invalid path '"
+                            + itemsPath.text() + "' : No results for path: " + itemsPath.text()));
+        }
+        if (!items.isArray()) {
+            throw new AslError(ErrorNames.RUNTIME, "An error occurred while executing the state '" + name()
+                    + "'. Items of the Map state must be an array, got: " + Json.write(items));
+        }
+        ObjectNode started = activation.details();
+        started.put("length", items.size());
+        activation.emit("MapStateStarted", started);
+        new Iterations(activation, (ArrayNode) items).begin();
+    }
+
+    /** The iterations of one Map activation; touched only from the execution's trampoline. */
+    private final class Iterations {
+        private final Activation activation;
+        private final ArrayNode items;
+        private final JsonNode[] results;
+        private final GraphRun[] runs;
+        private int nextToStart;
+        private int finished;
+        private boolean failed;
+
+        Iterations(Activation activation, ArrayNode items) {
+            this.activation = activation;
+            this.items = items;
+            this.results = new JsonNode[items.size()];
+            this.runs = new GraphRun[items.size()];
+        }
+
+        void begin() {
+            if (items.isEmpty()) {
+                succeed();
+                return;
+            }
+            int limit = maxConcurrency <= 0 ? items.size() : Math.min(maxConcurrency, items.size());
+            for (int i = 0; i < limit; i++) {
+                startNext();
+            }
+        }
+
+        private void startNext() {
+            if (failed || nextToStart >= items.size()) {
+                return;
+            }
+            int index = nextToStart++;
+            JsonNode item = items.get(index);
+            JsonNode input;
+            try {
+                input = itemInput(index, item);
+            } catch (AslError e) {
+                fail(index, e);
+                return;
+            }
+            ObjectNode details = iterationDetails(index);
+            activation.emit("MapIterationStarted", details);
+            GraphRun run = activation.childRun(processor, result -> finishedIteration(index, result));
+            runs[index] = run;
+            run.start(input);
+        }
+
+        private JsonNode itemInput(int index, JsonNode item) {
+            if (itemSelector == null) {
+                return item;
+            }
+            ObjectNode context = activation.context().deepCopy();
+            ObjectNode mapItem = context.putObject("Map").putObject("Item");
+            mapItem.put("Index", index);
+            mapItem.set("Value", item);
+            return itemSelector.evaluate(activation.input(), context);
+        }
+
+        private void finishedIteration(int index, GraphRun.Result result) {
+            if (failed) {
+                return;
+            }
+            if (!result.succeeded()) {
+                fail(index, result.error());
+                return;
+            }
+            activation.emit("MapIterationSucceeded", iterationDetails(index));
+            results[index] = result.output();
+            finished++;
+            if (finished == items.size()) {
+                succeed();
+            } else {
+                startNext();
+            }
+        }
+
+        private void fail(int index, AslError error) {
+            failed = true;
+            ObjectNode details = iterationDetails(index);
+            details.put("error", error.error());
+            details.put("cause", error.cause());
+            activation.emit("MapIterationFailed", details);
+            activation.emit("MapStateFailed", activation.details());
+            for (GraphRun run : runs) {
+                if (run != null) {
+                    run.scope.stop();
+                }
+            }
+            activation.fail(error);
+        }
+
+        private void succeed() {
+            ArrayNode output = Json.MAPPER.createArrayNode();
+            for (JsonNode result : results) {
+                output.add(result);
+            }
+            activation.emit("MapStateSucceeded", activation.details());
+            activation.complete(output);
+        }
+
+        private ObjectNode iterationDetails(int index) {
+            ObjectNode details = activation.details();
+            details.put("name", name());
+            details.put("index", index);
+            return details;
+        }
+    }
+}

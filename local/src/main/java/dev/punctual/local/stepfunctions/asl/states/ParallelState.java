@@ -1,0 +1,75 @@
+package dev.punctual.local.stepfunctions.asl.states;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import dev.punctual.local.stepfunctions.asl.AslError;
+import dev.punctual.local.stepfunctions.asl.paths.Json;
+import java.util.List;
+
+/**
+ * {@code Parallel}: runs every branch on the effective input at once; the result is the branches'
+ * outputs in branch order. The first failing branch stops the others and fails the state with its
+ * error.
+ */
+public final class ParallelState extends State {
+
+    private final List<StateMachineGraph> branches;
+
+    public ParallelState(StateFields fields, List<StateMachineGraph> branches) {
+        super(fields);
+        this.branches = List.copyOf(branches);
+    }
+
+    public List<StateMachineGraph> branches() {
+        return branches;
+    }
+
+    @Override
+    public String type() {
+        return "Parallel";
+    }
+
+    @Override
+    protected boolean producesResult() {
+        return true;
+    }
+
+    @Override
+    protected void act(Activation activation) {
+        activation.emit("ParallelStateStarted", activation.details());
+        JsonNode[] results = new JsonNode[branches.size()];
+        GraphRun[] runs = new GraphRun[branches.size()];
+        int[] finished = {0};
+        boolean[] failed = {false};
+        for (int i = 0; i < branches.size(); i++) {
+            int index = i;
+            runs[i] = activation.childRun(branches.get(i), result -> {
+                if (failed[0]) {
+                    return;
+                }
+                if (!result.succeeded()) {
+                    failed[0] = true;
+                    for (GraphRun run : runs) {
+                        run.scope.stop();
+                    }
+                    AslError error = result.error();
+                    activation.emit("ParallelStateFailed", activation.details());
+                    activation.fail(error);
+                    return;
+                }
+                results[index] = result.output();
+                if (++finished[0] == results.length) {
+                    ArrayNode output = Json.MAPPER.createArrayNode();
+                    for (JsonNode branchOutput : results) {
+                        output.add(branchOutput);
+                    }
+                    activation.emit("ParallelStateSucceeded", activation.details());
+                    activation.complete(output);
+                }
+            });
+        }
+        for (GraphRun run : runs) {
+            run.start(activation.input());
+        }
+    }
+}

@@ -1,0 +1,74 @@
+package dev.punctual.local.stepfunctions.asl.states;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.punctual.local.stepfunctions.asl.AslError;
+import dev.punctual.local.stepfunctions.asl.ErrorNames;
+import dev.punctual.local.stepfunctions.asl.paths.Json;
+import dev.punctual.local.stepfunctions.asl.paths.JsonPaths;
+
+/**
+ * One state of a state machine. The run loop ({@link GraphRun}) does the input and output processing
+ * the spec orders (InputPath, Parameters, the action, ResultSelector, ResultPath, OutputPath);
+ * subclasses implement only the action.
+ */
+public abstract class State {
+
+    private final StateFields fields;
+
+    protected State(StateFields fields) {
+        this.fields = fields;
+    }
+
+    public String name() {
+        return fields.name();
+    }
+
+    public StateFields fields() {
+        return fields;
+    }
+
+    /** {@code Type} as written in the definition; also the prefix of the state's history events. */
+    public abstract String type();
+
+    /**
+     * Whether the action produces a result that ResultSelector and ResultPath merge into the input
+     * (Pass, Task, Map, Parallel); otherwise the output is the effective input (Wait, Choice, Succeed).
+     */
+    protected abstract boolean producesResult();
+
+    /** Whether the state ends its state machine successfully after its action (Succeed). */
+    protected boolean terminal() {
+        return false;
+    }
+
+    /** Whether the state emits a {@code <Type>StateExited} event (every state but Fail). */
+    protected boolean exits() {
+        return true;
+    }
+
+    /** Performs the state's action on its effective input and completes or fails {@code activation}. */
+    protected abstract void act(Activation activation);
+
+    JsonNode applyInputPath(JsonNode raw, JsonNode context) {
+        if (fields.inputPathNull()) {
+            return Json.MAPPER.createObjectNode();
+        }
+        return select(fields.inputPath(), "InputPath", raw, context);
+    }
+
+    JsonNode applyOutputPath(JsonNode combined, JsonNode context) {
+        if (fields.outputPathNull()) {
+            return Json.MAPPER.createObjectNode();
+        }
+        return select(fields.outputPath(), "OutputPath", combined, context);
+    }
+
+    private JsonNode select(JsonPaths.Path path, String field, JsonNode data, JsonNode context) {
+        if (path == null) {
+            return data;
+        }
+        return path.find(data, context).orElseThrow(() -> new AslError(ErrorNames.RUNTIME,
+                "An error occurred while executing the state '" + name() + "'. Invalid path '" + path.text()
+                        + "' in " + field + ": No results for path: " + path.text() + " in input " + Json.write(data)));
+    }
+}

@@ -1,0 +1,54 @@
+package dev.punctual.local.stepfunctions.executions;
+
+import java.util.Comparator;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentNavigableMap;
+import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/** A registered state machine and its executions, indexed by name and newest first. */
+final class StateMachine {
+
+    /** ListExecutions order: newest first, then by name so the order is total. */
+    static final Comparator<Execution> NEWEST_FIRST = Comparator
+            .comparingLong((Execution e) -> -e.startMillis)
+            .thenComparing(e -> e.name);
+
+    final StepFunctionsEngine engine;
+    final String name;
+    final String arn;
+    /** Also tells incarnations of one name apart: it grows strictly from one incarnation to the next. */
+    final long creationMillis;
+    volatile Definition current;
+    volatile boolean deleting;
+    final Map<Integer, Definition> revisions = new ConcurrentHashMap<>();
+    final ConcurrentHashMap<String, Execution> executionsByName = new ConcurrentHashMap<>();
+    final ConcurrentNavigableMap<Execution, Execution> newestFirst = new ConcurrentSkipListMap<>(NEWEST_FIRST);
+    final AtomicInteger running = new AtomicInteger();
+
+    StateMachine(StepFunctionsEngine engine, String name, String arn, long creationMillis, Definition first) {
+        this.engine = engine;
+        this.name = name;
+        this.arn = arn;
+        this.creationMillis = creationMillis;
+        addRevision(first);
+    }
+
+    void addRevision(Definition definition) {
+        revisions.put(definition.revision(), definition);
+        if (current == null || definition.revision() > current.revision()) {
+            current = definition;
+        }
+    }
+
+    void add(Execution execution) {
+        executionsByName.put(execution.name, execution);
+        newestFirst.put(execution, execution);
+    }
+
+    void forget(Execution execution) {
+        executionsByName.remove(execution.name, execution);
+        newestFirst.remove(execution, execution);
+    }
+}

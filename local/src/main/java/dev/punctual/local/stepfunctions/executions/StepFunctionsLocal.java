@@ -1,0 +1,181 @@
+package dev.punctual.local.stepfunctions.executions;
+
+import dev.punctual.local.stepfunctions.asl.AslInterpreter;
+import dev.punctual.local.stepfunctions.asl.TaskResource;
+import dev.punctual.local.time.Timer;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Function;
+
+/**
+ * Builds the local Step Functions backend: an interpreter with the given task resources plus this
+ * engine's own {@code states:startExecution}, a timer, and optionally a data directory that makes
+ * every execution survive a crash. Closing it withdraws runs (they resume on the next start when
+ * durable) and closes the journal.
+ *
+ * <pre>{@code
+ * StepFunctionsLocal local = StepFunctionsLocal.builder()
+ *         .interpreter(resources -> new SomeInterpreter(timer, resources))
+ *         .taskResources(List.of(dynamoDbTasks))
+ *         .timer(timer)
+ *         .dataDirectory(Path.of("data/sfn"))
+ *         .build();
+ * }</pre>
+ */
+public final class StepFunctionsLocal implements AutoCloseable {
+
+    private static final System.Logger LOG = System.getLogger(StepFunctionsLocal.class.getName());
+
+    private final StepFunctionsEngine engine;
+    private final Recovery recovery;
+
+    /**
+     * What the start found in the data directory.
+     *
+     * @param recordsReplayed journal and snapshot records applied
+     * @param executionsResumed running executions resumed from their checkpoints
+     * @param duration how long replay and resume took
+     */
+    public record Recovery(long recordsReplayed, int executionsResumed, Duration duration) {
+    }
+
+    private StepFunctionsLocal(StepFunctionsEngine engine, Recovery recovery) {
+        this.engine = engine;
+        this.recovery = recovery;
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    public StepFunctionsEngine engine() {
+        return engine;
+    }
+
+    public Recovery recovery() {
+        return recovery;
+    }
+
+    @Override
+    public void close() {
+        engine.close();
+    }
+
+    /** Builder of {@link StepFunctionsLocal}; interpreter and timer are required. */
+    public static final class Builder {
+        private Function<List<TaskResource>, AslInterpreter> interpreter;
+        private final List<TaskResource> taskResources = new ArrayList<>();
+        private Timer timer;
+        private Path dataDirectory;
+        private String partition = "aws";
+        private String region = "us-east-1";
+        private String accountId = "123456789012";
+        private int maxOpenExecutions = StepFunctionsEngine.DEFAULT_MAX_OPEN_EXECUTIONS;
+        private int closedRetention = 1_000_000;
+        private long segmentBytes = 256L * 1024 * 1024;
+        private boolean fsync = true;
+        private int launcherThreads = Math.max(2, Runtime.getRuntime().availableProcessors());
+
+        private Builder() {
+        }
+
+        /** Makes the interpreter from every task resource (those given here plus startExecution). */
+        public Builder interpreter(Function<List<TaskResource>, AslInterpreter> factory) {
+            this.interpreter = factory;
+            return this;
+        }
+
+        public Builder taskResources(List<? extends TaskResource> resources) {
+            taskResources.addAll(resources);
+            return this;
+        }
+
+        public Builder timer(Timer timer) {
+            this.timer = timer;
+            return this;
+        }
+
+        /** Where the journal lives; without one everything stays in memory. */
+        public Builder dataDirectory(Path directory) {
+            this.dataDirectory = directory;
+            return this;
+        }
+
+        public Builder partition(String partition) {
+            this.partition = partition;
+            return this;
+        }
+
+        public Builder region(String region) {
+            this.region = region;
+            return this;
+        }
+
+        public Builder accountId(String accountId) {
+            this.accountId = accountId;
+            return this;
+        }
+
+        /** Open executions beyond which StartExecution fails with {@code ExecutionLimitExceeded}. */
+        public Builder maxOpenExecutions(int max) {
+            this.maxOpenExecutions = max;
+            return this;
+        }
+
+        /** How many closed executions to keep (AWS keeps them 90 days); the oldest closed go first. */
+        public Builder closedExecutionRetention(int count) {
+            this.closedRetention = count;
+            return this;
+        }
+
+        /** Journal segment size after which a snapshot compacts the journal. */
+        public Builder journalSegmentBytes(long bytes) {
+            this.segmentBytes = bytes;
+            return this;
+        }
+
+        /** Whether each journal batch is fsynced; turn off only for throw-away runs. */
+        public Builder fsync(boolean fsync) {
+            this.fsync = fsync;
+            return this;
+        }
+
+        public Builder launcherThreads(int threads) {
+            this.launcherThreads = threads;
+            return this;
+        }
+
+        public StepFunctionsLocal build() {
+            Objects.requireNonNull(interpreter, "interpreter");
+            Objects.requireNonNull(timer, "timer");
+            AtomicReference<StepFunctionsEngine> engineRef = new AtomicReference<>();
+            List<TaskResource> resources = new ArrayList<>(taskResources);
+            resources.add(new StartExecutionTask(engineRef::get));
+            StepFunctionsEngine engine = new StepFunctionsEngine(interpreter.apply(List.copyOf(resources)), timer,
+                    partition, region, accountId, maxOpenExecutions, closedRetention, launcherThreads);
+            engineRef.set(engine);
+            if (dataDirectory == null) {
+                return new StepFunctionsLocal(engine, new Recovery(0, 0, Duration.ZERO));
+            }
+            long started = System.nanoTime();
+            FileJournal.Opened opened = FileJournal.open(dataDirectory, engine::replay, segmentBytes, fsync);
+            engine.useJournal(opened.journal());
+            opened.journal().snapshotsFrom(engine);
+            int resumed = engine.resumeRecovered();
+            Recovery recovery = new Recovery(opened.recordsReplayed(), resumed,
+                    Duration.ofNanos(System.nanoTime() - started));
+            if (opened.recordsReplayed() > 0) {
+                // Compact now, so the next start replays a snapshot rather than this whole journal again.
+                opened.journal().snapshotNow();
+            }
+            LOG.log(System.Logger.Level.INFO, "Step Functions data directory " + dataDirectory + ": replayed "
+                    + recovery.recordsReplayed() + " records, resumed " + resumed + " executions in "
+                    + recovery.duration().toMillis() + " ms");
+            return new StepFunctionsLocal(engine, recovery);
+        }
+    }
+}

@@ -1,0 +1,171 @@
+package dev.punctual.local.stepfunctions.tasks;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.punctual.local.stepfunctions.asl.ErrorNames;
+import dev.punctual.local.stepfunctions.asl.ExecutionContext;
+import dev.punctual.local.stepfunctions.asl.TaskFailedException;
+import dev.punctual.local.stepfunctions.asl.TaskResource;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.function.Function;
+import java.util.function.Supplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import software.amazon.awssdk.core.SdkPojo;
+import software.amazon.awssdk.core.exception.SdkClientException;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.BatchWriteItemRequest;
+import software.amazon.awssdk.services.dynamodb.model.DeleteItemRequest;
+import software.amazon.awssdk.services.dynamodb.model.DynamoDbException;
+import software.amazon.awssdk.services.dynamodb.model.DynamoDbResponse;
+import software.amazon.awssdk.services.dynamodb.model.GetItemRequest;
+import software.amazon.awssdk.services.dynamodb.model.PutItemRequest;
+import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
+import software.amazon.awssdk.services.dynamodb.model.ScanRequest;
+import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
+import software.amazon.awssdk.utils.builder.SdkBuilder;
+
+/**
+ * DynamoDB Task resources against one {@link DynamoDbClient}:
+ * <ul>
+ *   <li>the optimized integration {@code arn:<partition>:states:::dynamodb:getItem|putItem|updateItem|deleteItem},
+ *       whose results carry {@code SdkHttpMetadata}/{@code SdkResponseMetadata} and whose errors are
+ *       named {@code DynamoDB.<ErrorCode>} (e.g. {@code DynamoDB.ConditionalCheckFailedException});</li>
+ *   <li>the AWS SDK integration {@code arn:<partition>:states:::aws-sdk:dynamodb:<action>} for query, scan,
+ *       batchWriteItem, getItem, putItem, deleteItem and updateItem, whose errors are named
+ *       {@code DynamoDb.<ErrorCode>} with an {@code Exception} suffix, as AWS documents.</li>
+ * </ul>
+ * Parameters map onto SDK requests through the SDK's own field metadata ({@link SdkJson}).
+ */
+public final class DynamoDbTaskResource implements TaskResource {
+
+    private static final Pattern OPTIMIZED = Pattern.compile(
+            "arn:aws[a-z-]*:states:::dynamodb:(getItem|putItem|updateItem|deleteItem)");
+    private static final Pattern SDK = Pattern.compile(
+            "arn:aws[a-z-]*:states:::aws-sdk:dynamodb:(query|scan|batchWriteItem|getItem|putItem|deleteItem|updateItem)");
+
+    private record Operation(Supplier<SdkPojo> builder, Function<Object, DynamoDbResponse> call) {
+    }
+
+    private final DynamoDbClient client;
+    private final DynamoDbFaults faults;
+    private final Map<String, Operation> operations;
+
+    /**
+     * @param client the client for the runtime's DynamoDB endpoint
+     * @param faults faults to inject; {@link DynamoDbFaults#none()} for none
+     */
+    public DynamoDbTaskResource(DynamoDbClient client, DynamoDbFaults faults) {
+        this.client = Objects.requireNonNull(client, "client");
+        this.faults = Objects.requireNonNull(faults, "faults");
+        this.operations = Map.of(
+                "getItem", new Operation(() -> (SdkPojo) GetItemRequest.builder(), r -> client.getItem((GetItemRequest) r)),
+                "putItem", new Operation(() -> (SdkPojo) PutItemRequest.builder(), r -> client.putItem((PutItemRequest) r)),
+                "updateItem", new Operation(() -> (SdkPojo) UpdateItemRequest.builder(),
+                        r -> client.updateItem((UpdateItemRequest) r)),
+                "deleteItem", new Operation(() -> (SdkPojo) DeleteItemRequest.builder(),
+                        r -> client.deleteItem((DeleteItemRequest) r)),
+                "query", new Operation(() -> (SdkPojo) QueryRequest.builder(), r -> client.query((QueryRequest) r)),
+                "scan", new Operation(() -> (SdkPojo) ScanRequest.builder(), r -> client.scan((ScanRequest) r)),
+                "batchWriteItem", new Operation(() -> (SdkPojo) BatchWriteItemRequest.builder(),
+                        r -> client.batchWriteItem((BatchWriteItemRequest) r)));
+    }
+
+    /** The fault policy this resource applies, for the runtime to reconfigure. */
+    public DynamoDbFaults faults() {
+        return faults;
+    }
+
+    @Override
+    public boolean supports(String resourceArn) {
+        return OPTIMIZED.matcher(resourceArn).matches() || SDK.matcher(resourceArn).matches();
+    }
+
+    /** Calls DynamoDB on the caller's thread (the interpreter's task executor). */
+    @Override
+    public CompletionStage<JsonNode> invoke(String resourceArn, JsonNode parameters, ExecutionContext context) {
+        Matcher optimized = OPTIMIZED.matcher(resourceArn);
+        boolean isOptimized = optimized.matches();
+        Matcher sdk = SDK.matcher(resourceArn);
+        if (!isOptimized && !sdk.matches()) {
+            throw new IllegalArgumentException("Unsupported DynamoDB resource " + resourceArn);
+        }
+        String action = isOptimized ? optimized.group(1) : sdk.group(1);
+        String errorPrefix = isOptimized ? "DynamoDB." : "DynamoDb.";
+        try {
+            return CompletableFuture.completedFuture(call(action, parameters, isOptimized, errorPrefix));
+        } catch (TaskFailedException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
+    private JsonNode call(String action, JsonNode parameters, boolean optimized, String errorPrefix) {
+        Operation operation = operations.get(action);
+        Object request;
+        try {
+            SdkPojo builder = operation.builder().get();
+            SdkJson.fill(builder, parameters, "");
+            request = ((SdkBuilder<?, ?>) builder).build();
+        } catch (IllegalArgumentException e) {
+            throw new TaskFailedException(ErrorNames.RUNTIME, "Invalid parameters for DynamoDB " + action + ": "
+                    + e.getMessage());
+        }
+        faults.next().ifPresent(code -> {
+            throw new TaskFailedException(errorPrefix + sdkErrorName(code, optimized), faultMessage(code, optimized));
+        });
+        DynamoDbResponse response;
+        try {
+            response = operation.call().apply(request);
+        } catch (DynamoDbException e) {
+            String code = e.awsErrorDetails() == null ? "DynamoDbException" : e.awsErrorDetails().errorCode();
+            throw new TaskFailedException(errorPrefix + sdkErrorName(code, optimized), cause(e, code, optimized));
+        } catch (SdkClientException e) {
+            throw new TaskFailedException(errorPrefix + "SdkClientException", e.getMessage());
+        }
+        ObjectNode result = SdkJson.toJson(response);
+        if (optimized) {
+            ObjectNode http = result.putObject("SdkHttpMetadata");
+            ObjectNode headers = http.putObject("HttpHeaders");
+            int status = 200;
+            if (response.sdkHttpResponse() != null) {
+                response.sdkHttpResponse().headers().forEach((name, values) -> headers.put(name, String.join(",", values)));
+                status = response.sdkHttpResponse().statusCode();
+            }
+            http.put("HttpStatusCode", status);
+            result.putObject("SdkResponseMetadata").put("RequestId",
+                    response.responseMetadata() == null ? null : response.responseMetadata().requestId());
+        }
+        return result;
+    }
+
+    /** The SDK integration insists on an {@code Exception} suffix; the optimized one keeps DynamoDB's code. */
+    private static String sdkErrorName(String code, boolean optimized) {
+        return optimized || code.endsWith("Exception") ? code : code + "Exception";
+    }
+
+    private static String cause(DynamoDbException e, String code, boolean optimized) {
+        if (!optimized) {
+            return e.getMessage();
+        }
+        String message = e.awsErrorDetails() == null ? e.getMessage() : e.awsErrorDetails().errorMessage();
+        return message + " (Service: AmazonDynamoDBv2; Status Code: " + e.statusCode() + "; Error Code: " + code
+                + "; Request ID: " + e.requestId() + "; Proxy: null)";
+    }
+
+    private static String faultMessage(String code, boolean optimized) {
+        String message = switch (code) {
+            case "ProvisionedThroughputExceededException" -> "The level of configured provisioned throughput for the"
+                    + " table was exceeded. Consider increasing your provisioning level with the UpdateTable API.";
+            case "ThrottlingException", "RequestLimitExceeded" -> "Rate of requests exceeds the allowed throughput.";
+            default -> "Internal server error";
+        };
+        int status = code.startsWith("Internal") || code.startsWith("ServiceUnavailable") ? 500 : 400;
+        return optimized
+                ? message + " (Service: AmazonDynamoDBv2; Status Code: " + status + "; Error Code: " + code
+                        + "; Request ID: injected-fault; Proxy: null)"
+                : message + " (Service: DynamoDb, Status Code: " + status + ", Request ID: injected-fault)";
+    }
+}

@@ -1,0 +1,121 @@
+package dev.punctual.local.stepfunctions.asl;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.punctual.local.stepfunctions.asl.paths.Json;
+import dev.punctual.local.time.ManualTimer;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URISyntaxException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Golden fixtures under {@code conformance/<feature>/*.json}: a definition and input, run on a manual
+ * clock, must produce the expected output or error (and, where given, wake up at the expected
+ * instants and emit the expected events). Each fixture's {@code doc} names the AWS documentation or
+ * spec section it follows.
+ */
+class ConformanceTest {
+
+    static final Instant START = Instant.parse("2024-01-01T00:00:00Z");
+
+    static Stream<Arguments> fixtures() throws IOException, URISyntaxException {
+        Path root = Path.of(ConformanceTest.class.getResource("/conformance").toURI());
+        List<Arguments> fixtures = new ArrayList<>();
+        try (Stream<Path> files = Files.walk(root)) {
+            files.filter(p -> p.toString().endsWith(".json")).sorted().forEach(p -> fixtures.add(
+                    Arguments.of(root.relativize(p).toString(), read(p))));
+        }
+        return fixtures.stream();
+    }
+
+    private static JsonNode read(Path path) {
+        try {
+            return Json.parse(Files.readString(path, StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("fixtures")
+    void fixture_whenRun_matchesExpectation(String name, JsonNode fixture) {
+        assertThat(fixture.path("doc").asText()).as("every fixture names its source").isNotBlank();
+        Instant start = fixture.has("now") ? Instant.parse(fixture.get("now").asText()) : START;
+        ManualTimer timer = ManualTimer.startingAt(start);
+        CannedTaskResource tasks = new CannedTaskResource(fixture.get("tasks"));
+        Interpreter interpreter = new Interpreter(timer, List.of(tasks), Runnable::run, new Random(7), "us-east-1");
+        ParsedDefinition definition = interpreter.parse(Json.write(fixture.get("definition")));
+        RecordingObserver observer = new RecordingObserver();
+        ExecutionContext context = new ExecutionContext("arn:aws:states:us-east-1:123456789012:execution:sm:exec-1",
+                "exec-1", start, "arn:aws:iam::123456789012:role/sfn", "arn:aws:states:us-east-1:123456789012:stateMachine:sm",
+                "sm");
+        interpreter.start(definition, context, fixture.path("input").isMissingNode() ? Json.MAPPER.createObjectNode()
+                : fixture.get("input"), observer);
+
+        List<Instant> wakeUps = new ArrayList<>();
+        for (int i = 0; i < 10_000 && observer.outcome.get() == null && timer.nextWakeUp() != null; i++) {
+            wakeUps.addAll(timer.advanceTo(timer.nextWakeUp()));
+        }
+
+        JsonNode expect = fixture.get("expect");
+        ExecutionOutcome outcome = observer.outcome.get();
+        assertThat(outcome).as("the execution completed").isNotNull();
+        assertThat(observer.completions).hasSize(1);
+        if (expect.has("output")) {
+            assertThat(outcome.error()).as("error (cause: %s)", outcome.cause()).isNull();
+            assertThat(normalize(outcome.output())).isEqualTo(normalize(expect.get("output")));
+        }
+        if (expect.has("error")) {
+            assertThat(outcome.status()).isNotEqualTo(ExecutionOutcome.Status.SUCCEEDED);
+            assertThat(outcome.error()).as("error (cause: %s)", outcome.cause()).isEqualTo(expect.get("error").asText());
+        }
+        if (expect.has("status")) {
+            assertThat(outcome.status().name()).isEqualTo(expect.get("status").asText());
+        }
+        if (expect.has("cause")) {
+            assertThat(outcome.cause()).isEqualTo(expect.get("cause").asText());
+        }
+        if (expect.has("causeContains")) {
+            assertThat(outcome.cause()).contains(expect.get("causeContains").asText());
+        }
+        if (expect.has("wakeUps")) {
+            List<Instant> expected = new ArrayList<>();
+            expect.get("wakeUps").forEach(w -> expected.add(Instant.parse(w.asText())));
+            assertThat(wakeUps).isEqualTo(expected);
+        }
+        if (expect.has("events")) {
+            List<String> expected = new ArrayList<>();
+            expect.get("events").forEach(e -> expected.add(e.asText()));
+            assertThat(observer.eventTypes()).isEqualTo(expected);
+        }
+        if (expect.has("taskParameters")) {
+            assertThat(tasks.parameters.stream().map(ConformanceTest::normalize).toList())
+                    .isEqualTo(toList(normalize(expect.get("taskParameters"))));
+        }
+        if (expect.has("finishedAt")) {
+            assertThat(timer.clock().instant()).isEqualTo(Instant.parse(expect.get("finishedAt").asText()));
+        }
+    }
+
+    private static List<JsonNode> toList(JsonNode array) {
+        List<JsonNode> list = new ArrayList<>();
+        array.forEach(list::add);
+        return list;
+    }
+
+    static JsonNode normalize(JsonNode node) {
+        return node == null ? null : Json.parse(Json.write(node));
+    }
+}
