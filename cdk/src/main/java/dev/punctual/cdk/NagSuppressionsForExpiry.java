@@ -2,6 +2,7 @@ package dev.punctual.cdk;
 
 import io.github.cdklabs.cdknag.NagPackSuppression;
 import io.github.cdklabs.cdknag.NagSuppressions;
+import io.github.cdklabs.cdknag.RegexAppliesTo;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -39,8 +40,8 @@ final class NagSuppressionsForExpiry {
                         + " cannot be listed; the wildcard covers only the executions of this construct's own"
                         + " state machine, for DescribeExecution (name conflicts) and StopExecution"
                         + " (cancelling stale expiries).",
-                        "Resource::arn:<AWS::Partition>:states:<AWS::Region>:<AWS::AccountId>:execution:"
-                                + expiry.stateMachineName() + ":*")), true);
+                        RegexAppliesTo.builder().regex(executionsFinding(expiry.stateMachineName())).build())),
+                true);
 
         NagSuppressions.addResourceSuppressions(expiry.function(), List.of(
                 suppression("AwsSolutions-L1", "Pinned to java21 (LTS), the runtime the handler is built,"
@@ -65,10 +66,20 @@ final class NagSuppressionsForExpiry {
         NagSuppressions.addResourceSuppressions(expiry.stateMachine(), stateMachine, true);
     }
 
-    private static NagPackSuppression suppression(String id, String reason, String... appliesTo) {
+    /**
+     * The finding for {@code arn:...:execution:<name>:*}, whose Region and account read as
+     * {@code <AWS::Region>} (colons inside) in an environment-agnostic stack and literally when the CLI
+     * supplies them.
+     * State machine names hold only letters, digits, '-' and '_', which need no escaping.
+     */
+    static String executionsFinding(String stateMachineName) {
+        return "/^Resource::arn:\\S+:states:\\S+:execution:" + stateMachineName + ":\\*$/";
+    }
+
+    private static NagPackSuppression suppression(String id, String reason, Object... appliesTo) {
         NagPackSuppression.Builder builder = NagPackSuppression.builder().id(id).reason(reason);
         if (appliesTo.length > 0) {
-            builder.appliesTo(List.of((Object[]) appliesTo));
+            builder.appliesTo(List.of(appliesTo));
         }
         return builder.build();
     }

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import software.amazon.awscdk.Annotations;
 import software.amazon.awscdk.ArnComponents;
 import software.amazon.awscdk.ArnFormat;
 import software.amazon.awscdk.Aws;
@@ -133,6 +134,8 @@ public final class PunctualExpiry extends Construct {
         this.function = createFunction(props);
         this.alias = Alias.Builder.create(this, "LiveAlias").aliasName(ALIAS_NAME)
                 .version(function.getCurrentVersion()).build();
+        Annotations.of(function).acknowledgeWarning("@aws-cdk/aws-lambda:snapStartRequirePublish",
+                "Published: the stream invokes the '" + ALIAS_NAME + "' alias of the current version");
         alias.addEventSource(createEventSource(props));
         this.alarms = createAlarms(props);
         NagSuppressionsForExpiry.apply(this, props);
