@@ -221,9 +221,10 @@ public final class PunctualExpiry extends Construct {
                     + "a NEW_AND_OLD_IMAGES stream on it, or for a table imported with Table.fromTableAttributes "
                     + "pass tableStreamArn (see PunctualExpiry.importTable)");
         }
+        // A table defined in this app tells its stream view type; an imported one cannot be checked here.
         if (table instanceof Table managed && managed.getNode().getDefaultChild() instanceof CfnTable cfn
-                && cfn.getStreamSpecification() instanceof CfnTable.StreamSpecificationProperty spec) {
-            String view = spec.getStreamViewType();
+                && Stack.of(managed).resolve(cfn.getStreamSpecification()) instanceof Map<?, ?> spec) {
+            Object view = spec.get("streamViewType");
             boolean enough = "NEW_AND_OLD_IMAGES".equals(view) || (!cancellation && "NEW_IMAGE".equals(view));
             if (!enough) {
                 throw new IllegalArgumentException("Table " + managed.getNode().getPath() + " streams " + view
