@@ -23,8 +23,9 @@ public final class PunctualExpiryProps {
     public static final int MAX_PARALLELIZATION_FACTOR = 10;
     /** The largest bounded retry count the event source mapping accepts. */
     public static final int MAX_RETRY_ATTEMPTS = 10_000;
-    /** The event source mapping's bounds on a bounded maximum record age. */
+    /** The shortest bounded maximum record age the event source mapping accepts. */
     public static final Duration MIN_RECORD_AGE = Duration.ofSeconds(60);
+    /** The longest bounded maximum record age the event source mapping accepts (streams keep 24 hours). */
     public static final Duration MAX_RECORD_AGE = Duration.ofDays(7);
 
     private final ITable table;
