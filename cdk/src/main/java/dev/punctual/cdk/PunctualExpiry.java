@@ -1,0 +1,379 @@
+package dev.punctual.cdk;
+
+import dev.punctual.statemachine.ExpiryWorkflow;
+import dev.punctual.statemachine.StateMachineDefinitions;
+import dev.punctual.statemachine.StreamWiring;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import software.amazon.awscdk.Annotations;
+import software.amazon.awscdk.ArnComponents;
+import software.amazon.awscdk.ArnFormat;
+import software.amazon.awscdk.Aws;
+import software.amazon.awscdk.Duration;
+import software.amazon.awscdk.Names;
+import software.amazon.awscdk.Stack;
+import software.amazon.awscdk.Token;
+import software.amazon.awscdk.UniqueResourceNameOptions;
+import software.amazon.awscdk.services.cloudwatch.Alarm;
+import software.amazon.awscdk.services.cloudwatch.ComparisonOperator;
+import software.amazon.awscdk.services.cloudwatch.CreateAlarmOptions;
+import software.amazon.awscdk.services.cloudwatch.Metric;
+import software.amazon.awscdk.services.cloudwatch.MetricOptions;
+import software.amazon.awscdk.services.cloudwatch.Stats;
+import software.amazon.awscdk.services.cloudwatch.TreatMissingData;
+import software.amazon.awscdk.services.cloudwatch.actions.SnsAction;
+import software.amazon.awscdk.services.dynamodb.CfnTable;
+import software.amazon.awscdk.services.dynamodb.ITable;
+import software.amazon.awscdk.services.dynamodb.Table;
+import software.amazon.awscdk.services.dynamodb.TableAttributes;
+import software.amazon.awscdk.services.iam.Effect;
+import software.amazon.awscdk.services.iam.PolicyStatement;
+import software.amazon.awscdk.services.iam.Role;
+import software.amazon.awscdk.services.iam.ServicePrincipal;
+import software.amazon.awscdk.services.lambda.Alias;
+import software.amazon.awscdk.services.lambda.Architecture;
+import software.amazon.awscdk.services.lambda.Code;
+import software.amazon.awscdk.services.lambda.Function;
+import software.amazon.awscdk.services.lambda.Runtime;
+import software.amazon.awscdk.services.lambda.SnapStartConf;
+import software.amazon.awscdk.services.lambda.StartingPosition;
+import software.amazon.awscdk.services.lambda.Tracing;
+import software.amazon.awscdk.services.lambda.eventsources.DynamoEventSource;
+import software.amazon.awscdk.services.lambda.eventsources.DynamoEventSourceProps;
+import software.amazon.awscdk.services.lambda.eventsources.SqsDlq;
+import software.amazon.awscdk.services.logs.LogGroup;
+import software.amazon.awscdk.services.sqs.Queue;
+import software.amazon.awscdk.services.sqs.QueueEncryption;
+import software.amazon.awscdk.services.stepfunctions.DefinitionBody;
+import software.amazon.awscdk.services.stepfunctions.LogLevel;
+import software.amazon.awscdk.services.stepfunctions.LogOptions;
+import software.amazon.awscdk.services.stepfunctions.StateMachine;
+import software.amazon.awscdk.services.stepfunctions.StateMachineType;
+import software.constructs.Construct;
+
+/**
+ * Second-accurate expiry for one DynamoDB table: the table's stream feeds a SnapStart Java function
+ * that starts one Step Functions Standard execution per item with a TTL; the execution waits until
+ * the TTL and deletes the item only if its TTL is unchanged. Native TTL stays the backstop.
+ *
+ * <p>Named after what it adds to a table (punctual expiry), not "TTL": the table keeps its native TTL,
+ * this construct only makes deletion happen on time.
+ */
+public final class PunctualExpiry extends Construct {
+
+    /** The function's handler, written by the functions module. */
+    public static final String HANDLER = "dev.punctual.functions.ExpiryStreamHandler::handleRequest";
+
+    /** Powertools service name on every log line of the function. */
+    public static final String SERVICE_NAME = "punctual";
+
+    /**
+     * Lambda gives CPU in proportion to memory (one vCPU at 1,769 MB). 1,024 MB (~0.6 vCPU) is where
+     * a Java function's first invocations after a SnapStart restore stop being CPU-bound on JIT
+     * compilation and TLS set-up; the work itself (a batch of small HTTPS calls) needs little heap.
+     */
+    public static final int MEMORY_MB = 1024;
+
+    /**
+     * A batch at the maximum size (10,000 records) needs about 34 s of StartExecution calls at the
+     * 300-per-second refill of the largest Regions' throttle bucket; two minutes leaves room for the SDK's
+     * throttling back-off and a cold restore. A timed-out batch is retried whole, which the handler
+     * tolerates (idempotent starts), but it wastes the batch's work, so the limit errs long.
+     */
+    public static final Duration TIMEOUT = Duration.minutes(2);
+
+    /**
+     * C1 only: the function's work is short bursts of I/O, where C2's later, better code never pays
+     * back the CPU its compiler threads take from a fraction of a vCPU; AWS's Java cold-start guidance
+     * recommends this for such functions. With SnapStart it still keeps post-restore compilation cheap.
+     */
+    public static final String JAVA_TOOL_OPTIONS = "-XX:+TieredCompilation -XX:TieredStopAtLevel=1";
+
+    /** The alias the event source mapping invokes, so it always runs a published (SnapStart) version. */
+    public static final String ALIAS_NAME = "live";
+
+    /** The function is this far behind its stream: items due sooner than this after a write expire late. */
+    public static final Duration ITERATOR_AGE_ALARM = Duration.seconds(60);
+
+    private static final Pattern STREAM_ARN =
+            Pattern.compile("arn:[a-z0-9-]+:dynamodb:[a-z0-9-]+:\\d{12}:table/([A-Za-z0-9_.-]{3,255})/stream/\\S+");
+
+    private final String stateMachineName;
+    private final String stateMachineArn;
+    private final LogGroup functionLogs;
+    private final LogGroup stateMachineLogs;
+    private final StateMachine stateMachine;
+    private final Role functionRole;
+    private final Function function;
+    private final Alias alias;
+    private final Queue deadLetterQueue;
+    private final ExpiryAlarms alarms;
+
+    public PunctualExpiry(Construct scope, String id, PunctualExpiryProps props) {
+        super(scope, id);
+        ITable table = props.table();
+        requireStream(table, props.cancellation());
+
+        // The workflow starts its own successors ($$.StateMachine.Id), so its role must name its own ARN.
+        // A name fixed at synthesis lets us build that ARN without referring to the resource (a cycle).
+        this.stateMachineName = Names.uniqueResourceName(this, UniqueResourceNameOptions.builder()
+                .maxLength(80).separator("-").allowedSpecialCharacters("-_").build());
+        Stack stack = Stack.of(this);
+        this.stateMachineArn = stack.formatArn(ArnComponents.builder().service("states").resource("stateMachine")
+                .resourceName(stateMachineName).arnFormat(ArnFormat.COLON_RESOURCE_NAME).build());
+
+        this.functionLogs = LogGroup.Builder.create(this, "FunctionLogs").retention(props.logRetention()).build();
+        this.stateMachineLogs = LogGroup.Builder.create(this, "StateMachineLogs")
+                .retention(props.logRetention()).build();
+        this.stateMachine = createStateMachine(props);
+        this.deadLetterQueue = createDeadLetterQueue();
+        this.functionRole = createFunctionRole(props);
+        this.function = createFunction(props);
+        this.alias = Alias.Builder.create(this, "LiveAlias").aliasName(ALIAS_NAME)
+                .version(function.getCurrentVersion()).build();
+        Annotations.of(function).acknowledgeWarning("@aws-cdk/aws-lambda:snapStartRequirePublish",
+                "Published: the stream invokes the '" + ALIAS_NAME + "' alias of the current version");
+        alias.addEventSource(createEventSource(props));
+        this.alarms = createAlarms(props);
+        NagSuppressionsForExpiry.apply(this, props);
+    }
+
+    /**
+     * A table this app does not manage, by name and stream ARN (the stream must already be enabled,
+     * with NEW_AND_OLD_IMAGES).
+     *
+     * @throws IllegalArgumentException when the stream ARN is missing, malformed or names another table
+     */
+    public static ITable importTable(Construct scope, String id, String tableName, String tableStreamArn) {
+        if (tableName == null || tableName.isBlank()) {
+            throw new IllegalArgumentException("tableName is required to attach Punctual to an existing table");
+        }
+        if (tableStreamArn == null || tableStreamArn.isBlank()) {
+            throw new IllegalArgumentException("Table " + tableName + " needs its stream ARN (tableStreamArn): "
+                    + "enable a NEW_AND_OLD_IMAGES stream and pass the LatestStreamArn from "
+                    + "`aws dynamodb describe-table --table-name " + tableName + "`");
+        }
+        if (!Token.isUnresolved(tableStreamArn)) {
+            Matcher matcher = STREAM_ARN.matcher(tableStreamArn);
+            if (!matcher.matches()) {
+                throw new IllegalArgumentException("'" + tableStreamArn + "' is not a DynamoDB stream ARN "
+                        + "(arn:<partition>:dynamodb:<region>:<account>:table/<name>/stream/<label>)");
+            }
+            if (!Token.isUnresolved(tableName) && !matcher.group(1).equals(tableName)) {
+                throw new IllegalArgumentException("Stream ARN " + tableStreamArn + " belongs to table "
+                        + matcher.group(1) + ", not " + tableName);
+            }
+        }
+        return Table.fromTableAttributes(scope, id, TableAttributes.builder()
+                .tableName(tableName).tableStreamArn(tableStreamArn).build());
+    }
+
+    /** The expire-item state machine. */
+    public StateMachine stateMachine() {
+        return stateMachine;
+    }
+
+    /** The state machine's name, fixed at synthesis and unique per stack. */
+    public String stateMachineName() {
+        return stateMachineName;
+    }
+
+    /** The stream handler function (its {@link #alias()} is what the stream invokes). */
+    public Function function() {
+        return function;
+    }
+
+    /** The alias of the published SnapStart version that the event source mapping invokes. */
+    public Alias alias() {
+        return alias;
+    }
+
+    /** Where the event source mapping sends records it gave up on (batch metadata, not item images). */
+    public Queue deadLetterQueue() {
+        return deadLetterQueue;
+    }
+
+    /** The construct's alarms. */
+    public ExpiryAlarms alarms() {
+        return alarms;
+    }
+
+    /** The function's log group. */
+    public LogGroup functionLogs() {
+        return functionLogs;
+    }
+
+    /** The state machine's log group (ERROR level, no execution data). */
+    public LogGroup stateMachineLogs() {
+        return stateMachineLogs;
+    }
+
+    Role functionRole() {
+        return functionRole;
+    }
+
+    private static void requireStream(ITable table, boolean cancellation) {
+        if (table.getTableStreamArn() == null) {
+            throw new IllegalArgumentException("Table " + table.getNode().getPath() + " has no stream: enable "
+                    + "a NEW_AND_OLD_IMAGES stream on it, or for a table imported with Table.fromTableAttributes "
+                    + "pass tableStreamArn (see PunctualExpiry.importTable)");
+        }
+        // A table defined in this app tells its stream view type; an imported one cannot be checked here.
+        if (table instanceof Table managed && managed.getNode().getDefaultChild() instanceof CfnTable cfn
+                && Stack.of(managed).resolve(cfn.getStreamSpecification()) instanceof Map<?, ?> spec) {
+            Object view = spec.get("streamViewType");
+            boolean enough = "NEW_AND_OLD_IMAGES".equals(view) || (!cancellation && "NEW_IMAGE".equals(view));
+            if (!enough) {
+                throw new IllegalArgumentException("Table " + managed.getNode().getPath() + " streams " + view
+                        + "; Punctual needs NEW_AND_OLD_IMAGES (NEW_IMAGE suffices only with cancellation off)");
+            }
+        }
+    }
+
+    private StateMachine createStateMachine(PunctualExpiryProps props) {
+        StateMachine machine = StateMachine.Builder.create(this, "StateMachine")
+                .stateMachineName(stateMachineName)
+                .stateMachineType(StateMachineType.STANDARD)
+                .comment("Punctual: delete one item at its TTL if the TTL is unchanged")
+                .definitionBody(DefinitionBody.fromString(StateMachineDefinitions.expireItemTemplate()))
+                .definitionSubstitutions(ExpiryWorkflow.substitutions(Aws.PARTITION))
+                // ERROR only and no execution data: item keys must not reach logs, and a successful
+                // expiry has nothing to report that the execution history does not already hold.
+                .logs(LogOptions.builder().destination(stateMachineLogs).level(LogLevel.ERROR)
+                        .includeExecutionData(false).build())
+                .tracingEnabled(props.tracing())
+                .build();
+        machine.addToRolePolicy(PolicyStatement.Builder.create().effect(Effect.ALLOW)
+                .actions(List.of("dynamodb:DeleteItem")).resources(List.of(props.table().getTableArn())).build());
+        machine.addToRolePolicy(PolicyStatement.Builder.create().effect(Effect.ALLOW)
+                .actions(List.of("states:StartExecution")).resources(List.of(stateMachineArn)).build());
+        return machine;
+    }
+
+    private Queue createDeadLetterQueue() {
+        // 14 days (the maximum) so an operator back from a long weekend still finds what failed.
+        return Queue.Builder.create(this, "DeadLetterQueue")
+                .encryption(QueueEncryption.SQS_MANAGED)
+                .enforceSsl(true)
+                .retentionPeriod(Duration.days(14))
+                .build();
+    }
+
+    private Role createFunctionRole(PunctualExpiryProps props) {
+        // Our own role instead of Lambda's default, which attaches the AWSLambdaBasicExecutionRole
+        // managed policy (logs on every log group): this one writes to the function's log group only.
+        Role role = Role.Builder.create(this, "FunctionRole")
+                .assumedBy(new ServicePrincipal("lambda.amazonaws.com"))
+                .description("Punctual stream handler: starts, describes and stops expiry executions")
+                .build();
+        functionLogs.grantWrite(role);
+        stateMachine.grantStartExecution(role);
+        String executions = Stack.of(this).formatArn(ArnComponents.builder().service("states")
+                .resource("execution").resourceName(stateMachineName + ":*")
+                .arnFormat(ArnFormat.COLON_RESOURCE_NAME).build());
+        // DescribeExecution resolves a name conflict (is the running execution ours?); StopExecution
+        // cancels executions an item change made stale. Both only on this state machine's executions.
+        List<String> actions = props.cancellation()
+                ? List.of("states:DescribeExecution", "states:StopExecution")
+                : List.of("states:DescribeExecution");
+        role.addToPrincipalPolicy(PolicyStatement.Builder.create().effect(Effect.ALLOW)
+                .actions(actions).resources(List.of(executions)).build());
+        return role;
+    }
+
+    private Function createFunction(PunctualExpiryProps props) {
+        Map<String, String> environment = new LinkedHashMap<>();
+        environment.put(StreamWiring.ENV_STATE_MACHINE_ARN, stateMachine.getStateMachineArn());
+        environment.put(StreamWiring.ENV_TTL_ATTRIBUTE, props.ttlAttribute());
+        environment.put(StreamWiring.ENV_CANCEL_STALE, Boolean.toString(props.cancellation()));
+        environment.put(StreamWiring.ENV_MAX_CONCURRENCY, Integer.toString(props.maxConcurrency()));
+        environment.put("POWERTOOLS_SERVICE_NAME", SERVICE_NAME);
+        environment.put("POWERTOOLS_LOG_LEVEL", props.logLevel().name());
+        environment.put("JAVA_TOOL_OPTIONS", JAVA_TOOL_OPTIONS);
+        return Function.Builder.create(this, "Function")
+                .description("Punctual: starts one expiry execution per item with a TTL")
+                .runtime(Runtime.JAVA_21)
+                .architecture(Architecture.ARM_64)
+                .handler(HANDLER)
+                .code(Code.fromAsset(props.functionJar().toString()))
+                .memorySize(MEMORY_MB)
+                .timeout(TIMEOUT)
+                .snapStart(SnapStartConf.ON_PUBLISHED_VERSIONS)
+                .role(functionRole)
+                .logGroup(functionLogs)
+                .tracing(props.tracing() ? Tracing.ACTIVE : Tracing.DISABLED)
+                .environment(environment)
+                .build();
+    }
+
+    private DynamoEventSource createEventSource(PunctualExpiryProps props) {
+        return new DynamoEventSource(props.table(), DynamoEventSourceProps.builder()
+                // TRIM_HORIZON: items written before the mapping existed (up to the stream's 24 hours)
+                // are scheduled too, instead of being left to native TTL.
+                .startingPosition(StartingPosition.TRIM_HORIZON)
+                .batchSize(props.batchSize())
+                .parallelizationFactor(props.parallelizationFactor())
+                .reportBatchItemFailures(true)
+                .bisectBatchOnError(true)
+                .retryAttempts(props.maxRetryAttempts())
+                .maxRecordAge(Duration.seconds(props.maxRecordAge().toSeconds()))
+                .onFailure(new SqsDlq(deadLetterQueue))
+                .filters(filters(props))
+                .build());
+    }
+
+    /**
+     * The mapping's filters are exactly {@link StreamWiring#filterPatterns}, the text the local poller
+     * applies too. Each entry is what {@code FilterCriteria.filter} would build: the pattern as a string.
+     */
+    private static List<Map<String, Object>> filters(PunctualExpiryProps props) {
+        return StreamWiring.filterPatterns(props.ttlAttribute(), props.cancellation()).stream()
+                .map(pattern -> Map.<String, Object>of("pattern", pattern))
+                .toList();
+    }
+
+    private ExpiryAlarms createAlarms(PunctualExpiryProps props) {
+        Duration oneMinute = Duration.minutes(1);
+        Duration fiveMinutes = Duration.minutes(5);
+        ExpiryAlarms created = new ExpiryAlarms(
+                alarm("IteratorAgeAlarm", function.metric("IteratorAge", MetricOptions.builder()
+                                .statistic(Stats.MAXIMUM).period(oneMinute).build()),
+                        ITERATOR_AGE_ALARM.toMilliseconds().doubleValue(), ComparisonOperator.GREATER_THAN_THRESHOLD,
+                        "The expiry function is over a minute behind the table's stream: new items are scheduled late"),
+                alarm("FunctionErrorsAlarm", function.metricErrors(MetricOptions.builder()
+                                .statistic(Stats.SUM).period(fiveMinutes).build()),
+                        1, ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+                        "The expiry function failed; the stream batch is retried, then sent to the dead-letter queue"),
+                alarm("DeadLettersAlarm", deadLetterQueue.metricApproximateNumberOfMessagesVisible(MetricOptions.builder()
+                                .statistic(Stats.MAXIMUM).period(fiveMinutes).build()),
+                        1, ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+                        "Stream records were given up on: those items are not scheduled (native TTL deletes them late)"),
+                alarm("ExecutionsFailedAlarm", stateMachine.metricFailed(MetricOptions.builder()
+                                .statistic(Stats.SUM).period(fiveMinutes).build()),
+                        1, ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+                        "An expiry execution failed: its item was not deleted at its TTL"),
+                alarm("ExecutionsTimedOutAlarm", stateMachine.metricTimedOut(MetricOptions.builder()
+                                .statistic(Stats.SUM).period(fiveMinutes).build()),
+                        1, ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+                        "An expiry execution hit the one-year limit: its item was not deleted at its TTL"));
+        // No alarm on aborted executions: with cancellation on, StopExecution aborts stale ones by design.
+        props.alarmTopic().ifPresent(topic -> created.all().forEach(alarm -> {
+            alarm.addAlarmAction(new SnsAction(topic));
+            alarm.addOkAction(new SnsAction(topic));
+        }));
+        return created;
+    }
+
+    private Alarm alarm(String id, Metric metric, double threshold, ComparisonOperator operator, String description) {
+        return metric.createAlarm(this, id, CreateAlarmOptions.builder()
+                .threshold(threshold)
+                .comparisonOperator(operator)
+                .evaluationPeriods(1)
+                .treatMissingData(TreatMissingData.NOT_BREACHING)
+                .alarmDescription(description)
+                .build());
+    }
+}

@@ -1,0 +1,243 @@
+package dev.punctual.cdk;
+
+import dev.punctual.statemachine.StreamWiring;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Optional;
+import software.amazon.awscdk.services.dynamodb.ITable;
+import software.amazon.awscdk.services.lambda.ApplicationLogLevel;
+import software.amazon.awscdk.services.logs.RetentionDays;
+import software.amazon.awscdk.services.sns.ITopic;
+
+/**
+ * What {@link PunctualExpiry} needs: the table (with a stream) and its TTL attribute, plus tuning
+ * knobs whose defaults come from {@link StreamWiring} so the cloud and the local runtime agree.
+ * Immutable; build with {@link #builder()}, which validates every value.
+ */
+public final class PunctualExpiryProps {
+
+    /** The largest batch an event source mapping for a DynamoDB stream accepts. */
+    public static final int MAX_BATCH_SIZE = 10_000;
+    /** Concurrent batches per shard the event source mapping allows at most. */
+    public static final int MAX_PARALLELIZATION_FACTOR = 10;
+    /** The largest bounded retry count the event source mapping accepts. */
+    public static final int MAX_RETRY_ATTEMPTS = 10_000;
+    /** The shortest bounded maximum record age the event source mapping accepts. */
+    public static final Duration MIN_RECORD_AGE = Duration.ofSeconds(60);
+    /** The longest bounded maximum record age the event source mapping accepts (streams keep 24 hours). */
+    public static final Duration MAX_RECORD_AGE = Duration.ofDays(7);
+
+    private final ITable table;
+    private final String ttlAttribute;
+    private final int batchSize;
+    private final int parallelizationFactor;
+    private final int maxRetryAttempts;
+    private final Duration maxRecordAge;
+    private final ITopic alarmTopic;
+    private final boolean cancellation;
+    private final boolean tracing;
+    private final ApplicationLogLevel logLevel;
+    private final int maxConcurrency;
+    private final RetentionDays logRetention;
+    private final Path functionJar;
+
+    private PunctualExpiryProps(Builder b) {
+        this.table = Objects.requireNonNull(b.table, "table is required: an ITable with a stream");
+        this.ttlAttribute = StreamWiring.requireSafeAttributeName(b.ttlAttribute);
+        this.batchSize = requireRange("batchSize", b.batchSize, 1, MAX_BATCH_SIZE);
+        this.parallelizationFactor = requireRange("parallelizationFactor", b.parallelizationFactor, 1,
+                MAX_PARALLELIZATION_FACTOR);
+        this.maxRetryAttempts = requireRange("maxRetryAttempts", b.maxRetryAttempts, 0, MAX_RETRY_ATTEMPTS);
+        this.maxRecordAge = Objects.requireNonNull(b.maxRecordAge, "maxRecordAge");
+        if (maxRecordAge.compareTo(MIN_RECORD_AGE) < 0 || maxRecordAge.compareTo(MAX_RECORD_AGE) > 0
+                || maxRecordAge.toMillis() % 1000 != 0) {
+            throw new IllegalArgumentException("maxRecordAge must be whole seconds between " + MIN_RECORD_AGE
+                    + " and " + MAX_RECORD_AGE + " (the event source mapping's bounds), got " + maxRecordAge);
+        }
+        this.alarmTopic = b.alarmTopic;
+        this.cancellation = b.cancellation;
+        this.tracing = b.tracing;
+        this.logLevel = Objects.requireNonNull(b.logLevel, "logLevel");
+        this.maxConcurrency = requireRange("maxConcurrency", b.maxConcurrency, 1, StreamWiring.MAX_MAX_CONCURRENCY);
+        this.logRetention = Objects.requireNonNull(b.logRetention, "logRetention");
+        this.functionJar = b.functionJar;
+    }
+
+    /** A builder with the defaults described on each setter. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    public ITable table() {
+        return table;
+    }
+
+    public String ttlAttribute() {
+        return ttlAttribute;
+    }
+
+    public int batchSize() {
+        return batchSize;
+    }
+
+    public int parallelizationFactor() {
+        return parallelizationFactor;
+    }
+
+    public int maxRetryAttempts() {
+        return maxRetryAttempts;
+    }
+
+    public Duration maxRecordAge() {
+        return maxRecordAge;
+    }
+
+    public Optional<ITopic> alarmTopic() {
+        return Optional.ofNullable(alarmTopic);
+    }
+
+    public boolean cancellation() {
+        return cancellation;
+    }
+
+    public boolean tracing() {
+        return tracing;
+    }
+
+    public ApplicationLogLevel logLevel() {
+        return logLevel;
+    }
+
+    public int maxConcurrency() {
+        return maxConcurrency;
+    }
+
+    public RetentionDays logRetention() {
+        return logRetention;
+    }
+
+    /** The jar to deploy: the one set on the builder, else the reactor's (see {@link FunctionBundle}). */
+    public Path functionJar() {
+        return functionJar != null ? functionJar : FunctionBundle.locate();
+    }
+
+    private static int requireRange(String name, int value, int min, int max) {
+        if (value < min || value > max) {
+            throw new IllegalArgumentException(name + " must be between " + min + " and " + max + ", got " + value);
+        }
+        return value;
+    }
+
+    /** Builder for {@link PunctualExpiryProps}. */
+    public static final class Builder {
+        private ITable table;
+        private String ttlAttribute;
+        private int batchSize = StreamWiring.DEFAULT_BATCH_SIZE;
+        private int parallelizationFactor = 1;
+        private int maxRetryAttempts = StreamWiring.DEFAULT_MAX_RETRY_ATTEMPTS;
+        private Duration maxRecordAge = StreamWiring.DEFAULT_MAX_RECORD_AGE;
+        private ITopic alarmTopic;
+        private boolean cancellation = true;
+        private boolean tracing;
+        private ApplicationLogLevel logLevel = ApplicationLogLevel.INFO;
+        private int maxConcurrency = StreamWiring.DEFAULT_MAX_CONCURRENCY;
+        private RetentionDays logRetention = RetentionDays.ONE_MONTH;
+        private Path functionJar;
+
+        private Builder() {
+        }
+
+        /**
+         * Required: the table whose items expire. It must have a stream (NEW_AND_OLD_IMAGES); a table
+         * this app does not manage comes from {@link PunctualExpiry#importTable}.
+         */
+        public Builder table(ITable table) {
+            this.table = table;
+            return this;
+        }
+
+        /** Required: the table's TTL attribute (a Number of epoch seconds, as native TTL reads it). */
+        public Builder ttlAttribute(String ttlAttribute) {
+            this.ttlAttribute = ttlAttribute;
+            return this;
+        }
+
+        /** Records per invocation, default {@link StreamWiring#DEFAULT_BATCH_SIZE}. */
+        public Builder batchSize(int batchSize) {
+            this.batchSize = batchSize;
+            return this;
+        }
+
+        /** Concurrent batches per shard (1-10), default 1: per-item order within a shard is kept. */
+        public Builder parallelizationFactor(int parallelizationFactor) {
+            this.parallelizationFactor = parallelizationFactor;
+            return this;
+        }
+
+        /** Retries of a failing batch before its record range goes to the dead-letter queue, default
+         * {@link StreamWiring#DEFAULT_MAX_RETRY_ATTEMPTS}. */
+        public Builder maxRetryAttempts(int maxRetryAttempts) {
+            this.maxRetryAttempts = maxRetryAttempts;
+            return this;
+        }
+
+        /** Records older than this go to the dead-letter queue, default {@link StreamWiring#DEFAULT_MAX_RECORD_AGE}. */
+        public Builder maxRecordAge(Duration maxRecordAge) {
+            this.maxRecordAge = maxRecordAge;
+            return this;
+        }
+
+        /** Optional: every alarm notifies this topic when it fires and when it clears. */
+        public Builder alarmTopic(ITopic alarmTopic) {
+            this.alarmTopic = alarmTopic;
+            return this;
+        }
+
+        /**
+         * Default on: stop pending executions when an item is deleted or its TTL is removed or changed.
+         * Off, stale executions still delete nothing (the delete is conditional) but run to their wait's
+         * end, costing their transitions and an open-execution slot until then.
+         */
+        public Builder cancellation(boolean cancellation) {
+            this.cancellation = cancellation;
+            return this;
+        }
+
+        /** Default off: X-Ray tracing for the function and the state machine (billed per trace). */
+        public Builder tracing(boolean tracing) {
+            this.tracing = tracing;
+            return this;
+        }
+
+        /** The function's Powertools log level, default INFO. */
+        public Builder logLevel(ApplicationLogLevel logLevel) {
+            this.logLevel = logLevel;
+            return this;
+        }
+
+        /** StartExecution calls in flight at once within a batch, default
+         * {@link StreamWiring#DEFAULT_MAX_CONCURRENCY}. */
+        public Builder maxConcurrency(int maxConcurrency) {
+            this.maxConcurrency = maxConcurrency;
+            return this;
+        }
+
+        /** Retention of the function's and the state machine's log groups, default one month. */
+        public Builder logRetention(RetentionDays logRetention) {
+            this.logRetention = logRetention;
+            return this;
+        }
+
+        /** Optional: the shaded functions jar to deploy, default the one the reactor built. */
+        public Builder functionJar(Path functionJar) {
+            this.functionJar = functionJar;
+            return this;
+        }
+
+        /** @throws IllegalArgumentException naming the first invalid value */
+        public PunctualExpiryProps build() {
+            return new PunctualExpiryProps(this);
+        }
+    }
+}

@@ -1,0 +1,74 @@
+package dev.punctual.cdk;
+
+import io.github.cdklabs.cdknag.AwsSolutionsChecks;
+import software.amazon.awscdk.App;
+import software.amazon.awscdk.Aspects;
+import software.amazon.awscdk.Stack;
+import software.amazon.awscdk.StackProps;
+import software.amazon.awscdk.services.lambda.ApplicationLogLevel;
+import software.amazon.awscdk.services.sns.Topic;
+
+/**
+ * The two stack configurations the CDK tests assert on, each synthesized once per test JVM (jsii
+ * start-up and synthesis take seconds): the app's demo stack with defaults, and an existing table
+ * with every option changed from its default.
+ */
+final class SynthesizedStacks {
+
+    static final String ATTACHED_TABLE = "orders.v2";
+    static final String ATTACHED_STREAM_ARN =
+            "arn:aws:dynamodb:eu-west-1:123456789012:table/orders.v2/stream/2024-05-01T00:00:00.000";
+    static final String ATTACHED_TTL = "validUntil";
+    static final String ALARM_TOPIC_ARN = "arn:aws:sns:eu-west-1:123456789012:punctual-alarms";
+
+    /** One synthesized configuration. */
+    record Synthesized(PunctualExpiry expiry, TemplateJson template, Stack stack) {
+    }
+
+    private SynthesizedStacks() {
+    }
+
+    /** {@link PunctualApp} without context: the demo table and all defaults, cdk-nag included. */
+    static Synthesized demo() {
+        return Demo.INSTANCE;
+    }
+
+    /**
+     * An imported table with cancellation off, tracing on, an alarm topic and non-default tuning,
+     * cdk-nag included.
+     */
+    static Synthesized attached() {
+        return Attached.INSTANCE;
+    }
+
+    private static final class Demo {
+        static final Synthesized INSTANCE = create();
+
+        private static Synthesized create() {
+            App app = new App();
+            DemoTableStack stack = (DemoTableStack) PunctualApp.build(app);
+            return new Synthesized(stack.expiry(), TemplateJson.synthesize(stack), stack);
+        }
+    }
+
+    private static final class Attached {
+        static final Synthesized INSTANCE = create();
+
+        private static Synthesized create() {
+            App app = new App();
+            Aspects.of(app).add(new AwsSolutionsChecks());
+            ExistingTableStack stack = new ExistingTableStack(app, "Attached", StackProps.builder().build(),
+                    ATTACHED_TABLE, ATTACHED_STREAM_ARN, ATTACHED_TTL, builder -> builder
+                            .cancellation(false)
+                            .tracing(true)
+                            .alarmTopic(Topic.fromTopicArn(new Stack(app, "Shared"), "AlarmTopic", ALARM_TOPIC_ARN))
+                            .batchSize(500)
+                            .parallelizationFactor(4)
+                            .maxRetryAttempts(3)
+                            .maxRecordAge(java.time.Duration.ofHours(2))
+                            .logLevel(ApplicationLogLevel.DEBUG)
+                            .maxConcurrency(64));
+            return new Synthesized(stack.expiry(), TemplateJson.synthesize(stack), stack);
+        }
+    }
+}
