@@ -8,6 +8,9 @@ import software.amazon.awssdk.core.exception.SdkClientException;
 @Command(name = "punctual", mixinStandardHelpOptions = true, version = "punctual 0.1.0",
         description = "Second-accurate expiry for DynamoDB items, on an embedded local runtime.",
         subcommands = {
+            LocalCommand.class,
+            DemoCommand.class,
+            BenchCommand.class,
             PendingCommand.class,
         })
 public final class PunctualCommand {

@@ -1,0 +1,60 @@
+package dev.punctual.local.cli;
+
+import dev.punctual.local.runtime.LocalDefaults;
+import dev.punctual.local.runtime.LocalRuntime;
+import java.io.PrintWriter;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code punctual local}: runs the embedded runtime until interrupted. */
+@Command(name = "local", mixinStandardHelpOptions = true,
+        description = "Run DynamoDB Local, the Step Functions API and the stream poller with the real handler, until Ctrl-C.")
+final class LocalCommand implements Callable<Integer> {
+
+    @Spec
+    CommandSpec spec;
+
+    @Mixin
+    RuntimeOptions runtimeOptions;
+
+    @Option(names = "--dynamodb-port", description = "DynamoDB Local port on 127.0.0.1 (default: ${DEFAULT-VALUE}).",
+            defaultValue = "" + LocalDefaults.DYNAMODB_PORT)
+    int dynamoDbPort;
+
+    @Option(names = "--sfn-port", description = "Step Functions API port on 127.0.0.1 (default: ${DEFAULT-VALUE}).",
+            defaultValue = "" + LocalDefaults.STEP_FUNCTIONS_PORT)
+    int stepFunctionsPort;
+
+    @Override
+    public Integer call() throws InterruptedException {
+        LocalRuntime.Options options = runtimeOptions.toRuntimeOptions(spec, dynamoDbPort, stepFunctionsPort);
+        PrintWriter out = spec.commandLine().getOut();
+        CountDownLatch stopped = new CountDownLatch(1);
+        LocalRuntime runtime = RuntimeStarter.start(options);
+        runtimeOptions.applyFaults(spec, runtime);
+        Thread hook = new Thread(() -> {
+            runtime.close();
+            stopped.countDown();
+        }, "punctual-shutdown");
+        Runtime.getRuntime().addShutdownHook(hook);
+        out.printf("DynamoDB Local      %s   (started in %d ms)%n", runtime.dynamoDbEndpoint(), runtime.dynamoDbStartTime().toMillis());
+        out.printf("Step Functions API  %s%n", runtime.stepFunctionsEndpoint());
+        out.printf("State machine       %s%n", runtime.stateMachineArn());
+        out.printf("Data                %s%n", options.dataDirectory() == null ? "in memory" : options.dataDirectory().toAbsolutePath());
+        if (runtime.recovery().executionsResumed() > 0 || runtime.recovery().recordsReplayed() > 0) {
+            out.printf("Recovered           %d pending executions in %d ms%n", runtime.recovery().executionsResumed(),
+                    runtime.recovery().duration().toMillis());
+        }
+        out.printf("Watching            %s%n", options.tables().isEmpty()
+                ? "every table with a stream and TTL enabled (checked every second)" : String.join(", ", options.tables()));
+        out.println("Punctual local runtime ready. Ctrl-C to stop.");
+        out.flush();
+        stopped.await();
+        return 0;
+    }
+}

@@ -1,0 +1,78 @@
+package dev.punctual.local.cli;
+
+import dev.punctual.local.runtime.LocalRuntime;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashSet;
+import java.util.List;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+
+/** Options every command that starts the embedded runtime shares. */
+final class RuntimeOptions {
+
+    @Option(names = "--data-dir", paramLabel = "DIR",
+            description = "Keep tables, stream checkpoints, dead letters and executions here, so they survive restarts (default: in memory).")
+    Path dataDirectory;
+
+    @Option(names = "--table", paramLabel = "NAME",
+            description = "Only watch this table (repeatable; default: every table with a stream and TTL enabled).")
+    List<String> tables = List.of();
+
+    @Option(names = "--no-cancel-stale", negatable = false,
+            description = "Do not stop executions made stale by a TTL change or a delete (they are harmless: the delete is conditional).")
+    boolean noCancelStale;
+
+    @Option(names = "--dynamodb-fault", paramLabel = "ERROR=FRACTION",
+            description = "Fault injection: the state machine's DynamoDB calls fail with ERROR (e.g. ThrottlingException, "
+                    + "ProvisionedThroughputExceededException, InternalServerError) with probability FRACTION.")
+    String dynamoDbFault;
+
+    LocalRuntime.Options toRuntimeOptions(CommandSpec spec, int dynamoDbPort, int stepFunctionsPort) {
+        checkPort(spec, "--dynamodb-port", dynamoDbPort);
+        checkPort(spec, "--sfn-port", stepFunctionsPort);
+        if (dataDirectory != null) {
+            checkDataDirectory(spec, dataDirectory);
+        }
+        return LocalRuntime.Options.defaults()
+                .withPorts(dynamoDbPort, stepFunctionsPort)
+                .withDataDirectory(dataDirectory)
+                .withTables(new LinkedHashSet<>(tables))
+                .withCancelStale(!noCancelStale);
+    }
+
+    void applyFaults(CommandSpec spec, LocalRuntime runtime) {
+        if (dynamoDbFault == null) {
+            return;
+        }
+        String[] parts = dynamoDbFault.split("=", 2);
+        try {
+            double fraction = Double.parseDouble(parts.length == 2 ? parts[1] : "");
+            runtime.dynamoDbFaults().failFraction(fraction, parts[0], System.nanoTime());
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), "--dynamodb-fault expects ERROR=FRACTION, e.g. "
+                    + "ThrottlingException=0.2; got '" + dynamoDbFault + "': " + e.getMessage());
+        }
+    }
+
+    private static void checkPort(CommandSpec spec, String option, int port) {
+        if (port < 0 || port > 65_535) {
+            throw new ParameterException(spec.commandLine(), option + " must be 0-65535 (0 picks a free port), got " + port);
+        }
+    }
+
+    private static void checkDataDirectory(CommandSpec spec, Path directory) {
+        if (Files.exists(directory) && !Files.isDirectory(directory)) {
+            throw new ParameterException(spec.commandLine(), "--data-dir " + directory + " exists and is not a directory");
+        }
+        Path existing = directory.toAbsolutePath();
+        while (existing != null && !Files.exists(existing)) {
+            existing = existing.getParent();
+        }
+        if (existing == null || !Files.isWritable(existing) || !Files.isReadable(existing)) {
+            throw new ParameterException(spec.commandLine(), "--data-dir " + directory
+                    + " cannot be read and written by this user" + (existing == null ? "" : " (checked " + existing + ")"));
+        }
+    }
+}

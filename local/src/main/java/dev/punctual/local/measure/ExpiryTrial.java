@@ -1,0 +1,292 @@
+package dev.punctual.local.measure;
+
+import dev.punctual.expiry.AttributeValue;
+import dev.punctual.expiry.ExecutionNames;
+import dev.punctual.expiry.ItemKey;
+import dev.punctual.expiry.TtlValue;
+import dev.punctual.local.runtime.LocalRuntime;
+import dev.punctual.local.stepfunctions.executions.HistoryEvent;
+import dev.punctual.local.stepfunctions.executions.StepFunctionsEngine;
+import dev.punctual.local.stepfunctions.executions.StepFunctionsException;
+import dev.punctual.statemachine.ExpiryWorkflow;
+import java.lang.management.ManagementFactory;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.function.LongConsumer;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
+import software.amazon.awssdk.services.dynamodb.model.BillingMode;
+import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
+import software.amazon.awssdk.services.dynamodb.model.KeyType;
+import software.amazon.awssdk.services.dynamodb.model.PutRequest;
+import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
+import software.amazon.awssdk.services.dynamodb.model.StreamViewType;
+import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
+
+/**
+ * Writes items with TTLs spread over the coming seconds into a fresh table of a running
+ * {@link LocalRuntime}, lets Punctual expire them, and measures how it went: the figures of
+ * {@code punctual demo} and {@code punctual bench}.
+ *
+ * <p>Two independent sources decide "early": the execution history (the conditional delete's
+ * {@code TaskSucceeded} before the TTL), and table reads (a scan that ended before an item's TTL and
+ * did not find an item written before the scan began). "Missed" means no execution deleted the item,
+ * or it is still in the table once every TTL has passed.
+ */
+public final class ExpiryTrial {
+
+    /** The TTL attribute of the trial table. */
+    public static final String TTL_ATTRIBUTE = "expiresAt";
+    private static final String KEY_ATTRIBUTE = "id";
+    private static final int BATCH_WRITE_LIMIT = 25;
+    private static final Duration TICK = Duration.ofMillis(20);
+    private static final com.fasterxml.jackson.databind.ObjectMapper JSON = new com.fasterxml.jackson.databind.ObjectMapper();
+
+    /**
+     * What to run.
+     *
+     * @param table name of the table to create
+     * @param items how many items
+     * @param spread TTLs are spread evenly (whole seconds, as native TTL needs) over this span
+     * @param lead time from the start until the first TTL, so writes and scheduling run ahead
+     * @param scanInterval pause between verification scans of the table
+     * @param grace how long to wait after the last TTL for stragglers before counting them missed
+     * @param writers concurrent BatchWriteItem callers
+     */
+    public record Settings(String table, int items, Duration spread, Duration lead, Duration scanInterval,
+                           Duration grace, int writers) {
+
+        public Settings {
+            if (items < 1) {
+                throw new IllegalArgumentException("items must be at least 1, got " + items);
+            }
+            if (spread.isNegative() || lead.isNegative() || grace.isNegative() || scanInterval.isNegative() || scanInterval.isZero()) {
+                throw new IllegalArgumentException("spread, lead, grace must not be negative and scanInterval must be positive");
+            }
+            if (writers < 1) {
+                throw new IllegalArgumentException("writers must be at least 1, got " + writers);
+            }
+        }
+    }
+
+    /** Progress reports, e.g. to a progress bar. */
+    public interface Progress {
+        /** Items written so far. */
+        void written(long count);
+
+        /** Items gone from the table so far, by the latest scan. */
+        void expired(long count);
+
+        /** No progress display. */
+        Progress NONE = new Progress() {
+            @Override
+            public void written(long count) {
+            }
+
+            @Override
+            public void expired(long count) {
+            }
+        };
+    }
+
+    private final LocalRuntime runtime;
+    private final Clock clock;
+
+    public ExpiryTrial(LocalRuntime runtime, Clock clock) {
+        this.runtime = runtime;
+        this.clock = clock;
+    }
+
+    /** Runs the trial and reports; blocks until every TTL has passed and stragglers had their grace. */
+    public AccuracyReport run(Settings settings, Progress progress) throws InterruptedException {
+        DynamoDbClient dynamoDb = runtime.dynamoDb();
+        createWatchedTable(settings.table());
+
+        int n = settings.items();
+        long firstTtl = clock.instant().plus(settings.lead()).plusSeconds(1).getEpochSecond();
+        long spreadSeconds = settings.spread().toSeconds();
+        long[] ttls = new long[n];
+        for (int i = 0; i < n; i++) {
+            ttls[i] = firstTtl + (spreadSeconds == 0 ? 0 : (long) i * spreadSeconds / n);
+        }
+        long lastTtl = ttls[n - 1];
+
+        long invokedBefore = runtime.streamPoller().metrics().snapshot().recordsInvoked();
+        Instant writeStart = clock.instant();
+        AtomicLongArray writtenAt = write(settings, ttls, progress);
+
+        BitSet seenGoneEarly = new BitSet(n);
+        BitSet present = new BitSet(n);
+        Instant scheduledAll = null;
+        Instant nextScan = clock.instant();
+        Instant deadline = Instant.ofEpochSecond(lastTtl).plus(settings.grace());
+        while (true) {
+            Instant now = clock.instant();
+            if (scheduledAll == null
+                    && runtime.streamPoller().metrics().snapshot().recordsInvoked() - invokedBefore >= n) {
+                scheduledAll = now;
+            }
+            if (!now.isBefore(nextScan)) {
+                scan(settings.table(), ttls, writtenAt, present, seenGoneEarly);
+                progress.expired(n - present.cardinality());
+                boolean allDue = now.getEpochSecond() >= lastTtl;
+                if (allDue && present.isEmpty() || now.isAfter(deadline)) {
+                    break;
+                }
+                nextScan = now.plus(settings.scanInterval());
+            }
+            Thread.sleep(TICK.toMillis());
+        }
+        if (scheduledAll == null) {
+            scheduledAll = clock.instant();
+        }
+
+        List<ExpiryObservation> observations = observe(settings.table(), ttls, present, seenGoneEarly);
+        double seconds = Math.max(0.001, Duration.between(writeStart, scheduledAll).toNanos() / 1e9);
+        long heapMb = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed() / (1024 * 1024);
+        return AccuracyReport.of(observations, n / seconds, heapMb);
+    }
+
+    private void createWatchedTable(String table) throws InterruptedException {
+        DynamoDbClient dynamoDb = runtime.dynamoDb();
+        dynamoDb.createTable(r -> r.tableName(table)
+                .keySchema(KeySchemaElement.builder().attributeName(KEY_ATTRIBUTE).keyType(KeyType.HASH).build())
+                .attributeDefinitions(AttributeDefinition.builder().attributeName(KEY_ATTRIBUTE)
+                        .attributeType(ScalarAttributeType.S).build())
+                .billingMode(BillingMode.PAY_PER_REQUEST)
+                .streamSpecification(s -> s.streamEnabled(true).streamViewType(StreamViewType.NEW_AND_OLD_IMAGES)));
+        dynamoDb.updateTimeToLive(r -> r.tableName(table)
+                .timeToLiveSpecification(t -> t.enabled(true).attributeName(TTL_ATTRIBUTE)));
+        Instant giveUp = clock.instant().plusSeconds(30);
+        while (runtime.streamPoller().watchedTables().stream().noneMatch(t -> t.tableName().equals(table))) {
+            if (clock.instant().isAfter(giveUp)) {
+                throw new IllegalStateException("The stream poller did not pick up table " + table + " within 30 s");
+            }
+            runtime.streamPoller().discoverTables();
+            Thread.sleep(TICK.toMillis());
+        }
+    }
+
+    private AtomicLongArray write(Settings settings, long[] ttls, Progress progress) throws InterruptedException {
+        int n = ttls.length;
+        AtomicLongArray writtenAt = new AtomicLongArray(n);
+        java.util.concurrent.atomic.AtomicLong written = new java.util.concurrent.atomic.AtomicLong();
+        ExecutorService writers = Executors.newFixedThreadPool(settings.writers());
+        try {
+            List<Future<?>> batches = new ArrayList<>();
+            // Batches in TTL order, so early TTLs are written (and scheduled) first.
+            for (int from = 0; from < n; from += BATCH_WRITE_LIMIT) {
+                int start = from;
+                int end = Math.min(n, from + BATCH_WRITE_LIMIT);
+                batches.add(writers.submit(() -> writeBatch(settings.table(), ttls, start, end, writtenAt,
+                        count -> progress.written(written.addAndGet(count)))));
+            }
+            for (Future<?> batch : batches) {
+                batch.get();
+            }
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw new IllegalStateException("Writing the trial items failed: " + e.getCause().getMessage(), e.getCause());
+        } finally {
+            writers.shutdownNow();
+        }
+        return writtenAt;
+    }
+
+    private void writeBatch(String table, long[] ttls, int from, int to, AtomicLongArray writtenAt, LongConsumer done) {
+        List<WriteRequest> requests = new ArrayList<>(to - from);
+        for (int i = from; i < to; i++) {
+            requests.add(WriteRequest.builder().putRequest(PutRequest.builder().item(Map.of(
+                    KEY_ATTRIBUTE, software.amazon.awssdk.services.dynamodb.model.AttributeValue.fromS(itemId(i)),
+                    TTL_ATTRIBUTE, software.amazon.awssdk.services.dynamodb.model.AttributeValue.fromN(Long.toString(ttls[i])),
+                    "note", software.amazon.awssdk.services.dynamodb.model.AttributeValue.fromS("written by the Punctual trial")))
+                    .build()).build());
+        }
+        Map<String, List<WriteRequest>> pending = Map.of(table, requests);
+        while (!pending.isEmpty() && !pending.getOrDefault(table, List.of()).isEmpty()) {
+            Map<String, List<WriteRequest>> request = pending;
+            pending = runtime.dynamoDb().batchWriteItem(r -> r.requestItems(request)).unprocessedItems();
+        }
+        long now = clock.millis();
+        for (int i = from; i < to; i++) {
+            writtenAt.set(i, now);
+        }
+        done.accept(to - from);
+    }
+
+    /** Marks which items are present; an item missing from a scan that ended before its TTL was deleted early. */
+    private void scan(String table, long[] ttls, AtomicLongArray writtenAt, BitSet present, BitSet seenGoneEarly) {
+        long scanStart = clock.millis();
+        BitSet found = new BitSet(ttls.length);
+        runtime.dynamoDb().scanPaginator(r -> r.tableName(table).projectionExpression("#id")
+                .expressionAttributeNames(Map.of("#id", KEY_ATTRIBUTE)).consistentRead(true))
+                .items().forEach(item -> found.set(indexOf(item.get(KEY_ATTRIBUTE).s())));
+        long scanEnd = clock.millis();
+        for (int i = 0; i < ttls.length; i++) {
+            long written = writtenAt.get(i);
+            boolean writtenBeforeScan = written != 0 && written <= scanStart;
+            if (writtenBeforeScan && !found.get(i) && scanEnd < ttls[i] * 1000) {
+                seenGoneEarly.set(i);
+            }
+        }
+        present.clear();
+        present.or(found);
+    }
+
+    private List<ExpiryObservation> observe(String table, long[] ttls, BitSet present, BitSet seenGoneEarly) {
+        StepFunctionsEngine engine = runtime.stepFunctionsEngine();
+        String executionPrefix = runtime.stateMachineArn().replace(":stateMachine:", ":execution:") + ":";
+        Instant now = clock.instant();
+        List<ExpiryObservation> observations = new ArrayList<>(ttls.length);
+        for (int i = 0; i < ttls.length; i++) {
+            String ttlText = Long.toString(ttls[i]);
+            TtlValue ttl = ((TtlValue.Valid) TtlValue.check(AttributeValue.n(ttlText), TTL_ATTRIBUTE, now)).ttl();
+            String name = ExecutionNames.name(table, ItemKey.of(Map.of(KEY_ATTRIBUTE, AttributeValue.s(itemId(i)))), ttl);
+            Instant deletedAt = deletedAt(engine, executionPrefix + name);
+            observations.add(new ExpiryObservation(Instant.ofEpochSecond(ttls[i]), deletedAt, present.get(i),
+                    seenGoneEarly.get(i)));
+        }
+        return observations;
+    }
+
+    /** When the execution's conditional delete succeeded, if it ended {@code Expired}. */
+    private static Instant deletedAt(StepFunctionsEngine engine, String executionArn) {
+        List<HistoryEvent> events;
+        try {
+            events = engine.getExecutionHistory(executionArn, 10, null, true).items();
+        } catch (StepFunctionsException noSuchExecution) {
+            return null;
+        }
+        boolean expired = events.stream().anyMatch(e -> e.type().equals("ExecutionSucceeded")
+                && ExpiryWorkflow.OUTCOME_EXPIRED.equals(outcome(e.details().path("output").asText())));
+        if (!expired) {
+            return null;
+        }
+        return events.stream().filter(e -> e.type().equals("TaskSucceeded")).map(HistoryEvent::timestamp)
+                .findFirst().orElse(null);
+    }
+
+    private static String outcome(String output) {
+        try {
+            return JSON.readTree(output).path(ExpiryWorkflow.OUTCOME).asText(null);
+        } catch (java.io.IOException e) {
+            return null;
+        }
+    }
+
+    private static String itemId(int index) {
+        return String.format("item-%07d", index);
+    }
+
+    private static int indexOf(String itemId) {
+        return Integer.parseInt(itemId.substring("item-".length()));
+    }
+}
