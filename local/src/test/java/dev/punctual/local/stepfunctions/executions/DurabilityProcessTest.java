@@ -73,7 +73,8 @@ class DurabilityProcessTest {
                     .stateMachineArn();
             Instant base = Instant.now().truncatedTo(ChronoUnit.SECONDS).plusSeconds(5);
             for (int i = 0; i < 30; i++) {
-                Instant at = base.plusMillis(100L * i);
+                // Whole seconds: Wait truncates a timestamp's milliseconds, as AWS does.
+                Instant at = base.plusSeconds(i % 3);
                 String name = "wait-" + i;
                 dueAt.put(name, at);
                 sfn.startExecution(b -> b.stateMachineArn(machine).name(name).input("{\"at\":\"" + at + "\"}"));
