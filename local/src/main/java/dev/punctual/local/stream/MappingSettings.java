@@ -32,8 +32,11 @@ public record MappingSettings(
         Duration discoveryInterval,
         Set<String> tableAllowList) {
 
-    /** Default pause between polls of an idle shard (AWS polls about four times a second). */
-    public static final Duration DEFAULT_POLL_INTERVAL = Duration.ofMillis(100);
+    /**
+     * Default pause between polls of an idle shard: AWS polls about four times a second; locally twenty a
+     * second keeps stream-to-function latency near 50 ms at a small CPU cost.
+     */
+    public static final Duration DEFAULT_POLL_INTERVAL = Duration.ofMillis(50);
     /** Default pause before a retry. */
     public static final Duration DEFAULT_RETRY_DELAY = Duration.ofMillis(200);
     /** Default table discovery period. */
