@@ -24,6 +24,8 @@ public final class ClockTimer implements Timer, AutoCloseable {
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition changed = lock.newCondition();
     private final Thread thread;
+    /** One shared back-reference for every entry, so an entry costs no extra object. */
+    private final WakeUpQueue.Owner owner = this::cancel;
     private volatile boolean closed;
 
     /**
@@ -53,7 +55,7 @@ public final class ClockTimer implements Timer, AutoCloseable {
             if (closed) {
                 throw new IllegalStateException("Timer is closed; no more wake-ups can be scheduled");
             }
-            WakeUpQueue.Entry entry = queue.add(at, action, this::cancel);
+            WakeUpQueue.Entry entry = queue.add(at, action, owner);
             if (queue.peek() == entry) {
                 changed.signal();
             }

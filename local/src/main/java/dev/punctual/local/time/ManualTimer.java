@@ -16,6 +16,8 @@ public final class ManualTimer implements Timer {
 
     private final ManualClock clock;
     private final WakeUpQueue queue = new WakeUpQueue();
+    /** One shared back-reference for every entry, so an entry costs no extra object. */
+    private final WakeUpQueue.Owner owner = this::cancel;
 
     public ManualTimer(ManualClock clock) {
         this.clock = Objects.requireNonNull(clock, "clock");
@@ -40,7 +42,7 @@ public final class ManualTimer implements Timer {
     public synchronized Cancellable schedule(Instant at, Runnable action) {
         Objects.requireNonNull(at, "at");
         Objects.requireNonNull(action, "action");
-        return queue.add(at, action, this::cancel);
+        return queue.add(at, action, owner);
     }
 
     private synchronized boolean cancel(WakeUpQueue.Entry entry) {

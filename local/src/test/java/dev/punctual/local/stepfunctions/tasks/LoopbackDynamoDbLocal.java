@@ -48,9 +48,14 @@ final class LoopbackDynamoDbLocal implements AutoCloseable {
     }
 
     @Override
-    public void close() throws Exception {
+    public void close() {
         client.close();
-        jetty.stop();
-        handler.close();
+        try {
+            jetty.stop();
+        } catch (Exception e) {
+            throw new IllegalStateException("DynamoDB Local did not stop: " + e.getMessage(), e);
+        } finally {
+            handler.close();
+        }
     }
 }

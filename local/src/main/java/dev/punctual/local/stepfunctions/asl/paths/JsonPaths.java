@@ -53,6 +53,33 @@ public final class JsonPaths {
         }
     }
 
+    /** Jayway accepts some unterminated paths (e.g. {@code $.a[}) at compile time; Step Functions does not. */
+    private static void requireBalanced(String text) {
+        int depth = 0;
+        char quote = 0;
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (quote != 0) {
+                if (c == quote) {
+                    quote = 0;
+                }
+            } else if (c == '\'' || c == '"') {
+                quote = c;
+            } else if (c == '[' || c == '(') {
+                depth++;
+            } else if (c == ']' || c == ')') {
+                depth--;
+                if (depth < 0) {
+                    break;
+                }
+            }
+        }
+        if (depth != 0 || quote != 0 || text.endsWith(".")) {
+            throw new IllegalArgumentException("'" + text + "' is not a valid JSONPath: unbalanced brackets,"
+                    + " parentheses or quotes, or a trailing '.'");
+        }
+    }
+
     /** Whether {@code text} is a path ({@code $...}) or context path ({@code $$...}). */
     public static boolean isPath(String text) {
         return text != null && text.startsWith("$");
@@ -67,6 +94,7 @@ public final class JsonPaths {
         if (text == null || !text.startsWith("$")) {
             throw new IllegalArgumentException("'" + text + "' is not a JSONPath: it must start with '$'");
         }
+        requireBalanced(text);
         boolean context = text.startsWith("$$");
         String path = context ? text.substring(1) : text;
         try {

@@ -1,0 +1,112 @@
+package dev.punctual.local.stepfunctions.asl;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.punctual.local.stepfunctions.asl.paths.Json;
+import dev.punctual.local.stepfunctions.tasks.LambdaFunctions;
+import dev.punctual.local.stepfunctions.tasks.LambdaTaskResource;
+import dev.punctual.local.time.ManualTimer;
+import java.time.Instant;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+/** Run-level behaviour beyond single fixtures: resume, stop, checkpoints, Lambda resources. */
+class InterpreterRunTest {
+
+    private static final Instant T0 = Instant.parse("2024-01-01T00:00:00Z");
+    private static final ExecutionContext CONTEXT = new ExecutionContext("arn:aws:states:us-east-1:1:execution:sm:e",
+            "e", T0, "arn:aws:iam::1:role/r", "arn:aws:states:us-east-1:1:stateMachine:sm", "sm");
+    private static final String WAIT_THEN_PASS = "{\"StartAt\":\"W\",\"States\":{"
+            + "\"W\":{\"Type\":\"Wait\",\"Seconds\":100,\"Next\":\"P\"},"
+            + "\"P\":{\"Type\":\"Pass\",\"Parameters\":{\"in.$\":\"$$.Execution.Input\"},\"End\":true}}}";
+
+    private final ManualTimer timer = ManualTimer.startingAt(T0);
+    private final LambdaFunctions functions = new LambdaFunctions();
+    private final Interpreter interpreter = new Interpreter(timer, List.of(new LambdaTaskResource(functions)),
+            Runnable::run, new Random(1), "us-east-1");
+
+    @Test
+    void resume_whenWaitCheckpointed_wakesAtRecordedInstantNotRecomputed() {
+        ParsedDefinition definition = interpreter.parse(WAIT_THEN_PASS);
+        RecordingObserver first = new RecordingObserver();
+        ExecutionRun run = interpreter.start(definition, CONTEXT, Json.parse("{\"a\":1}"), first);
+        Checkpoint waiting = first.checkpoints.get(first.checkpoints.size() - 1);
+        assertThat(waiting.wakeAt()).isEqualTo(T0.plusSeconds(100));
+        run.stop();
+
+        timer.advanceTo(T0.plusSeconds(40));
+        RecordingObserver resumed = new RecordingObserver();
+        interpreter.resume(definition, CONTEXT.withInput(Json.parse("{\"a\":1}")), waiting, resumed);
+        timer.advanceTo(T0.plusSeconds(99));
+        assertThat(resumed.outcome.get()).isNull();
+        timer.advanceTo(T0.plusSeconds(100));
+
+        assertThat(resumed.outcome.get().output()).isEqualTo(Json.parse("{\"in\":{\"a\":1}}"));
+        assertThat(resumed.eventTypes()).containsExactly("WaitStateExited", "PassStateEntered", "PassStateExited");
+        assertThat(first.completions).isEmpty();
+    }
+
+    @Test
+    void stop_whenWaiting_withdrawsWakeUpAndReportsNothingMore() {
+        ParsedDefinition definition = interpreter.parse(WAIT_THEN_PASS);
+        RecordingObserver observer = new RecordingObserver();
+        ExecutionRun run = interpreter.start(definition, CONTEXT, Json.parse("{}"), observer);
+        int events = observer.events.size();
+
+        run.stop();
+        timer.advanceTo(T0.plusSeconds(500));
+
+        assertThat(timer.pending()).isZero();
+        assertThat(observer.events).hasSize(events);
+        assertThat(observer.completions).isEmpty();
+    }
+
+    @Test
+    void lambdaInvoke_whenFunctionRegistered_returnsPayloadEnvelope() {
+        functions.register("greet", payload -> Json.parse("{\"hello\":\"" + payload.get("name").asText() + "\"}"));
+        JsonNode output = runToEnd("{\"StartAt\":\"L\",\"States\":{\"L\":{\"Type\":\"Task\","
+                + "\"Resource\":\"arn:aws:states:::lambda:invoke\",\"Parameters\":{\"FunctionName\":"
+                + "\"arn:aws:lambda:us-east-1:123456789012:function:greet:$LATEST\",\"Payload\":{\"name.$\":\"$.n\"}},"
+                + "\"ResultSelector\":{\"p.$\":\"$.Payload\",\"s.$\":\"$.StatusCode\"},\"End\":true}}}",
+                "{\"n\":\"Ada\"}").output();
+
+        assertThat(output).isEqualTo(Json.parse("{\"p\":{\"hello\":\"Ada\"},\"s\":200}"));
+    }
+
+    @Test
+    void lambdaFunctionArn_whenFunctionThrows_failsWithExceptionClassAndIsCatchable() {
+        functions.register("boom", payload -> {
+            throw new IllegalStateException("no luck");
+        });
+        RecordingObserver observer = new RecordingObserver();
+        ExecutionOutcome outcome = runToEnd("{\"StartAt\":\"L\",\"States\":{\"L\":{\"Type\":\"Task\","
+                + "\"Resource\":\"arn:aws:lambda:us-east-1:123456789012:function:boom\","
+                + "\"Catch\":[{\"ErrorEquals\":[\"java.lang.IllegalStateException\"],\"Next\":\"C\"}],\"End\":true},"
+                + "\"C\":{\"Type\":\"Pass\",\"End\":true}}}", "{}", observer);
+
+        assertThat(outcome.output().get("Error").asText()).isEqualTo("java.lang.IllegalStateException");
+        assertThat(Json.parse(outcome.output().get("Cause").asText()).get("errorMessage").asText()).isEqualTo("no luck");
+        assertThat(observer.eventTypes()).contains("LambdaFunctionScheduled", "LambdaFunctionFailed");
+    }
+
+    @Test
+    void lambdaInvoke_whenFunctionUnknown_failsWithResourceNotFound() {
+        ExecutionOutcome outcome = runToEnd("{\"StartAt\":\"L\",\"States\":{\"L\":{\"Type\":\"Task\","
+                + "\"Resource\":\"arn:aws:states:::lambda:invoke\",\"Parameters\":{\"FunctionName\":\"nobody\"},"
+                + "\"End\":true}}}", "{}");
+
+        assertThat(outcome.error()).isEqualTo("Lambda.ResourceNotFoundException");
+    }
+
+    private ExecutionOutcome runToEnd(String definition, String input) {
+        return runToEnd(definition, input, new RecordingObserver());
+    }
+
+    private ExecutionOutcome runToEnd(String definition, String input, RecordingObserver observer) {
+        interpreter.start(interpreter.parse(definition), CONTEXT, Json.parse(input), observer);
+        timer.runAll(1_000);
+        return observer.outcome.get();
+    }
+}

@@ -1,0 +1,82 @@
+package dev.punctual.local.time;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class ManualTimerTest {
+
+    private static final Instant T0 = Instant.parse("2024-01-01T00:00:00Z");
+
+    private final ManualTimer timer = ManualTimer.startingAt(T0);
+    private final List<String> ran = new ArrayList<>();
+
+    @Test
+    void advanceTo_whenBeforeDue_neverRunsEarly() {
+        timer.schedule(T0.plusSeconds(10), () -> ran.add("a"));
+
+        timer.advanceTo(T0.plusSeconds(10).minusNanos(1));
+
+        assertThat(ran).isEmpty();
+        timer.advanceTo(T0.plusSeconds(10));
+        assertThat(ran).containsExactly("a");
+    }
+
+    @Test
+    void advanceTo_runsInDueOrderThenSchedulingOrder_atTheirInstants() {
+        List<Instant> at = new ArrayList<>();
+        timer.schedule(T0.plusSeconds(3), () -> { ran.add("c"); at.add(timer.clock().instant()); });
+        timer.schedule(T0.plusSeconds(1), () -> { ran.add("a"); at.add(timer.clock().instant()); });
+        timer.schedule(T0.plusSeconds(1), () -> { ran.add("b"); at.add(timer.clock().instant()); });
+
+        timer.advance(Duration.ofMinutes(1));
+
+        assertThat(ran).containsExactly("a", "b", "c");
+        assertThat(at).containsExactly(T0.plusSeconds(1), T0.plusSeconds(1), T0.plusSeconds(3));
+        assertThat(timer.clock().instant()).isEqualTo(T0.plusSeconds(60));
+    }
+
+    @Test
+    void cancel_whenPending_withdrawsAction() {
+        Timer.Cancellable first = timer.schedule(T0.plusSeconds(1), () -> ran.add("a"));
+        timer.schedule(T0.plusSeconds(2), () -> ran.add("b"));
+
+        assertThat(first.cancel()).isTrue();
+        timer.advance(Duration.ofSeconds(5));
+
+        assertThat(ran).containsExactly("b");
+        assertThat(first.cancel()).isFalse();
+    }
+
+    @Test
+    void schedule_whenActionSchedulesDueWork_runsItInTheSameAdvance() {
+        timer.schedule(T0.plusSeconds(1), () -> timer.schedule(T0, () -> ran.add("past")));
+
+        timer.advance(Duration.ofSeconds(1));
+
+        assertThat(ran).containsExactly("past");
+    }
+
+    @Test
+    void queue_whenManyEntriesCancelledAtRandom_keepsHeapOrder() {
+        WakeUpQueue queue = new WakeUpQueue();
+        java.util.Random random = new java.util.Random(1);
+        List<WakeUpQueue.Entry> entries = new ArrayList<>();
+        for (int i = 0; i < 5_000; i++) {
+            entries.add(queue.add(T0.plusMillis(random.nextInt(100_000)), () -> { }, e -> false));
+        }
+        for (int i = 0; i < 2_000; i++) {
+            queue.remove(entries.get(random.nextInt(entries.size())));
+        }
+        Instant previous = Instant.MIN;
+        while (queue.peek() != null) {
+            Instant due = queue.poll().due();
+            assertThat(due).isAfterOrEqualTo(previous);
+            previous = due;
+        }
+    }
+}
