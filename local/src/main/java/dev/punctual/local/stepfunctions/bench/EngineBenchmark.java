@@ -199,6 +199,8 @@ public final class EngineBenchmark {
                     + " (%d MiB before), %.0f bytes per pending execution (engine + interpreter + timer)%n",
                     count, engine.openExecutions(), seconds, heapAfter >> 20, heapBefore >> 20,
                     (double) (heapAfter - heapBefore) / count);
+            // Lets a profiler (jmap -histo:live) look at the pending executions before they go.
+            sleepQuietly(Duration.ofSeconds(option("hold-seconds", 0)));
         }
     }
 

@@ -5,6 +5,7 @@ import dev.punctual.local.stepfunctions.asl.Checkpoint;
 import dev.punctual.local.stepfunctions.asl.ExecutionObserver;
 import dev.punctual.local.stepfunctions.asl.ExecutionOutcome;
 import dev.punctual.local.stepfunctions.asl.ExecutionRun;
+import dev.punctual.local.time.Timer;
 import java.time.Instant;
 import java.util.Arrays;
 
@@ -38,6 +39,8 @@ final class Execution implements ExecutionObserver {
     long checkpointWakeMillis = -1;
 
     ExecutionRun run;
+    /** Set while parked: the run is withdrawn and this wakes the execution at its Wait's end. */
+    Timer.Cancellable parked;
 
     private static final byte[] EMPTY = new byte[0];
 

@@ -55,6 +55,7 @@ final class FileJournal implements Journal {
     private final AtomicBoolean snapshotRunning = new AtomicBoolean();
     private volatile SnapshotSource snapshotSource;
     private volatile boolean closing;
+    private volatile Thread snapshotter;
     private FileChannel channel;
     private long segmentSequence;
     private long segmentBytes;
@@ -138,6 +139,11 @@ final class FileJournal implements Journal {
         try {
             writer.join(TimeUnit.SECONDS.toMillis(30));
             channel.close();
+            Thread running = snapshotter;
+            if (running != null) {
+                // A snapshot still being written would otherwise race whoever removes or reopens the directory.
+                running.join(TimeUnit.SECONDS.toMillis(60));
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (IOException e) {
@@ -222,7 +228,7 @@ final class FileJournal implements Journal {
         segmentSequence = snapshotSequence;
         segmentBytes = 0;
         channel = openSegment(snapshotSequence);
-        Thread snapshotter = new Thread(() -> {
+        Thread thread = new Thread(() -> {
             try {
                 writeSnapshot(source, snapshotSequence);
                 waiting.forEach(f -> f.complete(null));
@@ -234,8 +240,9 @@ final class FileJournal implements Journal {
                 snapshotRunning.set(false);
             }
         }, "sfn-journal-snapshot");
-        snapshotter.setDaemon(true);
-        snapshotter.start();
+        thread.setDaemon(true);
+        snapshotter = thread;
+        thread.start();
     }
 
     private void writeSnapshot(SnapshotSource source, long sequence) throws IOException {

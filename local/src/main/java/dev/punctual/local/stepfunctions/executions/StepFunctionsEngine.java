@@ -62,6 +62,8 @@ public final class StepFunctionsEngine implements AutoCloseable, Journal.Snapsho
     private static final ObjectMapper MAPPER = new ObjectMapper()
             .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
     private static final String STANDARD = "STANDARD";
+    /** Waits ending sooner than this stay with the interpreter; longer ones are parked. */
+    private static final long PARK_AFTER_MILLIS = 5_000;
 
     private final AslInterpreter interpreter;
     private final Timer timer;
@@ -413,6 +415,53 @@ public final class StepFunctionsEngine implements AutoCloseable, Journal.Snapsho
             e.checkpointWakeMillis = checkpoint.wakeAt() == null ? -1 : checkpoint.wakeAt().toEpochMilli();
             journal.append(JournalRecords.checkpoint(e));
         }
+        if (checkpoint.wakeAt() != null) {
+            launcher.execute(() -> park(e));
+        }
+    }
+
+    /**
+     * Parks an execution waiting in a long Wait: its run is withdrawn (releasing the interpreter's
+     * per-run state and JSON trees) and one timer entry resumes it from its checkpoint at the
+     * recorded wake-up instant. This is what lets a million idle executions fit in a small heap; the
+     * resumed Wait ends at once since its instant has come, exactly as after a restart.
+     */
+    private void park(Execution e) {
+        ExecutionRun run;
+        synchronized (e) {
+            long wake = e.checkpointWakeMillis;
+            if (e.status != ExecutionStatus.RUNNING || e.run == null || e.parked != null || wake < 0
+                    || wake - clock.millis() < PARK_AFTER_MILLIS) {
+                return;
+            }
+            run = e.run;
+            e.run = null;
+            e.parked = timer.schedule(Instant.ofEpochMilli(wake), () -> unpark(e, wake));
+        }
+        run.stop();
+    }
+
+    private void unpark(Execution e, long wake) {
+        Checkpoint checkpoint;
+        synchronized (e) {
+            if (e.status != ExecutionStatus.RUNNING || e.parked == null || e.checkpointWakeMillis != wake) {
+                return;
+            }
+            e.parked = null;
+            checkpoint = checkpointOf(e);
+        }
+        launch(e, checkpoint);
+    }
+
+    private Checkpoint checkpointOf(Execution e) {
+        try {
+            return new Checkpoint(e.checkpointState,
+                    MAPPER.readTree(e.checkpointInput == null ? e.input : e.checkpointInput),
+                    Instant.ofEpochMilli(e.checkpointEnteredMillis),
+                    e.checkpointWakeMillis < 0 ? null : Instant.ofEpochMilli(e.checkpointWakeMillis));
+        } catch (java.io.IOException ex) {
+            throw new IllegalStateException("Corrupt checkpoint of execution " + arn(e), ex);
+        }
     }
 
     void recordCompletion(Execution e, ExecutionOutcome outcome) {
@@ -475,6 +524,10 @@ public final class StepFunctionsEngine implements AutoCloseable, Journal.Snapsho
             e.checkpointState = null;
             e.checkpointInput = null;
             e.trimHistory();
+            if (e.parked != null) {
+                e.parked.cancel();
+                e.parked = null;
+            }
             closing = new Closing(e.run, now, journal.append(JournalRecords.completed(e)));
             e.run = null;
         }
@@ -541,6 +594,8 @@ public final class StepFunctionsEngine implements AutoCloseable, Journal.Snapsho
         }
         if (stale) {
             run.stop();
+        } else {
+            park(e);
         }
     }
 
@@ -833,18 +888,9 @@ public final class StepFunctionsEngine implements AutoCloseable, Journal.Snapsho
             trackDeadline(e);
         }
         for (Execution e : running) {
-            Checkpoint checkpoint = null;
+            Checkpoint checkpoint;
             synchronized (e) {
-                if (e.checkpointState != null) {
-                    try {
-                        checkpoint = new Checkpoint(e.checkpointState,
-                                MAPPER.readTree(e.checkpointInput == null ? e.input : e.checkpointInput),
-                                Instant.ofEpochMilli(e.checkpointEnteredMillis),
-                                e.checkpointWakeMillis < 0 ? null : Instant.ofEpochMilli(e.checkpointWakeMillis));
-                    } catch (java.io.IOException ex) {
-                        throw new IllegalStateException("Corrupt checkpoint of execution " + arn(e), ex);
-                    }
-                }
+                checkpoint = e.checkpointState == null ? null : checkpointOf(e);
             }
             launch(e, checkpoint);
         }
@@ -860,6 +906,10 @@ public final class StepFunctionsEngine implements AutoCloseable, Journal.Snapsho
                 synchronized (e) {
                     if (e.run != null) {
                         runs.add(e.run);
+                    }
+                    if (e.parked != null) {
+                        e.parked.cancel();
+                        e.parked = null;
                     }
                 }
             }
