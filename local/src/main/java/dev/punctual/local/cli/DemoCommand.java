@@ -101,7 +101,7 @@ class DemoCommand implements Callable<Integer> {
                 out.println();
                 out.println(report.toText());
                 out.println(report.perfect() ? "OK: every item expired at its TTL, none early, none missed."
-                        : "NOT OK: see early/missed above.");
+                        : "NOT OK: see early, missed and backstop above.");
             }
             out.flush();
             return report.perfect() ? 0 : 2;

@@ -30,8 +30,14 @@ final class LocalCommand implements Callable<Integer> {
             defaultValue = "" + LocalDefaults.STEP_FUNCTIONS_PORT)
     int stepFunctionsPort;
 
+    @Option(names = "--quiet", description = "Do not print the handler's decision lines (one JSON line per stream record, as in Lambda).")
+    boolean quiet;
+
     @Override
     public Integer call() throws InterruptedException {
+        if (!quiet) {
+            CliLogging.showPunctualActivity();
+        }
         LocalRuntime.Options options = runtimeOptions.toRuntimeOptions(spec, dynamoDbPort, stepFunctionsPort);
         PrintWriter out = spec.commandLine().getOut();
         CountDownLatch stopped = new CountDownLatch(1);

@@ -19,6 +19,7 @@ public final class PunctualCommand {
     }
 
     public static void main(String[] args) {
+        CliLogging.install();
         System.exit(commandLine().execute(args));
     }
 

@@ -43,13 +43,23 @@ class AccuracyReportTest {
     }
 
     @Test
-    void of_whenNoExecutionDeletedIt_orItIsStillThere_countsMissed() {
+    void of_whenItemIsStillThereAfterEveryTtl_countsMissed() {
         AccuracyReport report = AccuracyReport.of(List.of(
                 new ExpiryObservation(T, null, true, false),
                 new ExpiryObservation(T, T.plusSeconds(1), true, false)), 1, 1);
 
         assertThat(report.missed()).isEqualTo(2);
         assertThat(report.deleted()).isEqualTo(1);
+        assertThat(report.perfect()).isFalse();
+    }
+
+    @Test
+    void of_whenGoneWithoutPunctualsDelete_countsBackstopNotMissed() {
+        AccuracyReport report = AccuracyReport.of(List.of(new ExpiryObservation(T, null, false, false)), 1, 1);
+
+        assertThat(report.backstop()).isEqualTo(1);
+        assertThat(report.missed()).isZero();
+        assertThat(report.perfect()).isFalse();
     }
 
     @Test
@@ -75,6 +85,7 @@ class AccuracyReportTest {
         assertThat(json.path("deleted").asInt()).isEqualTo(1);
         assertThat(json.path("early").asInt()).isZero();
         assertThat(json.path("missed").asInt()).isZero();
+        assertThat(json.path("backstop").asInt()).isZero();
         assertThat(json.at("/lagMs/p50").asLong()).isEqualTo(5);
         assertThat(json.at("/lagMs/max").asLong()).isEqualTo(5);
         assertThat(json.path("schedulingPerSecond").asDouble()).isEqualTo(2500.5);
