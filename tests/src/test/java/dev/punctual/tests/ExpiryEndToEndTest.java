@@ -1,0 +1,285 @@
+package dev.punctual.tests;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.amazonaws.services.lambda.runtime.events.DynamodbEvent;
+import com.amazonaws.services.lambda.runtime.events.StreamsEventResponse;
+import dev.punctual.functions.ExpiryStreamHandler;
+import dev.punctual.local.dynamodb.LocalDynamoDbClients;
+import dev.punctual.local.measure.AccuracyReport;
+import dev.punctual.local.measure.ExpiryTrial;
+import dev.punctual.local.runtime.LocalDefaults;
+import dev.punctual.local.runtime.LocalRuntime;
+import dev.punctual.local.stepfunctions.executions.ExecutionDescription;
+import dev.punctual.local.stepfunctions.executions.ExecutionStatus;
+import dev.punctual.local.stream.StreamRecordConverter;
+import dev.punctual.statemachine.ExpiryWorkflow;
+import dev.punctual.tests.support.Await;
+import dev.punctual.tests.support.ExpiryExecutions;
+import dev.punctual.tests.support.ExpiryTable;
+import dev.punctual.tests.support.SharedRuntime;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.Record;
+import software.amazon.awssdk.services.dynamodb.model.Shard;
+import software.amazon.awssdk.services.dynamodb.model.ShardIteratorType;
+import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
+
+/**
+ * Punctual end to end on the real embedded runtime: items written with the AWS SDK to DynamoDB
+ * Local, their stream records read by the poller and handed to the real handler, executions run by
+ * the engine behind the Step Functions API, deletes made by the state machine. Each test has its own
+ * table; TTLs lie a few seconds ahead, so the tests wait on the real clock, by bounded polling only.
+ *
+ * <p>DynamoDB Local runs a TTL deletion job of its own (about every 10 s, at most 20 due items of a
+ * table per run). It only reaches an item Punctual has not deleted yet, i.e. one whose delete is
+ * late: the tests keep Punctual's deletes prompt (few items per second) so that it does not.
+ */
+@ExtendWith(SharedRuntime.class)
+class ExpiryEndToEndTest {
+
+    /** From a write to its execution running: stream poll (50 ms), handler, StartExecution. */
+    private static final Duration SCHEDULED = Duration.ofSeconds(5);
+    /** From an item's TTL until it must be gone: the Wait fires on the second, then one DeleteItem. */
+    private static final Duration DELETED_AFTER_TTL = Duration.ofSeconds(2);
+    /** How long an execution may take to close once it has nothing left to wait for. */
+    private static final Duration CLOSED = Duration.ofSeconds(5);
+
+    private static LocalRuntime runtime;
+    private static ExpiryExecutions executions;
+    private static DynamoDbStreamsClient streams;
+
+    @BeforeAll
+    static void connect(LocalRuntime shared) {
+        runtime = shared;
+        executions = new ExpiryExecutions(shared);
+        streams = LocalDynamoDbClients.streams(shared.dynamoDbEndpoint());
+    }
+
+    @AfterAll
+    static void disconnect() {
+        streams.close();
+    }
+
+    @Test
+    void itemIsDeletedAtItsTtlAndNotBefore() {
+        ExpiryTable table = ExpiryTable.create(runtime, "e2e-insert");
+        long ttl = secondsFromNow(3);
+        Instant due = Instant.ofEpochSecond(ttl);
+
+        table.putWithTtl("a", ttl);
+
+        String arn = executions.arnOf(table, "a", ttl);
+        assertThat(executions.awaitStarted(arn, SCHEDULED).startDate()).isBefore(due);
+        Await.holdsUntil("item present at every read before its TTL", due, () -> table.contains("a"));
+        Await.until("item deleted after its TTL", DELETED_AFTER_TTL, () -> !table.contains("a"));
+        assertExpiredAtOrAfter(arn, due);
+    }
+
+    @Test
+    void ttlMovedLater_isNotDeletedAtTheOldTtl_butAtTheNewOne() {
+        ExpiryTable table = ExpiryTable.create(runtime, "e2e-later");
+        long oldTtl = secondsFromNow(4);
+        long newTtl = oldTtl + 3;
+        table.putWithTtl("a", oldTtl);
+        String oldArn = executions.arnOf(table, "a", oldTtl);
+        executions.awaitStarted(oldArn, SCHEDULED);
+
+        table.updateTtl("a", newTtl);
+
+        ExecutionDescription old = executions.awaitClosed(oldArn, CLOSED);
+        assertThat(old.status()).as("execution for the old TTL, with cancellation on").isEqualTo(ExecutionStatus.ABORTED);
+        Instant newDue = Instant.ofEpochSecond(newTtl);
+        Await.holdsUntil("item present past its old TTL until its new TTL", newDue, () -> table.contains("a"));
+        Await.until("item deleted after its new TTL", DELETED_AFTER_TTL, () -> !table.contains("a"));
+        assertExpiredAtOrAfter(executions.arnOf(table, "a", newTtl), newDue);
+    }
+
+    @Test
+    void ttlMovedEarlier_isDeletedAtTheNewTtl() {
+        ExpiryTable table = ExpiryTable.create(runtime, "e2e-earlier");
+        long oldTtl = secondsFromNow(10);
+        table.putWithTtl("a", oldTtl);
+        String oldArn = executions.arnOf(table, "a", oldTtl);
+        executions.awaitStarted(oldArn, SCHEDULED);
+
+        long newTtl = secondsFromNow(2);
+        table.updateTtl("a", newTtl);
+
+        Instant newDue = Instant.ofEpochSecond(newTtl);
+        Await.holdsUntil("item present until its new TTL", newDue, () -> table.contains("a"));
+        Await.until("item deleted after its new TTL", DELETED_AFTER_TTL, () -> !table.contains("a"));
+        assertThat(Instant.now()).as("deleted before the old TTL").isBefore(Instant.ofEpochSecond(oldTtl));
+        assertExpiredAtOrAfter(executions.arnOf(table, "a", newTtl), newDue);
+        assertThat(executions.awaitClosed(oldArn, CLOSED).status()).as("execution for the old TTL")
+                .isEqualTo(ExecutionStatus.ABORTED);
+    }
+
+    @Test
+    void ttlRemoved_isNeverDeleted_andItsExecutionIsStopped() {
+        ExpiryTable table = ExpiryTable.create(runtime, "e2e-removed");
+        long ttl = secondsFromNow(4);
+        table.putWithTtl("a", ttl);
+        String arn = executions.arnOf(table, "a", ttl);
+        executions.awaitStarted(arn, SCHEDULED);
+
+        table.removeTtl("a");
+
+        assertThat(executions.awaitClosed(arn, CLOSED).status()).isEqualTo(ExecutionStatus.ABORTED);
+        Await.holdsUntil("item present well past its former TTL", Instant.ofEpochSecond(ttl).plusMillis(1500),
+                () -> table.contains("a"));
+        assertThat(table.get("a").orElseThrow()).doesNotContainKey(ExpiryTable.TTL);
+        assertThat(executions.forTable(table.name())).extracting(ExecutionDescription::executionArn).containsExactly(arn);
+    }
+
+    @Test
+    void ttlsNativeTtlIgnores_areNeverDeleted_andStartNoExecution() {
+        ExpiryTable table = ExpiryTable.create(runtime, "e2e-invalid");
+        long soon = secondsFromNow(2);
+        long sixYearsAgo = Instant.now().atOffset(ZoneOffset.UTC).minusYears(6).toEpochSecond();
+        table.put("string", AttributeValue.fromS(Long.toString(soon)));
+        table.put("millis", AttributeValue.fromN(Long.toString(soon * 1000)));
+        table.put("ancient", AttributeValue.fromN(Long.toString(sixYearsAgo)));
+        // Written last on the same stream shard: once it has expired, the records before it were handled.
+        table.putWithTtl("valid", soon);
+
+        String validArn = executions.arnOf(table, "valid", soon);
+        executions.awaitStarted(validArn, SCHEDULED);
+        Await.holdsUntil("items with TTLs native TTL ignores still present past the valid item's TTL",
+                Instant.ofEpochSecond(soon).plusSeconds(1),
+                () -> table.contains("string") && table.contains("millis") && table.contains("ancient"));
+        assertThat(table.contains("valid")).as("the valid item, written after them, expired").isFalse();
+        assertThat(executions.forTable(table.name())).extracting(ExecutionDescription::executionArn)
+                .containsExactly(validArn);
+    }
+
+    @Test
+    void ttlInThePast_isDeletedAtOnce() {
+        ExpiryTable table = ExpiryTable.create(runtime, "e2e-past");
+        long ttl = secondsFromNow(-60);
+        Instant written = Instant.now();
+
+        table.putWithTtl("a", ttl);
+
+        Await.until("item with a past TTL deleted", Duration.ofSeconds(3), () -> !table.contains("a"));
+        String arn = executions.arnOf(table, "a", ttl);
+        assertExpiredAtOrAfter(arn, Instant.ofEpochSecond(ttl));
+        assertThat(executions.deleteSucceededAt(arn).orElseThrow()).isBetween(written, written.plusSeconds(3));
+    }
+
+    @Test
+    void duplicateStreamDelivery_startsOneExecution_andDeletesOnce() throws Exception {
+        ExpiryTable table = ExpiryTable.create(runtime, "e2e-dup");
+        long ttl = secondsFromNow(4);
+        Instant due = Instant.ofEpochSecond(ttl);
+        table.putWithTtl("a", ttl);
+        String arn = executions.arnOf(table, "a", ttl);
+        executions.awaitStarted(arn, SCHEDULED);
+
+        // The poller delivered the INSERT once; deliver the very same record twice more, as a retried batch would.
+        DynamodbEvent event = new DynamodbEvent();
+        event.setRecords(List.of(StreamRecordConverter.toLambda(insertRecord(table, "a"), table.watched().streamArn(),
+                LocalDefaults.REGION)));
+        List<StreamsEventResponse> responses = new ArrayList<>();
+        try (ExpiryStreamHandler handler = new ExpiryStreamHandler(runtime.handlerEnvironment(table.watched()))) {
+            responses.add(handler.handleRequest(event, null));
+            responses.add(handler.handleRequest(event, null));
+        }
+
+        assertThat(responses).allSatisfy(response -> assertThat(response.getBatchItemFailures()).isEmpty());
+        Await.holdsUntil("item present until its TTL", due, () -> table.contains("a"));
+        Await.until("item deleted after its TTL", DELETED_AFTER_TTL, () -> !table.contains("a"));
+        assertExpiredAtOrAfter(arn, due);
+        List<ExecutionDescription> all = executions.forTable(table.name());
+        assertThat(all).extracting(ExecutionDescription::executionArn).containsExactly(arn);
+        assertThat(executions.history(arn)).filteredOn(e -> e.type().equals("TaskSucceeded")).hasSize(1);
+    }
+
+    @Test
+    void burstOfAThousandItems_allExpire_noneEarly_noneMissed() throws InterruptedException {
+        String table = "e2e-burst-" + Long.toString(System.currentTimeMillis() % 100_000, 36);
+        // Sized for a loaded 2-core box (load average 10-13 from other builds), where DynamoDB Local
+        // with a stream wrote ~80 and deleted ~100 items/s: the TTLs stay ahead of the writes and the
+        // deletes due per second within reach. 1,000 TTLs over 5 s put deletes 6-9 s behind there, and
+        // DynamoDB Local's own TTL job (every ~10 s, 20 due items a table) then takes some first:
+        // counted as missed. The TTLs are spread over 20 s instead.
+        ExpiryTrial.Settings settings = new ExpiryTrial.Settings(table, 1000, Duration.ofSeconds(20), Duration.ofSeconds(15),
+                Duration.ofMillis(500), Duration.ofSeconds(10), 4);
+
+        AccuracyReport report = new ExpiryTrial(runtime, Clock.systemUTC()).run(settings, ExpiryTrial.Progress.NONE);
+
+        assertThat(report.items()).isEqualTo(1000);
+        assertThat(report.early()).as("deleted before their TTL (history or table reads); report:%n%s", report.toText()).isZero();
+        assertThat(report.missed()).as("not deleted by an execution, or still present; report:%n%s", report.toText()).isZero();
+        assertThat(report.deleted()).isEqualTo(1000);
+        assertThat(report.lagMillis()).as("lags, sorted: the least is TaskSucceeded minus TTL of the earliest delete")
+                .hasSize(1000).satisfies(lags -> assertThat(lags[0]).isNotNegative());
+    }
+
+    @Test
+    void itemDeletedBeforeItsTtl_stopsItsExecution_andARecreatedItemExpiresAtItsNewTtl() {
+        ExpiryTable table = ExpiryTable.create(runtime, "e2e-deleted");
+        // Further out than the handler's expiry-delete window (stream times are rounded down to the minute):
+        // a delete this early is the application's, so the execution is stopped.
+        long ttl = secondsFromNow(180);
+        table.putWithTtl("a", ttl);
+        String arn = executions.arnOf(table, "a", ttl);
+        executions.awaitStarted(arn, SCHEDULED);
+
+        table.delete("a");
+
+        assertThat(executions.awaitClosed(arn, CLOSED).status()).isEqualTo(ExecutionStatus.ABORTED);
+        long newTtl = secondsFromNow(3);
+        Instant newDue = Instant.ofEpochSecond(newTtl);
+        table.putWithTtl("a", newTtl);
+        String newArn = executions.arnOf(table, "a", newTtl);
+        executions.awaitStarted(newArn, SCHEDULED);
+        Await.holdsUntil("recreated item present until its new TTL", newDue, () -> table.contains("a"));
+        Await.until("recreated item deleted after its new TTL", DELETED_AFTER_TTL, () -> !table.contains("a"));
+        assertExpiredAtOrAfter(newArn, newDue);
+    }
+
+    private static void assertExpiredAtOrAfter(String arn, Instant due) {
+        ExecutionDescription execution = executions.awaitClosed(arn, CLOSED);
+        assertThat(ExpiryExecutions.outcome(execution)).isEqualTo(ExpiryWorkflow.OUTCOME_EXPIRED);
+        Optional<Instant> deleted = executions.deleteSucceededAt(arn);
+        assertThat(deleted).as("TaskSucceeded of the conditional delete").isPresent();
+        assertThat(deleted.get()).as("delete at or after the TTL").isAfterOrEqualTo(due);
+    }
+
+    /** The INSERT record of item {@code id}, read from the table's stream like the poller reads it. */
+    private static Record insertRecord(ExpiryTable table, String id) {
+        String streamArn = table.watched().streamArn();
+        for (Shard shard : streams.describeStream(r -> r.streamArn(streamArn)).streamDescription().shards()) {
+            String iterator = streams.getShardIterator(r -> r.streamArn(streamArn).shardId(shard.shardId())
+                    .shardIteratorType(ShardIteratorType.TRIM_HORIZON)).shardIterator();
+            while (iterator != null) {
+                String current = iterator;
+                var page = streams.getRecords(r -> r.shardIterator(current));
+                for (Record record : page.records()) {
+                    if (record.eventNameAsString().equals("INSERT")
+                            && id.equals(record.dynamodb().keys().get(ExpiryTable.KEY).s())) {
+                        return record;
+                    }
+                }
+                // An open shard always hands out a next iterator; stop at the first empty page.
+                iterator = page.records().isEmpty() ? null : page.nextShardIterator();
+            }
+        }
+        throw new AssertionError("no INSERT record for item " + id + " in the stream of " + table.name());
+    }
+
+    private static long secondsFromNow(long seconds) {
+        return Instant.now().getEpochSecond() + seconds;
+    }
+}

@@ -1,0 +1,73 @@
+package dev.punctual.tests.support;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
+
+/**
+ * Bounded polling for the end-to-end tests, which wait on real time (a real stream, real Waits): a
+ * condition is checked every few milliseconds until it holds or the timeout fails the test.
+ */
+public final class Await {
+
+    /** How often a condition is checked: well below the second-granular TTLs under test. */
+    public static final Duration POLL = Duration.ofMillis(20);
+
+    private Await() {
+    }
+
+    /** Waits until {@code condition} holds; fails with {@code description} after {@code timeout}. */
+    public static void until(String description, Duration timeout, BooleanSupplier condition) {
+        value(description, timeout, () -> condition.getAsBoolean() ? Optional.of(Boolean.TRUE) : Optional.empty());
+    }
+
+    /** Waits until {@code probe} returns a value and returns it; fails after {@code timeout}. */
+    public static <T> T value(String description, Duration timeout, Supplier<Optional<T>> probe) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            Optional<T> value = probe.get();
+            if (value.isPresent()) {
+                return value.get();
+            }
+            if (System.nanoTime() - deadline > 0) {
+                throw new AssertionError("timed out after " + timeout.toMillis() + " ms waiting for " + description);
+            }
+            pause(POLL);
+        }
+    }
+
+    /**
+     * Checks {@code invariant} repeatedly until the wall clock reaches {@code end}, failing at the
+     * first check that does not hold. Each check counts only if it completed before {@code end}.
+     */
+    public static void holdsUntil(String description, Instant end, BooleanSupplier invariant) {
+        int checks = 0;
+        while (true) {
+            boolean holds = invariant.getAsBoolean();
+            Instant completed = Instant.now();
+            if (!completed.isBefore(end)) {
+                break;
+            }
+            checks++;
+            if (!holds) {
+                throw new AssertionError(description + " stopped holding at " + completed + ", before " + end
+                        + " (after " + checks + " checks)");
+            }
+            pause(POLL);
+        }
+        if (checks == 0) {
+            throw new AssertionError(description + ": " + end + " had already passed; the test ran too late to check it");
+        }
+    }
+
+    private static void pause(Duration duration) {
+        try {
+            Thread.sleep(duration.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError("interrupted while waiting", e);
+        }
+    }
+}

@@ -1,0 +1,129 @@
+package dev.punctual.tests.support;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.punctual.expiry.AttributeValue;
+import dev.punctual.expiry.ExecutionNames;
+import dev.punctual.expiry.ItemKey;
+import dev.punctual.expiry.TtlValue;
+import dev.punctual.local.runtime.LocalRuntime;
+import dev.punctual.local.stepfunctions.executions.ExecutionDescription;
+import dev.punctual.local.stepfunctions.executions.ExecutionStatus;
+import dev.punctual.local.stepfunctions.executions.ExecutionSummary;
+import dev.punctual.local.stepfunctions.executions.HistoryEvent;
+import dev.punctual.local.stepfunctions.executions.Page;
+import dev.punctual.local.stepfunctions.executions.StepFunctionsEngine;
+import dev.punctual.local.stepfunctions.executions.StepFunctionsException;
+import dev.punctual.statemachine.ExpiryWorkflow;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The expire-item executions of a running {@link LocalRuntime}, looked up the way the handler names
+ * them: by table, item id and TTL. Reads the in-process engine, which is what the Step Functions API
+ * serves.
+ */
+public final class ExpiryExecutions {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final int PAGE = 1000;
+
+    private final StepFunctionsEngine engine;
+    private final String stateMachineArn;
+    private final String executionArnPrefix;
+
+    public ExpiryExecutions(LocalRuntime runtime) {
+        this.engine = runtime.stepFunctionsEngine();
+        this.stateMachineArn = runtime.stateMachineArn();
+        this.executionArnPrefix = stateMachineArn.replace(":stateMachine:", ":execution:") + ":";
+    }
+
+    /** The name the handler gives the execution for item {@code id} of {@code table} with a Number TTL of {@code ttl}. */
+    public static String nameOf(String table, String id, String ttl) {
+        TtlValue.Check check = TtlValue.check(AttributeValue.n(ttl), ExpiryTable.TTL, Instant.now());
+        if (!(check instanceof TtlValue.Valid valid)) {
+            throw new IllegalArgumentException("TTL " + ttl + " is not one the handler schedules: " + check);
+        }
+        return ExecutionNames.name(table, ItemKey.of(Map.of(ExpiryTable.KEY, AttributeValue.s(id))), valid.ttl());
+    }
+
+    /** The ARN of the execution for item {@code id} with TTL {@code epochSeconds}. */
+    public String arnOf(ExpiryTable table, String id, long epochSeconds) {
+        return executionArnPrefix + nameOf(table.name(), id, Long.toString(epochSeconds));
+    }
+
+    /** The ARN of the execution named {@code name}. */
+    public String arn(String name) {
+        return executionArnPrefix + name;
+    }
+
+    /** The execution, or empty while it has not been started. */
+    public Optional<ExecutionDescription> find(String executionArn) {
+        try {
+            return Optional.of(engine.describeExecution(executionArn));
+        } catch (StepFunctionsException notStarted) {
+            return Optional.empty();
+        }
+    }
+
+    /** Waits until the execution exists, i.e. the stream record reached the handler and it started. */
+    public ExecutionDescription awaitStarted(String executionArn, Duration timeout) {
+        return Await.value("execution " + executionArn + " to start", timeout, () -> find(executionArn));
+    }
+
+    /** Waits until the execution has closed and returns its final description. */
+    public ExecutionDescription awaitClosed(String executionArn, Duration timeout) {
+        return Await.value("execution " + executionArn + " to close", timeout,
+                () -> find(executionArn).filter(e -> e.status().isClosed()));
+    }
+
+    /** The outcome a succeeded execution reports ({@code Expired}, {@code Superseded}, ...). */
+    public static String outcome(ExecutionDescription execution) {
+        if (execution.status() != ExecutionStatus.SUCCEEDED) {
+            throw new AssertionError("execution " + execution.name() + " is " + execution.status() + ", not SUCCEEDED");
+        }
+        return read(execution.output()).path(ExpiryWorkflow.OUTCOME).asText(null);
+    }
+
+    /** When the execution's conditional delete succeeded: its {@code TaskSucceeded} event, if any. */
+    public Optional<Instant> deleteSucceededAt(String executionArn) {
+        return history(executionArn).stream().filter(e -> e.type().equals("TaskSucceeded"))
+                .map(HistoryEvent::timestamp).findFirst();
+    }
+
+    /** The execution's history, oldest first. */
+    public List<HistoryEvent> history(String executionArn) {
+        return engine.getExecutionHistory(executionArn, PAGE, null, false).items();
+    }
+
+    /** Every execution of the state machine whose input names {@code table}, newest first. */
+    public List<ExecutionDescription> forTable(String table) {
+        List<ExecutionDescription> found = new ArrayList<>();
+        String token = null;
+        do {
+            Page<ExecutionSummary> page = engine.listExecutions(stateMachineArn, null, PAGE, token);
+            for (ExecutionSummary summary : page.items()) {
+                ExecutionDescription execution = engine.describeExecution(summary.executionArn());
+                if (table.equals(read(execution.input()).path(ExpiryWorkflow.TABLE).asText(null))) {
+                    found.add(execution);
+                }
+            }
+            token = page.nextToken();
+        } while (token != null);
+        return found;
+    }
+
+    private static JsonNode read(String json) {
+        try {
+            return JSON.readTree(json);
+        } catch (IOException e) {
+            throw new UncheckedIOException("execution input or output is not JSON: " + e.getMessage(), e);
+        }
+    }
+}
