@@ -78,7 +78,7 @@ class KillNineRecoveryTest {
                     .isSubsetOf(ttls.keySet());
 
             long lastTtl = ttls.values().stream().mapToLong(Long::longValue).max().orElseThrow();
-            await(Duration.ofSeconds(Math.max(10, lastTtl - Instant.now().getEpochSecond() + 30)), "table empty after every TTL",
+            await(Duration.ofSeconds(Math.max(60, lastTtl - Instant.now().getEpochSecond() + 60)), "table empty after every TTL",
                     () -> FaultFixtures.ids(secondClient, TABLE).isEmpty());
             log(t0, "table empty");
             watching.set(false);
