@@ -12,6 +12,8 @@ import software.amazon.awssdk.core.exception.SdkClientException;
             DemoCommand.class,
             BenchCommand.class,
             PendingCommand.class,
+            DlqCommand.class,
+            BackfillCommand.class,
         })
 public final class PunctualCommand {
 
@@ -21,6 +23,17 @@ public final class PunctualCommand {
     public static void main(String[] args) {
         CliLogging.install();
         System.exit(commandLine().execute(args));
+    }
+
+    /**
+     * Runs one command line in this process, writing to {@code out} and {@code err}: for tests and for
+     * tools that embed the CLI. Returns the exit code {@link #main} would exit with.
+     */
+    public static int run(java.io.PrintWriter out, java.io.PrintWriter err, String... args) {
+        CommandLine commandLine = commandLine();
+        commandLine.setOut(out);
+        commandLine.setErr(err);
+        return commandLine.execute(args);
     }
 
     /** The configured command line, also used by tests. */

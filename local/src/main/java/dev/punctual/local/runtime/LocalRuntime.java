@@ -74,13 +74,25 @@ public final class LocalRuntime implements AutoCloseable {
      * @param tables tables to watch; empty watches every table with a stream and TTL enabled
      * @param cancelStale whether the handler stops executions made stale by TTL changes and deletes
      * @param mapping event source mapping settings (the table allow-list is taken from {@code tables})
+     * @param maxOpenExecutions the engine's open-execution quota (AWS: 1,000,000); a small one makes
+     *     StartExecution fail with {@code ExecutionLimitExceeded}, as it would at the real quota
      */
     public record Options(int dynamoDbPort, int stepFunctionsPort, Path dataDirectory, Set<String> tables,
-                          boolean cancelStale, MappingSettings mapping) {
+                          boolean cancelStale, MappingSettings mapping, int maxOpenExecutions) {
 
         public Options {
             tables = Set.copyOf(tables);
             Objects.requireNonNull(mapping, "mapping");
+            if (maxOpenExecutions < 1) {
+                throw new IllegalArgumentException("maxOpenExecutions must be at least 1, got " + maxOpenExecutions);
+            }
+        }
+
+        /** Options with AWS's open-execution quota. */
+        public Options(int dynamoDbPort, int stepFunctionsPort, Path dataDirectory, Set<String> tables,
+                       boolean cancelStale, MappingSettings mapping) {
+            this(dynamoDbPort, stepFunctionsPort, dataDirectory, tables, cancelStale, mapping,
+                    StepFunctionsEngine.DEFAULT_MAX_OPEN_EXECUTIONS);
         }
 
         /** The defaults: well-known ports, in memory, every eligible table, cancellation on. */
@@ -95,23 +107,27 @@ public final class LocalRuntime implements AutoCloseable {
         }
 
         public Options withDataDirectory(Path directory) {
-            return new Options(dynamoDbPort, stepFunctionsPort, directory, tables, cancelStale, mapping);
+            return new Options(dynamoDbPort, stepFunctionsPort, directory, tables, cancelStale, mapping, maxOpenExecutions);
         }
 
         public Options withPorts(int dynamoDb, int stepFunctionsApi) {
-            return new Options(dynamoDb, stepFunctionsApi, dataDirectory, tables, cancelStale, mapping);
+            return new Options(dynamoDb, stepFunctionsApi, dataDirectory, tables, cancelStale, mapping, maxOpenExecutions);
         }
 
         public Options withTables(Set<String> names) {
-            return new Options(dynamoDbPort, stepFunctionsPort, dataDirectory, names, cancelStale, mapping);
+            return new Options(dynamoDbPort, stepFunctionsPort, dataDirectory, names, cancelStale, mapping, maxOpenExecutions);
         }
 
         public Options withCancelStale(boolean cancel) {
-            return new Options(dynamoDbPort, stepFunctionsPort, dataDirectory, tables, cancel, mapping);
+            return new Options(dynamoDbPort, stepFunctionsPort, dataDirectory, tables, cancel, mapping, maxOpenExecutions);
         }
 
         public Options withMapping(MappingSettings settings) {
-            return new Options(dynamoDbPort, stepFunctionsPort, dataDirectory, tables, cancelStale, settings);
+            return new Options(dynamoDbPort, stepFunctionsPort, dataDirectory, tables, cancelStale, settings, maxOpenExecutions);
+        }
+
+        public Options withMaxOpenExecutions(int max) {
+            return new Options(dynamoDbPort, stepFunctionsPort, dataDirectory, tables, cancelStale, mapping, max);
         }
 
         private Path under(String child) {
@@ -139,6 +155,7 @@ public final class LocalRuntime implements AutoCloseable {
                     .dataDirectory(options.under("stepfunctions"))
                     .region(LocalDefaults.REGION)
                     .accountId(LocalDefaults.ACCOUNT_ID)
+                    .maxOpenExecutions(options.maxOpenExecutions())
                     .build());
             stepFunctionsServer = register(StepFunctionsServer.start(stepFunctions.engine(),
                     new InetSocketAddress(LocalDefaults.LOOPBACK, options.stepFunctionsPort())));

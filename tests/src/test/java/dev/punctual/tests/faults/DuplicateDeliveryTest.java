@@ -1,0 +1,108 @@
+package dev.punctual.tests.faults;
+
+import static dev.punctual.tests.faults.FaultFixtures.await;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.amazonaws.services.lambda.runtime.events.DynamodbEvent;
+import com.amazonaws.services.lambda.runtime.events.DynamodbEvent.DynamodbStreamRecord;
+import dev.punctual.functions.ExpiryStreamHandler;
+import dev.punctual.local.dynamodb.LocalDynamoDbClients;
+import dev.punctual.local.runtime.LocalRuntime;
+import dev.punctual.local.stream.StreamRecordConverter;
+import dev.punctual.local.stream.WatchedTable;
+import dev.punctual.local.runtime.LocalClients;
+import dev.punctual.local.runtime.LocalDefaults;
+import dev.punctual.statemachine.ExpiryWorkflow;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.services.dynamodb.model.ShardIteratorType;
+import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
+import software.amazon.awssdk.services.sfn.SfnClient;
+
+/**
+ * At-least-once delivery: the real handler gets the same batch of real stream records twice, then a
+ * reordered copy, then once more after the items expired. One execution per (item, TTL) deletes each
+ * item exactly once.
+ */
+class DuplicateDeliveryTest {
+
+    private static final String TABLE = "dup-orders";
+    private static final int ITEMS = 20;
+
+    @Test
+    void duplicateAndReorderedBatches_startOneExecutionPerItemAndDeleteEachOnce() throws Exception {
+        // The runtime watches another table only, so this test alone delivers this table's records.
+        try (LocalRuntime runtime = LocalRuntime.start(LocalRuntime.Options.onFreePorts().withTables(Set.of("not-this-one")));
+             DynamoDbStreamsClient streams = LocalDynamoDbClients.streams(runtime.dynamoDbEndpoint());
+             SfnClient sfn = LocalClients.stepFunctions(runtime.stepFunctionsEndpoint())) {
+            FaultFixtures.createTable(runtime.dynamoDb(), TABLE, true);
+            long ttl = Instant.now().plusSeconds(4).getEpochSecond();
+            Map<String, Long> items = new LinkedHashMap<>();
+            for (int i = 0; i < ITEMS; i++) {
+                items.put("item-" + i, ttl);
+            }
+            FaultFixtures.batchWrite(runtime.dynamoDb(), TABLE, items);
+            String streamArn = runtime.dynamoDb().describeTable(r -> r.tableName(TABLE)).table().latestStreamArn();
+            List<DynamodbStreamRecord> batch = readStream(streams, streamArn, ITEMS);
+
+            try (ExpiryStreamHandler handler = new ExpiryStreamHandler(
+                    runtime.handlerEnvironment(new WatchedTable(TABLE, streamArn, FaultFixtures.TTL)))) {
+                List<DynamodbStreamRecord> reordered = new ArrayList<>(batch);
+                Collections.reverse(reordered);
+                assertThat(handler.handleRequest(event(batch), null).getBatchItemFailures()).isEmpty();
+                assertThat(handler.handleRequest(event(batch), null).getBatchItemFailures()).isEmpty();
+                assertThat(handler.handleRequest(event(reordered), null).getBatchItemFailures()).isEmpty();
+
+                List<FaultFixtures.Observed> pending = FaultFixtures.executions(sfn, runtime.stateMachineArn(), TABLE);
+                assertThat(pending).hasSize(ITEMS);
+                assertThat(pending).extracting(FaultFixtures.Observed::itemId).doesNotHaveDuplicates()
+                        .containsExactlyInAnyOrderElementsOf(items.keySet());
+
+                await(Duration.ofSeconds(20), "every item expired", () -> FaultFixtures.ids(runtime.dynamoDb(), TABLE).isEmpty());
+
+                // A late duplicate, after the deletes: it may start a restart, which finds the item gone.
+                assertThat(handler.handleRequest(event(reordered), null).getBatchItemFailures()).isEmpty();
+            }
+            await(Duration.ofSeconds(10), "every execution closed",
+                    () -> FaultFixtures.executions(sfn, runtime.stateMachineArn(), TABLE).stream().noneMatch(e -> "RUNNING".equals(e.status())));
+            List<FaultFixtures.Observed> all = FaultFixtures.executions(sfn, runtime.stateMachineArn(), TABLE);
+            Map<String, List<FaultFixtures.Observed>> expired = FaultFixtures.expiredByItem(all);
+            assertThat(expired).hasSize(ITEMS);
+            expired.forEach((id, executions) -> {
+                assertThat(executions).as("deletes of %s", id).hasSize(1);
+                assertThat(executions.get(0).deletedAt()).isAfterOrEqualTo(Instant.ofEpochSecond(ttl));
+            });
+            assertThat(all).allSatisfy(e -> assertThat(e.outcome()).isIn(ExpiryWorkflow.OUTCOME_EXPIRED, ExpiryWorkflow.OUTCOME_SUPERSEDED));
+        }
+    }
+
+    private static DynamodbEvent event(List<DynamodbStreamRecord> records) {
+        DynamodbEvent event = new DynamodbEvent();
+        event.setRecords(new ArrayList<>(records));
+        return event;
+    }
+
+    /** The first {@code count} records of the table's (single-shard) stream, as Lambda would get them. */
+    private static List<DynamodbStreamRecord> readStream(DynamoDbStreamsClient streams, String streamArn, int count) {
+        String shardId = streams.describeStream(r -> r.streamArn(streamArn)).streamDescription().shards().get(0).shardId();
+        String iterator = streams.getShardIterator(r -> r.streamArn(streamArn).shardId(shardId)
+                .shardIteratorType(ShardIteratorType.TRIM_HORIZON)).shardIterator();
+        List<DynamodbStreamRecord> records = new ArrayList<>();
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (records.size() < count && iterator != null && System.nanoTime() < deadline) {
+            String current = iterator;
+            var page = streams.getRecords(r -> r.shardIterator(current));
+            page.records().forEach(record -> records.add(StreamRecordConverter.toLambda(record, streamArn, LocalDefaults.REGION)));
+            iterator = page.nextShardIterator();
+        }
+        assertThat(records).hasSize(count);
+        return records;
+    }
+}
