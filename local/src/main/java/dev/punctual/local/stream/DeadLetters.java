@@ -173,6 +173,8 @@ public final class DeadLetters {
 
     private void append(ObjectNode line) {
         try {
+            // The data directory may be new (the runtime gives the poller its own sub-directory).
+            Files.createDirectories(file.getParent());
             Files.write(file, (JSON.writeValueAsString(line) + "\n").getBytes(StandardCharsets.UTF_8),
                     StandardOpenOption.CREATE, StandardOpenOption.APPEND, StandardOpenOption.WRITE,
                     StandardOpenOption.SYNC);

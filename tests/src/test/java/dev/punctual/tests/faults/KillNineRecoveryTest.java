@@ -30,8 +30,8 @@ import software.amazon.awssdk.services.sfn.SfnClient;
 class KillNineRecoveryTest {
 
     private static final String TABLE = "crash-orders";
-    private static final int FIRST_WAVE = 1200;
-    private static final int SECOND_WAVE = 400;
+    private static final int FIRST_WAVE = 600;
+    private static final int SECOND_WAVE = 200;
 
     @TempDir
     Path data;
@@ -54,8 +54,8 @@ class KillNineRecoveryTest {
 
         log(t0, "table created");
         long now = Instant.now().getEpochSecond();
-        Map<String, Long> firstWave = wave("a-", FIRST_WAVE, now + 8, 8);
-        Map<String, Long> secondWave = wave("b-", SECOND_WAVE, now + 9, 7);
+        Map<String, Long> firstWave = wave("a-", FIRST_WAVE, now + 20, 8);
+        Map<String, Long> secondWave = wave("b-", SECOND_WAVE, now + 21, 7);
         ttls.putAll(firstWave);
         ttls.putAll(secondWave);
         write(firstClient, firstWave, writtenAt);

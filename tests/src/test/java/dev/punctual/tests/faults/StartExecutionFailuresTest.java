@@ -36,7 +36,8 @@ class StartExecutionFailuresTest {
 
     @Test
     void startExecutionFailures_deadLetterAfterRetries_thenDlqRedriveSchedulesThem() throws Exception {
-        long ttl = Instant.now().plusSeconds(6).getEpochSecond();
+        // Far enough out that the quota's executions stay open while the others exhaust their retries.
+        long ttl = Instant.now().plusSeconds(25).getEpochSecond();
         Map<String, Long> items = new LinkedHashMap<>();
         for (int i = 0; i < ITEMS; i++) {
             items.put("q-" + i, ttl);
@@ -86,7 +87,7 @@ class StartExecutionFailuresTest {
             assertThat(redrive.exitCode()).as(redrive.out() + redrive.err()).isZero();
             assertThat(redrive.out()).contains(letters.size() + " redriven, 0 failed");
 
-            await(Duration.ofSeconds(30), "every item expired", () -> FaultFixtures.ids(runtime.dynamoDb(), TABLE).isEmpty());
+            await(Duration.ofSeconds(60), "every item expired", () -> FaultFixtures.ids(runtime.dynamoDb(), TABLE).isEmpty());
             await(Duration.ofSeconds(10), "every execution closed", () -> FaultFixtures.executions(sfn, runtime.stateMachineArn(), TABLE)
                     .stream().noneMatch(e -> "RUNNING".equals(e.status())));
             Map<String, List<FaultFixtures.Observed>> expired =
