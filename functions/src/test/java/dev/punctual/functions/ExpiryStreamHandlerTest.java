@@ -64,6 +64,23 @@ class ExpiryStreamHandlerTest {
     }
 
     @Test
+    void itemNearTheItemSizeLimit_startsWithTheKeyOnly_neverTheImage() {
+        DynamodbEvent event = EventLoader.loadDynamoDbEvent("events/insert.json");
+        String blob = "x".repeat(390 * 1024);
+        Map<String, com.amazonaws.services.lambda.runtime.events.models.dynamodb.AttributeValue> image =
+                new java.util.HashMap<>(event.getRecords().get(0).getDynamodb().getNewImage());
+        image.put("payload", new com.amazonaws.services.lambda.runtime.events.models.dynamodb.AttributeValue().withS(blob));
+        event.getRecords().get(0).getDynamodb().setNewImage(image);
+
+        StreamsEventResponse response = handler.handleRequest(event, null);
+
+        assertThat(response.getBatchItemFailures()).isEmpty();
+        assertThat(executions.input(A_AT_0140))
+                .isEqualTo(input("{\"id\":{\"S\":\"a\"}}", "1767225700", "2026-01-01T00:01:40Z", A_AT_0140))
+                .hasSizeLessThan(512);
+    }
+
+    @Test
     void insertWithFractionalTtl_deletesAtTheNextWholeSecondAndComparesTheExactNumber() {
         assertThat(handle("insert-fractional.json")).isEmpty();
 
