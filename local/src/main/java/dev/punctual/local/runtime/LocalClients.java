@@ -1,5 +1,6 @@
 package dev.punctual.local.runtime;
 
+import dev.punctual.local.dynamodb.LocalDynamoDbClients;
 import java.net.URI;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
@@ -27,13 +28,8 @@ public final class LocalClients {
                 .build();
     }
 
-    /** A DynamoDB client for a local endpoint. */
+    /** A DynamoDB client for a local endpoint (the same client the runtime itself uses). */
     public static DynamoDbClient dynamoDb(URI endpoint) {
-        return DynamoDbClient.builder()
-                .endpointOverride(endpoint)
-                .region(Region.of(LocalDefaults.REGION))
-                .credentialsProvider(CREDENTIALS)
-                .httpClientBuilder(Apache5HttpClient.builder().maxConnections(64))
-                .build();
+        return LocalDynamoDbClients.dynamoDb(endpoint);
     }
 }
