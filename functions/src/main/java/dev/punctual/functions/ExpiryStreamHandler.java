@@ -16,6 +16,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import software.amazon.awssdk.http.SdkHttpClient;
 import software.amazon.lambda.powertools.logging.PowertoolsLogging;
 
 /**
@@ -48,8 +49,23 @@ public final class ExpiryStreamHandler implements RequestHandler<DynamodbEvent, 
         this(ExpirySettings.fromEnvironment(environment), environment);
     }
 
+    /**
+     * A handler configured from {@code environment} whose Step Functions client sends its requests
+     * through {@code stepFunctionsTransport} (owned by the caller) instead of HTTP: the local
+     * runtime's in-process route to its engine. Everything else is as in Lambda.
+     *
+     * @throws IllegalArgumentException naming the variable that is missing or malformed
+     */
+    public ExpiryStreamHandler(Map<String, String> environment, SdkHttpClient stepFunctionsTransport) {
+        this(ExpirySettings.fromEnvironment(environment), environment, stepFunctionsTransport);
+    }
+
     private ExpiryStreamHandler(ExpirySettings settings, Map<String, String> environment) {
         this(settings, SfnExecutions.create(settings, environment), Clock.systemUTC());
+    }
+
+    private ExpiryStreamHandler(ExpirySettings settings, Map<String, String> environment, SdkHttpClient transport) {
+        this(settings, SfnExecutions.create(settings, environment, transport), Clock.systemUTC());
     }
 
     /** Tests' constructor: fake executions and a fixed clock. */

@@ -7,6 +7,7 @@ import dev.punctual.statemachine.ExpiryWorkflow;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Objects;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
@@ -14,6 +15,7 @@ import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.core.retry.RetryMode;
 import software.amazon.awssdk.http.apache5.Apache5HttpClient;
 import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.http.SdkHttpClient;
 import software.amazon.awssdk.services.sfn.SfnClient;
 import software.amazon.awssdk.services.sfn.SfnClientBuilder;
 import software.amazon.awssdk.services.sfn.model.DescribeExecutionResponse;
@@ -51,18 +53,38 @@ public final class SfnExecutions implements Executions, AutoCloseable {
      * it uses the default credential chain and the state machine's region.
      */
     public static SfnExecutions create(ExpirySettings settings, Map<String, String> environment) {
-        return new SfnExecutions(client(settings, environment), settings);
+        return new SfnExecutions(client(settings, environment, null), settings);
+    }
+
+    /**
+     * As {@link #create(ExpirySettings, Map)}, with the client's requests carried by {@code transport}
+     * instead of the Apache HTTP client: the local runtime's in-process route to its engine. The
+     * transport belongs to the caller.
+     */
+    public static SfnExecutions create(ExpirySettings settings, Map<String, String> environment,
+            SdkHttpClient transport) {
+        return new SfnExecutions(client(settings, environment, Objects.requireNonNull(transport, "transport")),
+                settings);
     }
 
     static SfnClient client(ExpirySettings settings, Map<String, String> environment) {
-        SfnClientBuilder builder = SfnClient.builder()
-                .httpClientBuilder(Apache5HttpClient.builder()
-                        .maxConnections(settings.maxConcurrency())
-                        .connectionTimeout(Duration.ofSeconds(2))
-                        .socketTimeout(ATTEMPT_TIMEOUT))
-                .overrideConfiguration(o -> o.retryStrategy(RetryMode.STANDARD)
-                        .apiCallTimeout(API_CALL_TIMEOUT)
-                        .apiCallAttemptTimeout(ATTEMPT_TIMEOUT));
+        return client(settings, environment, null);
+    }
+
+    private static SfnClient client(ExpirySettings settings, Map<String, String> environment,
+            SdkHttpClient transport) {
+        SfnClientBuilder builder = SfnClient.builder();
+        if (transport == null) {
+            builder.httpClientBuilder(Apache5HttpClient.builder()
+                    .maxConnections(settings.maxConcurrency())
+                    .connectionTimeout(Duration.ofSeconds(2))
+                    .socketTimeout(ATTEMPT_TIMEOUT));
+        } else {
+            builder.httpClient(transport);
+        }
+        builder.overrideConfiguration(o -> o.retryStrategy(RetryMode.STANDARD)
+                .apiCallTimeout(API_CALL_TIMEOUT)
+                .apiCallAttemptTimeout(ATTEMPT_TIMEOUT));
         boolean local = settings.stepFunctionsEndpoint().isPresent() && !environment.containsKey("AWS_ACCESS_KEY_ID");
         settings.stepFunctionsEndpoint().ifPresent(builder::endpointOverride);
         AwsCredentialsProvider credentials = local

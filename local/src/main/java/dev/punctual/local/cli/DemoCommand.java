@@ -1,169 +1,22 @@
 package dev.punctual.local.cli;
 
-import dev.punctual.local.measure.AccuracyReport;
-import dev.punctual.local.measure.ExpiryTrial;
-import dev.punctual.local.runtime.LocalRuntime;
-import java.io.PrintWriter;
-import java.time.Clock;
-import java.time.Duration;
 import java.util.Map;
-import java.util.concurrent.Callable;
-import me.tongfei.progressbar.ProgressBar;
-import me.tongfei.progressbar.ProgressBarBuilder;
-import me.tongfei.progressbar.ProgressBarStyle;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.IDefaultValueProvider;
-import picocli.CommandLine.Model.ArgSpec;
-import picocli.CommandLine.Model.OptionSpec;
-import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.ParameterException;
-import picocli.CommandLine.Spec;
 
 /**
- * {@code punctual demo}: starts the runtime, writes items whose TTLs fall over the coming seconds,
- * and reports how accurately they expired. {@code punctual bench} is the same measurement at scale.
+ * {@code punctual demo}: the README's first command. 500 items over 15 seconds, starting 5 seconds
+ * out, which a 2-core laptop schedules well ahead of the first TTL even with a cold JVM.
  */
 @Command(name = "demo", mixinStandardHelpOptions = true,
         description = "Write items with TTLs over the coming seconds, let Punctual expire them, report accuracy.",
         defaultValueProvider = DemoCommand.Defaults.class)
-class DemoCommand implements Callable<Integer> {
+final class DemoCommand extends TrialCommand {
 
-    @Spec
-    CommandSpec spec;
-
-    @Option(names = "--items", description = "Items to write (default: ${DEFAULT-VALUE}).")
-    int items;
-
-    @Option(names = "--spread", paramLabel = "SECONDS",
-            description = "TTLs are spread over this many seconds (default: ${DEFAULT-VALUE}).")
-    int spreadSeconds;
-
-    @Option(names = "--lead", paramLabel = "SECONDS",
-            description = "Seconds from the start until the first TTL (default: ${DEFAULT-VALUE}).")
-    int leadSeconds;
-
-    @Option(names = "--writers", description = "Concurrent writers (default: ${DEFAULT-VALUE}).")
-    int writers;
-
-    @Option(names = "--scan-interval-ms", description = "Pause between verification scans of the table (default: ${DEFAULT-VALUE}).")
-    long scanIntervalMillis;
-
-    @Option(names = "--json", description = "Print one JSON object instead of the table.")
-    boolean json;
-
-    @Option(names = "--no-progress", negatable = false, description = "No progress bars.")
-    boolean noProgress;
-
-    /**
-     * Demo-sized defaults: 500 items over 15 seconds, starting 5 seconds out, which a 2-core laptop
-     * schedules well ahead of the first TTL even with a cold JVM.
-     */
-    static class Defaults implements IDefaultValueProvider {
-        private final Map<String, String> values;
-
+    /** Demo-sized defaults. */
+    static final class Defaults extends TrialCommand.Defaults {
         Defaults() {
-            this(Map.of("--items", "500", "--spread", "15", "--lead", "5", "--writers", "4", "--scan-interval-ms", "250"));
-        }
-
-        Defaults(Map<String, String> values) {
-            this.values = values;
-        }
-
-        @Override
-        public String defaultValue(ArgSpec argSpec) {
-            return argSpec instanceof OptionSpec option ? values.get(option.longestName()) : null;
-        }
-    }
-
-    @Override
-    public Integer call() throws InterruptedException {
-        validate();
-        PrintWriter out = spec.commandLine().getOut();
-        String table = "punctual-" + spec.name() + "-" + System.currentTimeMillis();
-        ExpiryTrial.Settings settings = new ExpiryTrial.Settings(table, items, Duration.ofSeconds(spreadSeconds),
-                Duration.ofSeconds(leadSeconds), Duration.ofMillis(scanIntervalMillis), Duration.ofSeconds(10), writers);
-        if (!json) {
-            out.printf("Starting the embedded runtime (DynamoDB Local, Step Functions API, stream poller)...%n");
-            out.flush();
-        }
-        try (LocalRuntime runtime = RuntimeStarter.start(LocalRuntime.Options.onFreePorts())) {
-            if (!json) {
-                out.printf("DynamoDB Local %s, Step Functions %s%n", runtime.dynamoDbEndpoint(), runtime.stepFunctionsEndpoint());
-                out.printf("Writing %d items to table %s with TTLs over %d s, starting in %d s...%n",
-                        items, table, spreadSeconds, leadSeconds);
-                out.flush();
-            }
-            AccuracyReport report;
-            try (Bars bars = new Bars(items, !json && !noProgress)) {
-                report = new ExpiryTrial(runtime, Clock.systemUTC()).run(settings, bars);
-            }
-            if (json) {
-                out.println(report.toJson());
-            } else {
-                out.println();
-                out.println(report.toText());
-                out.println(report.perfect() ? "OK: every item expired at its TTL, none early, none missed."
-                        : "NOT OK: see early, missed and backstop above.");
-            }
-            out.flush();
-            return report.perfect() ? 0 : 2;
-        }
-    }
-
-    private void validate() {
-        if (items < 1 || items > 1_000_000) {
-            throw new ParameterException(spec.commandLine(), "--items must be 1-1000000, got " + items);
-        }
-        if (spreadSeconds < 0 || spreadSeconds > 86_400) {
-            throw new ParameterException(spec.commandLine(), "--spread must be 0-86400 seconds, got " + spreadSeconds);
-        }
-        if (leadSeconds < 1 || leadSeconds > 3_600) {
-            throw new ParameterException(spec.commandLine(), "--lead must be 1-3600 seconds, got " + leadSeconds);
-        }
-        if (writers < 1 || writers > 64) {
-            throw new ParameterException(spec.commandLine(), "--writers must be 1-64, got " + writers);
-        }
-        if (scanIntervalMillis < 10) {
-            throw new ParameterException(spec.commandLine(), "--scan-interval-ms must be at least 10, got " + scanIntervalMillis);
-        }
-    }
-
-    /** Two progress bars on stderr, or none. */
-    private static final class Bars implements ExpiryTrial.Progress, AutoCloseable {
-        private final ProgressBar writing;
-        private final ProgressBar expiring;
-
-        Bars(int items, boolean show) {
-            writing = show ? bar("Writing ", items) : null;
-            expiring = show ? bar("Expired ", items) : null;
-        }
-
-        private static ProgressBar bar(String name, int items) {
-            return new ProgressBarBuilder().setTaskName(name).setInitialMax(items).setStyle(ProgressBarStyle.ASCII)
-                    .setUpdateIntervalMillis(100).continuousUpdate().build();
-        }
-
-        @Override
-        public void written(long count) {
-            if (writing != null) {
-                writing.stepTo(count);
-            }
-        }
-
-        @Override
-        public void expired(long count) {
-            if (expiring != null) {
-                expiring.stepTo(count);
-            }
-        }
-
-        @Override
-        public void close() {
-            if (writing != null) {
-                writing.close();
-                expiring.close();
-            }
+            super(Map.of("--items", "500", "--spread", "15", "--lead", "5", "--writers", "4", "--scan-interval-ms", "250",
+                    "--warmup-items", "0"));
         }
     }
 }

@@ -42,12 +42,15 @@ public final class DynamoDbLocalServer implements AutoCloseable {
 
     private final Server jetty;
     private final LocalDynamoDBServerHandler handler;
+    private final InProcessDynamoDb inProcess;
     private final int port;
     private final Duration startTime;
 
-    private DynamoDbLocalServer(Server jetty, LocalDynamoDBServerHandler handler, int port, Duration startTime) {
+    private DynamoDbLocalServer(Server jetty, LocalDynamoDBServerHandler handler, InProcessDynamoDb inProcess,
+            int port, Duration startTime) {
         this.jetty = jetty;
         this.handler = handler;
+        this.inProcess = inProcess;
         this.port = port;
         this.startTime = startTime;
     }
@@ -89,7 +92,15 @@ public final class DynamoDbLocalServer implements AutoCloseable {
         if (directory != null) {
             prepareDataDirectory(directory);
         }
-        LocalDynamoDBServerHandler handler = createHandler(directory);
+        LocalDynamoDBRequestHandler requests = createRequestHandler(directory);
+        LocalDynamoDBServerHandler handler = new LocalDynamoDBServerHandler(requests, null);
+        InProcessDynamoDb inProcess;
+        try {
+            inProcess = InProcessDynamoDb.over(requests);
+        } catch (RuntimeException e) {
+            handler.close();
+            throw e;
+        }
         QueuedThreadPool threads = new QueuedThreadPool();
         threads.setName("dynamodb-local");
         threads.setDaemon(true);
@@ -110,16 +121,15 @@ public final class DynamoDbLocalServer implements AutoCloseable {
             throw new DynamoDbLocalStartException("DynamoDB Local did not start on " + LOOPBACK + ":"
                     + options.port() + ": " + e.getMessage(), e);
         }
-        return new DynamoDbLocalServer(jetty, handler, connector.getLocalPort(),
+        return new DynamoDbLocalServer(jetty, handler, inProcess, connector.getLocalPort(),
                 Duration.ofNanos(System.nanoTime() - started));
     }
 
-    private static LocalDynamoDBServerHandler createHandler(Path directory) {
+    private static LocalDynamoDBRequestHandler createRequestHandler(Path directory) {
         try {
             // (authority level 0, inMemory, dbPath, sharedDb, delayTransientStatuses) as ServerRunner passes them.
-            LocalDynamoDBRequestHandler requests = new LocalDynamoDBRequestHandler(
+            return new LocalDynamoDBRequestHandler(
                     0, directory == null, directory == null ? null : directory.toString(), true, false);
-            return new LocalDynamoDBServerHandler(requests, null);
         } catch (RuntimeException e) {
             throw new DynamoDbLocalStartException("DynamoDB Local could not open its database"
                     + (directory == null ? " in memory" : " in " + directory) + ": " + e.getMessage(), e);
@@ -163,6 +173,14 @@ public final class DynamoDbLocalServer implements AutoCloseable {
     /** The HTTP endpoint to give SDK clients and {@code aws --endpoint-url}. */
     public URI endpoint() {
         return URI.create("http://" + LOOPBACK + ":" + port);
+    }
+
+    /**
+     * Clients on the same database that skip HTTP, for the runtime's own traffic. Do not close
+     * them; {@link #close} does.
+     */
+    public InProcessDynamoDb inProcess() {
+        return inProcess;
     }
 
     /** The bound port (the chosen one when started with port 0). */

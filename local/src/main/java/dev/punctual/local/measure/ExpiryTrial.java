@@ -8,6 +8,7 @@ import dev.punctual.local.runtime.LocalRuntime;
 import dev.punctual.local.stepfunctions.executions.HistoryEvent;
 import dev.punctual.local.stepfunctions.executions.StepFunctionsEngine;
 import dev.punctual.local.stepfunctions.executions.StepFunctionsException;
+import dev.punctual.local.stream.StreamPoller;
 import dev.punctual.statemachine.ExpiryWorkflow;
 import java.lang.management.ManagementFactory;
 import java.time.Clock;
@@ -24,8 +25,10 @@ import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.function.LongConsumer;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
+import software.amazon.awssdk.services.dynamodb.model.BatchGetItemResponse;
 import software.amazon.awssdk.services.dynamodb.model.BillingMode;
 import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
+import software.amazon.awssdk.services.dynamodb.model.KeysAndAttributes;
 import software.amazon.awssdk.services.dynamodb.model.KeyType;
 import software.amazon.awssdk.services.dynamodb.model.PutRequest;
 import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
@@ -38,9 +41,10 @@ import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
  * {@code punctual demo} and {@code punctual bench}.
  *
  * <p>Two independent sources decide "early": the execution history (the conditional delete's
- * {@code TaskSucceeded} before the TTL), and table reads (a scan that ended before an item's TTL and
- * did not find an item written before the scan began). "Missed" means no execution deleted the item,
- * or it is still in the table once every TTL has passed.
+ * {@code TaskSucceeded} before the TTL), and table reads (shortly before each TTL second, a consistent
+ * read of up to 100 of the items due then, which must all still be there). "Missed" means an item is
+ * still in the table once every TTL has passed and the grace period is over; the table is scanned
+ * only then, so verification does not compete with the deletes it measures.
  */
 public final class ExpiryTrial {
 
@@ -49,6 +53,13 @@ public final class ExpiryTrial {
     private static final String KEY_ATTRIBUTE = "id";
     private static final int BATCH_WRITE_LIMIT = 25;
     private static final Duration TICK = Duration.ofMillis(20);
+    /** Items due at a second are probed when that second is this close... */
+    private static final Duration PROBE_WINDOW = Duration.ofMillis(600);
+    /** ...and not closer than this, so the read ends before the TTL. */
+    private static final Duration PROBE_MARGIN = Duration.ofMillis(150);
+    /** Items probed per TTL second at most. */
+    private static final int PROBE_SAMPLE = 100;
+    private static final int BATCH_GET_LIMIT = 100;
     private static final com.fasterxml.jackson.databind.ObjectMapper JSON = new com.fasterxml.jackson.databind.ObjectMapper();
 
     /**
@@ -58,7 +69,7 @@ public final class ExpiryTrial {
      * @param items how many items
      * @param spread TTLs are spread evenly (whole seconds, as native TTL needs) over this span
      * @param lead time from the start until the first TTL, so writes and scheduling run ahead
-     * @param scanInterval pause between verification scans of the table
+     * @param scanInterval pause between scans of the table once every TTL has passed
      * @param grace how long to wait after the last TTL for stragglers before counting them missed
      * @param writers concurrent BatchWriteItem callers
      */
@@ -106,9 +117,14 @@ public final class ExpiryTrial {
         this.clock = clock;
     }
 
-    /** Runs the trial and reports; blocks until every TTL has passed and stragglers had their grace. */
+    /**
+     * Runs the trial and reports; blocks until every TTL has passed and stragglers had their grace.
+     *
+     * <p>The stream mapping is disabled while the items are written and enabled once they all are,
+     * as after an event source mapping is re-enabled: the scheduling figure is then the rate at which
+     * Punctual turns a stream backlog into running executions, not the rate of the writer.
+     */
     public AccuracyReport run(Settings settings, Progress progress) throws InterruptedException {
-        DynamoDbClient dynamoDb = runtime.dynamoDb();
         createWatchedTable(settings.table());
 
         int n = settings.items();
@@ -120,26 +136,37 @@ public final class ExpiryTrial {
         }
         long lastTtl = ttls[n - 1];
 
-        long invokedBefore = runtime.streamPoller().metrics().snapshot().recordsInvoked();
-        Instant writeStart = clock.instant();
-        AtomicLongArray writtenAt = write(settings, ttls, progress);
+        StreamPoller poller = runtime.streamPoller();
+        AtomicLongArray writtenAt;
+        poller.setEnabled(false);
+        try {
+            writtenAt = write(settings, ttls, progress);
+        } finally {
+            poller.setEnabled(true);
+        }
+        long invokedBefore = poller.metrics().snapshot().recordsInvoked();
+        Instant enabledAt = clock.instant();
+        int openBefore = runtime.stepFunctionsEngine().openExecutions();
 
-        BitSet seenGoneEarly = new BitSet(n);
+        Probes probes = new Probes(settings.table(), ttls, writtenAt);
         BitSet present = new BitSet(n);
         Instant scheduledAll = null;
-        Instant nextScan = clock.instant();
+        Instant nextScan = Instant.ofEpochSecond(lastTtl);
         Instant deadline = Instant.ofEpochSecond(lastTtl).plus(settings.grace());
         while (true) {
             Instant now = clock.instant();
-            if (scheduledAll == null
-                    && runtime.streamPoller().metrics().snapshot().recordsInvoked() - invokedBefore >= n) {
+            if (scheduledAll == null && poller.metrics().snapshot().recordsInvoked() - invokedBefore >= n) {
                 scheduledAll = now;
             }
-            if (!now.isBefore(nextScan)) {
-                scan(settings.table(), ttls, writtenAt, present, seenGoneEarly);
+            probes.probeBefore(now);
+            if (now.isBefore(nextScan)) {
+                int open = runtime.stepFunctionsEngine().openExecutions() - openBefore;
+                progress.expired(scheduledAll == null ? 0 : Math.max(0, n - Math.max(0, open)));
+            } else {
+                // Every TTL has passed: read the whole table until it is empty or the grace is over.
+                scan(settings.table(), present);
                 progress.expired(n - present.cardinality());
-                boolean allDue = now.getEpochSecond() >= lastTtl;
-                if (allDue && present.isEmpty() || now.isAfter(deadline)) {
+                if (present.isEmpty() || now.isAfter(deadline)) {
                     break;
                 }
                 nextScan = now.plus(settings.scanInterval());
@@ -150,10 +177,85 @@ public final class ExpiryTrial {
             scheduledAll = clock.instant();
         }
 
-        List<ExpiryObservation> observations = observe(settings.table(), ttls, present, seenGoneEarly);
-        double seconds = Math.max(0.001, Duration.between(writeStart, scheduledAll).toNanos() / 1e9);
+        List<ExpiryObservation> observations = observe(settings.table(), ttls, present, probes.seenGoneEarly());
+        double seconds = Math.max(0.001, Duration.between(enabledAt, scheduledAll).toNanos() / 1e9);
         long heapMb = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed() / (1024 * 1024);
         return AccuracyReport.of(observations, n / seconds, heapMb);
+    }
+
+    /**
+     * The "early" cross-check that does not trust the execution history: shortly before each whole
+     * second, reads (consistently, over HTTP, as an application would) a sample of the items whose TTL
+     * is that second. Every one of them was written before the read and must still be there; one that
+     * is not was deleted early. Sampling keeps the reads from competing with the deletes they check.
+     */
+    private final class Probes {
+        private final String table;
+        private final long[] ttls;
+        private final AtomicLongArray writtenAt;
+        private final BitSet seenGoneEarly;
+        private int next;
+
+        Probes(String table, long[] ttls, AtomicLongArray writtenAt) {
+            this.table = table;
+            this.ttls = ttls;
+            this.writtenAt = writtenAt;
+            this.seenGoneEarly = new BitSet(ttls.length);
+        }
+
+        BitSet seenGoneEarly() {
+            return seenGoneEarly;
+        }
+
+        /** Probes the items due at the next whole second once {@code now} is within the probe window of it. */
+        void probeBefore(Instant now) {
+            while (next < ttls.length && ttls[next] * 1000 <= now.toEpochMilli() + PROBE_WINDOW.toMillis()) {
+                long second = ttls[next];
+                int from = next;
+                while (next < ttls.length && ttls[next] == second) {
+                    next++;
+                }
+                if (second * 1000 - now.toEpochMilli() > PROBE_MARGIN.toMillis()) {
+                    probe(from, next, second);
+                }
+            }
+        }
+
+        private void probe(int from, int to, long second) {
+            int step = Math.max(1, (to - from + PROBE_SAMPLE - 1) / PROBE_SAMPLE);
+            List<Integer> sample = new ArrayList<>();
+            for (int i = from; i < to; i += step) {
+                sample.add(i);
+            }
+            long readStart = clock.millis();
+            BitSet found = new BitSet(ttls.length);
+            for (int at = 0; at < sample.size(); at += BATCH_GET_LIMIT) {
+                List<Integer> chunk = sample.subList(at, Math.min(sample.size(), at + BATCH_GET_LIMIT));
+                List<Map<String, software.amazon.awssdk.services.dynamodb.model.AttributeValue>> keys = new ArrayList<>();
+                chunk.forEach(i -> keys.add(Map.of(KEY_ATTRIBUTE,
+                        software.amazon.awssdk.services.dynamodb.model.AttributeValue.fromS(itemId(i)))));
+                Map<String, KeysAndAttributes> pending = Map.of(table, KeysAndAttributes.builder().keys(keys)
+                        .consistentRead(true).projectionExpression("#id")
+                        .expressionAttributeNames(Map.of("#id", KEY_ATTRIBUTE)).build());
+                while (!pending.isEmpty()) {
+                    Map<String, KeysAndAttributes> request = pending;
+                    BatchGetItemResponse response = runtime.dynamoDb().batchGetItem(r -> r.requestItems(request));
+                    response.responses().getOrDefault(table, List.of())
+                            .forEach(item -> found.set(indexOf(item.get(KEY_ATTRIBUTE).s())));
+                    pending = response.unprocessedKeys();
+                }
+            }
+            long readEnd = clock.millis();
+            if (readEnd >= second * 1000) {
+                return; // the read reached the TTL itself: a missing item proves nothing
+            }
+            for (int i : sample) {
+                long written = writtenAt.get(i);
+                if (written != 0 && written <= readStart && !found.get(i)) {
+                    seenGoneEarly.set(i);
+                }
+            }
+        }
     }
 
     private void createWatchedTable(String table) throws InterruptedException {
@@ -222,23 +324,12 @@ public final class ExpiryTrial {
         done.accept(to - from);
     }
 
-    /** Marks which items are present; an item missing from a scan that ended before its TTL was deleted early. */
-    private void scan(String table, long[] ttls, AtomicLongArray writtenAt, BitSet present, BitSet seenGoneEarly) {
-        long scanStart = clock.millis();
-        BitSet found = new BitSet(ttls.length);
+    /** Marks which items are in the table now. */
+    private void scan(String table, BitSet present) {
+        present.clear();
         runtime.dynamoDb().scanPaginator(r -> r.tableName(table).projectionExpression("#id")
                 .expressionAttributeNames(Map.of("#id", KEY_ATTRIBUTE)).consistentRead(true))
-                .items().forEach(item -> found.set(indexOf(item.get(KEY_ATTRIBUTE).s())));
-        long scanEnd = clock.millis();
-        for (int i = 0; i < ttls.length; i++) {
-            long written = writtenAt.get(i);
-            boolean writtenBeforeScan = written != 0 && written <= scanStart;
-            if (writtenBeforeScan && !found.get(i) && scanEnd < ttls[i] * 1000) {
-                seenGoneEarly.set(i);
-            }
-        }
-        present.clear();
-        present.or(found);
+                .items().forEach(item -> present.set(indexOf(item.get(KEY_ATTRIBUTE).s())));
     }
 
     private List<ExpiryObservation> observe(String table, long[] ttls, BitSet present, BitSet seenGoneEarly) {

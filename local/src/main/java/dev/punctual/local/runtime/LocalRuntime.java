@@ -5,7 +5,9 @@ import com.amazonaws.services.lambda.runtime.events.DynamodbEvent;
 import com.amazonaws.services.lambda.runtime.events.StreamsEventResponse;
 import dev.punctual.functions.ExpiryStreamHandler;
 import dev.punctual.local.dynamodb.DynamoDbLocalServer;
+import dev.punctual.local.dynamodb.InProcessDynamoDb;
 import dev.punctual.local.dynamodb.LocalDynamoDbClients;
+import dev.punctual.local.stepfunctions.api.InProcessTransport;
 import dev.punctual.local.stepfunctions.api.StepFunctionsServer;
 import dev.punctual.local.stepfunctions.asl.Interpreter;
 import dev.punctual.local.stepfunctions.executions.StepFunctionsEngine;
@@ -36,7 +38,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
-import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
 
 /**
  * Punctual on one machine: DynamoDB Local on loopback, the Step Functions API backed by our ASL
@@ -64,6 +65,7 @@ public final class LocalRuntime implements AutoCloseable {
     private final DynamoDbClient dynamoDb;
     private final StreamPoller poller;
     private final String stateMachineArn;
+    private final InProcessTransport stepFunctionsTransport;
 
     /**
      * How to run.
@@ -76,9 +78,12 @@ public final class LocalRuntime implements AutoCloseable {
      * @param mapping event source mapping settings (the table allow-list is taken from {@code tables})
      * @param maxOpenExecutions the engine's open-execution quota (AWS: 1,000,000); a small one makes
      *     StartExecution fail with {@code ExecutionLimitExceeded}, as it would at the real quota
+     * @param handlerOverHttp whether the stream handler calls the Step Functions API over HTTP rather
+     *     than through the in-process transport
      */
     public record Options(int dynamoDbPort, int stepFunctionsPort, Path dataDirectory, Set<String> tables,
-                          boolean cancelStale, MappingSettings mapping, int maxOpenExecutions) {
+                          boolean cancelStale, MappingSettings mapping, int maxOpenExecutions,
+                          boolean handlerOverHttp) {
 
         public Options {
             tables = Set.copyOf(tables);
@@ -92,7 +97,7 @@ public final class LocalRuntime implements AutoCloseable {
         public Options(int dynamoDbPort, int stepFunctionsPort, Path dataDirectory, Set<String> tables,
                        boolean cancelStale, MappingSettings mapping) {
             this(dynamoDbPort, stepFunctionsPort, dataDirectory, tables, cancelStale, mapping,
-                    StepFunctionsEngine.DEFAULT_MAX_OPEN_EXECUTIONS);
+                    StepFunctionsEngine.DEFAULT_MAX_OPEN_EXECUTIONS, false);
         }
 
         /** The defaults: well-known ports, in memory, every eligible table, cancellation on. */
@@ -107,27 +112,42 @@ public final class LocalRuntime implements AutoCloseable {
         }
 
         public Options withDataDirectory(Path directory) {
-            return new Options(dynamoDbPort, stepFunctionsPort, directory, tables, cancelStale, mapping, maxOpenExecutions);
+            return new Options(dynamoDbPort, stepFunctionsPort, directory, tables, cancelStale, mapping, maxOpenExecutions,
+                    handlerOverHttp);
         }
 
         public Options withPorts(int dynamoDb, int stepFunctionsApi) {
-            return new Options(dynamoDb, stepFunctionsApi, dataDirectory, tables, cancelStale, mapping, maxOpenExecutions);
+            return new Options(dynamoDb, stepFunctionsApi, dataDirectory, tables, cancelStale, mapping, maxOpenExecutions,
+                    handlerOverHttp);
         }
 
         public Options withTables(Set<String> names) {
-            return new Options(dynamoDbPort, stepFunctionsPort, dataDirectory, names, cancelStale, mapping, maxOpenExecutions);
+            return new Options(dynamoDbPort, stepFunctionsPort, dataDirectory, names, cancelStale, mapping, maxOpenExecutions,
+                    handlerOverHttp);
         }
 
         public Options withCancelStale(boolean cancel) {
-            return new Options(dynamoDbPort, stepFunctionsPort, dataDirectory, tables, cancel, mapping, maxOpenExecutions);
+            return new Options(dynamoDbPort, stepFunctionsPort, dataDirectory, tables, cancel, mapping, maxOpenExecutions,
+                    handlerOverHttp);
         }
 
         public Options withMapping(MappingSettings settings) {
-            return new Options(dynamoDbPort, stepFunctionsPort, dataDirectory, tables, cancelStale, settings, maxOpenExecutions);
+            return new Options(dynamoDbPort, stepFunctionsPort, dataDirectory, tables, cancelStale, settings, maxOpenExecutions,
+                    handlerOverHttp);
         }
 
         public Options withMaxOpenExecutions(int max) {
-            return new Options(dynamoDbPort, stepFunctionsPort, dataDirectory, tables, cancelStale, mapping, max);
+            return new Options(dynamoDbPort, stepFunctionsPort, dataDirectory, tables, cancelStale, mapping, max,
+                    handlerOverHttp);
+        }
+
+        /**
+         * Whether the handler's {@code SfnClient} reaches the engine over HTTP, as the AWS CLI does,
+         * instead of in-process (the default, several times cheaper per StartExecution).
+         */
+        public Options withHandlerOverHttp(boolean overHttp) {
+            return new Options(dynamoDbPort, stepFunctionsPort, dataDirectory, tables, cancelStale, mapping,
+                    maxOpenExecutions, overHttp);
         }
 
         private Path under(String child) {
@@ -141,16 +161,16 @@ public final class LocalRuntime implements AutoCloseable {
             dynamoDbServer = register(DynamoDbLocalServer.start(
                     new DynamoDbLocalServer.Options(options.dynamoDbPort(), options.under("dynamodb"))));
             dynamoDb = register(LocalDynamoDbClients.dynamoDb(dynamoDbServer.endpoint()));
-            DynamoDbStreamsClient streams = register(LocalDynamoDbClients.streams(dynamoDbServer.endpoint()));
+            // The runtime's own traffic (deletes, stream reads) skips HTTP; these belong to the server.
+            InProcessDynamoDb inProcess = dynamoDbServer.inProcess();
 
             ExecutorService timerActions = register(Executors.newFixedThreadPool(2, named("punctual-timer-action")));
             ExecutorService tasks = register(Executors.newFixedThreadPool(TASK_THREADS, named("punctual-task")));
             ClockTimer timer = register(new ClockTimer(Clock.systemUTC(), timerActions, "punctual-timer"));
-            DynamoDbClient taskClient = register(LocalDynamoDbClients.dynamoDb(dynamoDbServer.endpoint()));
             faults = DynamoDbFaults.none();
             stepFunctions = register(StepFunctionsLocal.builder()
                     .interpreter(resources -> new Interpreter(timer, resources, tasks))
-                    .taskResources(List.of(new DynamoDbTaskResource(taskClient, faults)))
+                    .taskResources(List.of(new DynamoDbTaskResource(inProcess.dynamoDb(), faults)))
                     .timer(timer)
                     .dataDirectory(options.under("stepfunctions"))
                     .region(LocalDefaults.REGION)
@@ -160,11 +180,12 @@ public final class LocalRuntime implements AutoCloseable {
             stepFunctionsServer = register(StepFunctionsServer.start(stepFunctions.engine(),
                     new InetSocketAddress(LocalDefaults.LOOPBACK, options.stepFunctionsPort())));
             stateMachineArn = deployExpireItem(stepFunctions.engine());
+            stepFunctionsTransport = options.handlerOverHttp() ? null : new InProcessTransport(stepFunctions.engine());
 
             MappingSettings mapping = options.mapping().toBuilder().tableAllowList(options.tables()).build();
             poller = register(StreamPoller.builder()
-                    .dynamoDb(dynamoDb)
-                    .streams(streams)
+                    .dynamoDb(inProcess.dynamoDb())
+                    .streams(inProcess.streams())
                     .handlerFactory(this::handlerFor)
                     .filterPatterns(table -> StreamWiring.filterPatterns(table.ttlAttribute(), options.cancelStale()))
                     .settings(mapping)
@@ -250,7 +271,9 @@ public final class LocalRuntime implements AutoCloseable {
     }
 
     private RequestHandler<DynamodbEvent, StreamsEventResponse> handlerFor(WatchedTable table) {
-        return handlers.computeIfAbsent(table, t -> new ExpiryStreamHandler(handlerEnvironment(t)));
+        return handlers.computeIfAbsent(table, t -> stepFunctionsTransport == null
+                ? new ExpiryStreamHandler(handlerEnvironment(t))
+                : new ExpiryStreamHandler(handlerEnvironment(t), stepFunctionsTransport));
     }
 
     private static String deployExpireItem(StepFunctionsEngine engine) {

@@ -59,6 +59,7 @@ public final class StreamPoller implements AutoCloseable {
     private final Map<String, Running> readers = new ConcurrentHashMap<>();
     private final ScheduledExecutorService discovery;
     private volatile boolean closed;
+    private volatile boolean enabled = true;
 
     private record Running(TableStreamReader reader, Thread thread) {
     }
@@ -88,6 +89,20 @@ public final class StreamPoller implements AutoCloseable {
     /** The dead-letter store: list and redrive records the poller gave up on. */
     public DeadLetters deadLetters() {
         return deadLetters;
+    }
+
+    /**
+     * Turns polling off and on, as the mapping's {@code Enabled} setting does: while disabled no
+     * stream is read and records wait in the stream; enabled again, every reader resumes from where
+     * it stood. Tables are still discovered meanwhile.
+     */
+    public void setEnabled(boolean value) {
+        enabled = value;
+    }
+
+    /** Whether the poller reads streams now. */
+    public boolean isEnabled() {
+        return enabled;
     }
 
     /** Counters for the benchmark and status output. */
@@ -133,7 +148,8 @@ public final class StreamPoller implements AutoCloseable {
     private void watch(WatchedTable table) {
         List<String> patterns = filterPatterns.apply(table);
         TableStreamReader reader = new TableStreamReader(table, streams, handlers.handlerFor(table),
-                FilterCriteria.of(patterns), settings, checkpoints, deadLetters, metrics, clock, region);
+                FilterCriteria.of(patterns), settings, checkpoints, deadLetters, metrics, clock, region,
+                this::isEnabled);
         Thread thread = new Thread(reader, "stream-" + table.tableName());
         thread.setDaemon(true);
         readers.put(table.tableName(), new Running(reader, thread));

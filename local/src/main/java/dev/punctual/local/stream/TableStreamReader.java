@@ -13,6 +13,7 @@ import java.util.Deque;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BooleanSupplier;
 import software.amazon.awssdk.services.dynamodb.model.DescribeStreamResponse;
 import software.amazon.awssdk.services.dynamodb.model.ExpiredIteratorException;
 import software.amazon.awssdk.services.dynamodb.model.GetRecordsResponse;
@@ -48,6 +49,7 @@ final class TableStreamReader implements Runnable {
     private final String region;
     private final Object pauses = new Object();
     private final Map<String, ShardState> shards = new LinkedHashMap<>();
+    private final BooleanSupplier enabled;
     private volatile boolean running = true;
     private long nextDescribeNanos;
 
@@ -79,7 +81,8 @@ final class TableStreamReader implements Runnable {
     TableStreamReader(WatchedTable table, DynamoDbStreamsClient streams,
                       RequestHandler<DynamodbEvent, StreamsEventResponse> handler, FilterCriteria filter,
                       MappingSettings settings, Checkpoints checkpoints, DeadLetters deadLetters,
-                      StreamPollerMetrics metrics, Clock clock, String region) {
+                      StreamPollerMetrics metrics, Clock clock, String region, BooleanSupplier enabled) {
+        this.enabled = enabled;
         this.table = table;
         this.streams = streams;
         this.handler = handler;
@@ -108,6 +111,10 @@ final class TableStreamReader implements Runnable {
     public void run() {
         while (running) {
             try {
+                if (!enabled.getAsBoolean()) {
+                    pause(settings.pollInterval());
+                    continue;
+                }
                 if (System.nanoTime() - nextDescribeNanos >= 0) {
                     describe();
                 }

@@ -1,0 +1,114 @@
+package dev.punctual.local.dynamodb;
+
+import com.amazonaws.services.dynamodbv2.local.server.LocalDynamoDBRequestHandler;
+import com.amazonaws.services.dynamodbv2.local.shared.access.AmazonDynamoDBLocal;
+import com.amazonaws.services.dynamodbv2.local.shared.access.LocalDBClient;
+import com.almworks.sqlite4java.SQLiteConnection;
+import com.almworks.sqlite4java.SQLiteException;
+import com.almworks.sqlite4java.SQLiteJob;
+import com.almworks.sqlite4java.SQLiteQueue;
+import com.amazonaws.services.dynamodbv2.local.shared.access.sqlite.SQLiteDBAccess;
+import java.lang.reflect.Constructor;
+import java.lang.reflect.Field;
+import java.lang.reflect.InvocationHandler;
+import java.lang.reflect.Method;
+import java.lang.reflect.Proxy;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
+
+/**
+ * SDK v2 clients that call the database {@link DynamoDbLocalServer} serves directly, in this
+ * process, with no HTTP in between: the same tables, items and streams the HTTP endpoint shows.
+ *
+ * <p>They are what {@code DynamoDBEmbedded.create().dynamoDbClient()} gives, over the server's
+ * database instead of a new one: DynamoDB Local's own request processing (validation, condition
+ * expressions, stream records) and its own mapping of errors onto the SDK's exceptions, e.g.
+ * {@code ConditionalCheckFailedException}. What they skip is the wire: JSON, SigV4 and a socket per
+ * call, which cost several times the database work on a 2-core machine. The local runtime uses them
+ * for its own traffic (the state machine's deletes, the stream poller); applications and the AWS
+ * CLI keep using the HTTP endpoint.
+ *
+ * <p>DynamoDB Local 2.6.1 offers no public way to share its server's database, so this reaches two
+ * private members by reflection: {@code LocalDynamoDBRequestHandler.getHandler} (the database every
+ * access key shares, as {@code -sharedDb} makes it) and the package-private constructor of
+ * {@code DDBExceptionMappingInvocationHandler}, which {@code DynamoDBEmbedded} itself uses. The
+ * version is pinned in the parent POM and {@code InProcessDynamoDbTest} fails if either moves.
+ *
+ * <p>Never close these clients: closing one shuts the shared database down. The server owns it.
+ */
+public final class InProcessDynamoDb {
+
+    /** DynamoDB Local's stream records live in table {@code us}; see {@link #indexStreamRecords}. */
+    static final String STREAM_RECORD_INDEX =
+            "CREATE INDEX IF NOT EXISTS \"us*punctual-shard-sequence\" ON us (StreamID, SequenceNumber)";
+    private static final String MAPPING_HANDLER =
+            "com.amazonaws.services.dynamodbv2.local.embedded.DDBExceptionMappingInvocationHandler";
+
+    private final DynamoDbClient dynamoDb;
+    private final DynamoDbStreamsClient streams;
+
+    private InProcessDynamoDb(InvocationHandler handler) {
+        this.dynamoDb = proxy(DynamoDbClient.class, handler);
+        this.streams = proxy(DynamoDbStreamsClient.class, handler);
+    }
+
+    /** Clients over the database behind {@code requests}, the server's request handler. */
+    static InProcessDynamoDb over(LocalDynamoDBRequestHandler requests) {
+        try {
+            Method credentials = LocalDynamoDBRequestHandler.class
+                    .getDeclaredMethod("getCredentialsString", String.class, String.class);
+            credentials.setAccessible(true);
+            Method database = LocalDynamoDBRequestHandler.class.getDeclaredMethod("getHandler", String.class);
+            database.setAccessible(true);
+            // With a shared database every access key and region lead to the same one.
+            Object key = credentials.invoke(requests, "local", LocalDynamoDbClients.REGION.id());
+            AmazonDynamoDBLocal shared = (AmazonDynamoDBLocal) database.invoke(requests, key);
+            indexStreamRecords((LocalDBClient) shared);
+            Constructor<?> mapping = Class.forName(MAPPING_HANDLER).getDeclaredConstructor(LocalDBClient.class);
+            mapping.setAccessible(true);
+            return new InProcessDynamoDb((InvocationHandler) mapping.newInstance((LocalDBClient) shared));
+        } catch (ReflectiveOperationException | ClassCastException e) {
+            throw new IllegalStateException("DynamoDB Local's internals are not what this runtime was built"
+                    + " against (com.amazonaws:DynamoDBLocal 2.6.1): " + e, e);
+        }
+    }
+
+    /**
+     * Adds the index DynamoDB Local's stream-record table lacks. Every write to a table with a stream
+     * looks up its shard's highest and lowest sequence numbers ({@code MAX/MIN(SequenceNumber) ...
+     * WHERE StreamID = ? AND ShardID = ?}); without an index on those columns each lookup reads every
+     * stream record kept (24 hours' worth), so writes slow down as the stream grows: on 2 cores,
+     * conditional deletes fell from about 500/s to under 100/s after 10,000 stream records. The index
+     * changes no result, only how SQLite finds it. {@code IF NOT EXISTS} keeps it idempotent for a
+     * database on disk.
+     */
+    private static void indexStreamRecords(LocalDBClient client) throws ReflectiveOperationException {
+        Field access = LocalDBClient.class.getDeclaredField("dbAccess");
+        access.setAccessible(true);
+        Object dbAccess = access.get(client);
+        Field queueField = SQLiteDBAccess.class.getDeclaredField("queue");
+        queueField.setAccessible(true);
+        SQLiteQueue queue = (SQLiteQueue) queueField.get(dbAccess);
+        queue.execute(new SQLiteJob<Void>() {
+            @Override
+            protected Void job(SQLiteConnection connection) throws SQLiteException {
+                connection.exec(STREAM_RECORD_INDEX);
+                return null;
+            }
+        }).complete();
+    }
+
+    /** DynamoDB on the served database. */
+    public DynamoDbClient dynamoDb() {
+        return dynamoDb;
+    }
+
+    /** DynamoDB Streams on the served database. */
+    public DynamoDbStreamsClient streams() {
+        return streams;
+    }
+
+    private static <T> T proxy(Class<T> type, InvocationHandler handler) {
+        return type.cast(Proxy.newProxyInstance(type.getClassLoader(), new Class<?>[] {type}, handler));
+    }
+}
