@@ -16,8 +16,9 @@ import java.util.Locale;
  *     local runtime, DynamoDB Local's own TTL job) got there first because Punctual was late
  * @param missed items still in the table after every TTL had passed and the grace period ended
  * @param lagMillis lag of the deleted items, sorted ascending
- * @param schedulingPerSecond items written per second of the time from the first write until the
- *     last item's execution was running (stream to started execution, end to end)
+ * @param schedulingPerSecond stream records turned into running executions per second: the items,
+ *     written while the mapping was disabled, over the time from enabling it until the last one's
+ *     execution was running
  * @param heapMb heap in use at the end of the run
  */
 public record AccuracyReport(
@@ -93,7 +94,7 @@ public record AccuracyReport(
                 "lag p95            %d ms",
                 "lag p99            %d ms",
                 "lag max            %d ms",
-                "scheduling         %.0f items/s (write to running execution)",
+                "scheduling         %.0f records/s (stream backlog to running executions)",
                 "heap used          %d MB"),
                 items, deleted, early, missed, backstop, lagPercentile(50), lagPercentile(95), lagPercentile(99), maxLag(),
                 schedulingPerSecond, heapMb);

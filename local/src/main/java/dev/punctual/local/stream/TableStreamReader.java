@@ -68,6 +68,7 @@ final class TableStreamReader implements Runnable {
         final Deque<Fetched> buffer = new ArrayDeque<>();
         String iterator;
         String lastRead;
+        long nextFetchNanos;
         boolean exhausted;
         boolean finished;
 
@@ -175,7 +176,7 @@ final class TableStreamReader implements Runnable {
 
     private boolean step(ShardState shard) {
         boolean progressed = false;
-        if (!shard.exhausted && matching(shard) < settings.batchSize()) {
+        if (!shard.exhausted && matching(shard) < settings.batchSize() && System.nanoTime() - shard.nextFetchNanos >= 0) {
             progressed = fetch(shard);
         }
         return flush(shard) || progressed;
@@ -207,6 +208,10 @@ final class TableStreamReader implements Runnable {
         metrics.iteratorAge(records.isEmpty() ? 0
                 : Duration.between(shard.buffer.peekLast().arrival(), now).toMillis());
         shard.iterator = response.nextShardIterator();
+        // A short page means the shard is caught up: poll it again after the poll interval rather than
+        // at once, as Lambda does, so reading a trickle of records does not crowd out the table's writes.
+        shard.nextFetchNanos = records.size() < GET_RECORDS_LIMIT
+                ? System.nanoTime() + settings.pollInterval().toNanos() : System.nanoTime();
         if (shard.iterator == null) {
             shard.exhausted = true;
         }

@@ -348,6 +348,29 @@ class StreamPollerTest {
     }
 
     @Test
+    void disabled_leavesRecordsInTheStream_andEnabledAgainDeliversTheBacklogInOrder() throws InterruptedException {
+        String name = LocalTables.uniqueName("enabled");
+        RecordingHandler handler = new RecordingHandler();
+        StreamPoller poller = start(name, handler, MappingSettings.builder());
+        poller.setEnabled(false);
+        String table = local.createTable(name, true, TTL);
+        for (int i = 0; i < 5; i++) {
+            local.put(table, "i" + i, i);
+        }
+        Await.until(() -> !poller.watchedTables().isEmpty(), () -> "table discovered while disabled");
+        // Nothing signals "did not read"; give a disabled poller ten of its poll intervals to misbehave.
+        Thread.sleep(200);
+        long readWhileDisabled = poller.metrics().snapshot().recordsRead();
+
+        poller.setEnabled(true);
+        Await.until(() -> handler.records().size() == 5, () -> "5 records after enabling");
+
+        assertThat(readWhileDisabled).isZero();
+        assertThat(poller.isEnabled()).isTrue();
+        assertThat(ids(handler.records())).containsExactly("i0", "i1", "i2", "i3", "i4");
+    }
+
+    @Test
     void batchSize_capsEachInvocation() {
         String table = local.createTable(LocalTables.uniqueName("size"), true, TTL);
         for (int i = 0; i < 7; i++) {

@@ -1,0 +1,45 @@
+package dev.punctual.local.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import org.junit.jupiter.api.Test;
+
+/** demo and bench share their options but not their defaults; --help shows each command's own. */
+class TrialCommandDefaultsTest {
+
+    @Test
+    void benchHelp_showsTheBenchDefaults_sixtyThousandItemsOverSixtySecondsAfterAWarmUp() {
+        String help = help("bench");
+
+        assertThat(help).containsPattern("--items=<items>\\s+Items to write \\(default: 60000\\)");
+        assertThat(help).containsPattern("--spread=SECONDS\\s+TTLs are spread over this many seconds \\(default:\\s+60\\)");
+        assertThat(help).containsPattern("\\(default: 5000\\)");
+    }
+
+    @Test
+    void demoHelp_showsTheDemoDefaults_fiveHundredItemsAndNoWarmUp() {
+        String help = help("demo");
+
+        assertThat(help).containsPattern("--items=<items>\\s+Items to write \\(default: 500\\)");
+        assertThat(help).containsPattern("\\(default: 0\\)");
+    }
+
+    @Test
+    void aBadWarmUpCount_isRefusedWithTheAllowedRange() {
+        StringWriter err = new StringWriter();
+        int exit = PunctualCommand.run(new PrintWriter(new StringWriter()), new PrintWriter(err),
+                "bench", "--warmup-items", "-1");
+
+        assertThat(exit).isEqualTo(2);
+        assertThat(err.toString()).contains("--warmup-items must be 0-100000, got -1");
+    }
+
+    private static String help(String command) {
+        StringWriter out = new StringWriter();
+        int exit = PunctualCommand.run(new PrintWriter(out), new PrintWriter(new StringWriter()), command, "--help");
+        assertThat(exit).isZero();
+        return out.toString();
+    }
+}
