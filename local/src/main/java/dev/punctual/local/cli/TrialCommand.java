@@ -113,7 +113,7 @@ abstract class TrialCommand implements Callable<Integer> {
     private void warmUp(LocalRuntime runtime, String table, PrintWriter out) throws InterruptedException {
         int spread = Math.max(1, warmupItems / 1000);
         ExpiryTrial.Settings settings = new ExpiryTrial.Settings(table + "-warmup", warmupItems,
-                Duration.ofSeconds(spread), Duration.ofSeconds(Math.max(3, warmupItems / 1000)),
+                Duration.ofSeconds(spread), Duration.ofSeconds(5 + warmupItems / 500),
                 Duration.ofMillis(scanIntervalMillis), Duration.ofSeconds(10), writers);
         if (!json) {
             out.printf("Warming up: %d items over %d s on table %s...%n", warmupItems, spread, settings.table());
