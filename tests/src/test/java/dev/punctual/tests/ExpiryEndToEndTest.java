@@ -41,9 +41,8 @@ import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
  * the engine behind the Step Functions API, deletes made by the state machine. Each test has its own
  * table; TTLs lie a few seconds ahead, so the tests wait on the real clock, by bounded polling only.
  *
- * <p>DynamoDB Local runs a TTL deletion job of its own (about every 10 s, at most 20 due items of a
- * table per run). It only reaches an item Punctual has not deleted yet, i.e. one whose delete is
- * late: the tests keep Punctual's deletes prompt (few items per second) so that it does not.
+ * <p>The runtime stops DynamoDB Local's own TTL deletion job, so every item gone after its TTL was
+ * deleted by Punctual and the tests say so exactly.
  */
 @ExtendWith(SharedRuntime.class)
 class ExpiryEndToEndTest {
@@ -174,11 +173,8 @@ class ExpiryEndToEndTest {
         Await.until("item with a past TTL deleted", Duration.ofSeconds(3), () -> !table.contains("a"));
         String arn = executions.arnOf(table, "a", ttl);
         ExecutionDescription execution = executions.awaitClosed(arn, CLOSED);
-        // DynamoDB Local's own TTL job (the native backstop) may delete an already-expired item in the
-        // moment before Punctual's delete runs; the conditional delete then ends Superseded. Either
-        // way Punctual's delete ran at once: its task was scheduled within seconds of the write.
-        assertThat(ExpiryExecutions.outcome(execution))
-                .isIn(ExpiryWorkflow.OUTCOME_EXPIRED, ExpiryWorkflow.OUTCOME_SUPERSEDED);
+        // Punctual's delete ran at once: its task was scheduled within seconds of the write.
+        assertThat(ExpiryExecutions.outcome(execution)).isEqualTo(ExpiryWorkflow.OUTCOME_EXPIRED);
         assertThat(executions.history(arn)).filteredOn(e -> e.type().equals("TaskScheduled")).hasSize(1)
                 .allSatisfy(e -> assertThat(e.timestamp()).isBetween(written, written.plusSeconds(3)));
     }
@@ -216,21 +212,18 @@ class ExpiryEndToEndTest {
         String table = "e2e-burst-" + Long.toString(System.currentTimeMillis() % 100_000, 36);
         // Sized for a loaded 2-core box (load average 10-13 from other builds), where DynamoDB Local
         // with a stream wrote ~80 and deleted ~100 items/s: the TTLs stay ahead of the writes and the
-        // deletes due per second within reach. 1,000 TTLs over 5 s put deletes 6-9 s behind there, and
-        // DynamoDB Local's own TTL job (every ~10 s, 20 due items a table) then takes some first:
-        // counted as missed. The TTLs are spread over 20 s instead.
+        // deletes due per second within reach, so the TTLs are spread over 20 s.
         ExpiryTrial.Settings settings = new ExpiryTrial.Settings(table, 1000, Duration.ofSeconds(20), Duration.ofSeconds(15),
-                Duration.ofMillis(500), Duration.ofSeconds(10), 4);
+                Duration.ofSeconds(10), 4);
 
         AccuracyReport report = new ExpiryTrial(runtime, Clock.systemUTC()).run(settings, ExpiryTrial.Progress.NONE);
 
         assertThat(report.items()).isEqualTo(1000);
         assertThat(report.early()).as("deleted before their TTL (history or table reads); report:%n%s", report.toText()).isZero();
         assertThat(report.missed()).as("still present after every TTL; report:%n%s", report.toText()).isZero();
-        // Every item is gone; Punctual deleted (nearly) all of them itself. DynamoDB Local's own TTL job
-        // may take one that Punctual reaches a few milliseconds after the TTL (the native backstop).
-        assertThat(report.deleted() + report.backstop()).isEqualTo(1000);
-        assertThat(report.deleted()).as("deleted by Punctual; report:%n%s", report.toText()).isGreaterThanOrEqualTo(990);
+        // Every item is gone, and Punctual deleted every one itself (no native TTL job runs locally).
+        assertThat(report.deleted()).as("deleted by Punctual; report:%n%s", report.toText()).isEqualTo(1000);
+        assertThat(report.backstop()).isZero();
         assertThat(report.lagMillis()).as("lags, sorted: the least is TaskSucceeded minus TTL of the earliest delete")
                 .hasSize(1000).satisfies(lags -> assertThat(lags[0]).isNotNegative());
     }

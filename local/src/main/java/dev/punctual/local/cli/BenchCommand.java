@@ -17,7 +17,7 @@ final class BenchCommand extends TrialCommand {
     /** Bench-sized defaults. */
     static final class Defaults extends TrialCommand.Defaults {
         Defaults() {
-            super(Map.of("--items", "60000", "--spread", "60", "--lead", "120", "--writers", "8", "--scan-interval-ms", "1000",
+            super(Map.of("--items", "60000", "--spread", "60", "--lead", "120", "--writers", "8",
                     "--warmup-items", "5000"));
         }
     }

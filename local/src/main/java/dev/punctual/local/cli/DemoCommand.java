@@ -15,7 +15,7 @@ final class DemoCommand extends TrialCommand {
     /** Demo-sized defaults. */
     static final class Defaults extends TrialCommand.Defaults {
         Defaults() {
-            super(Map.of("--items", "500", "--spread", "15", "--lead", "5", "--writers", "4", "--scan-interval-ms", "250",
+            super(Map.of("--items", "500", "--spread", "15", "--lead", "5", "--writers", "4",
                     "--warmup-items", "0"));
         }
     }

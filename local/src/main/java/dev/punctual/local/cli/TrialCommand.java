@@ -43,9 +43,6 @@ abstract class TrialCommand implements Callable<Integer> {
     @Option(names = "--writers", description = "Concurrent writers (default: ${DEFAULT-VALUE}).")
     int writers;
 
-    @Option(names = "--scan-interval-ms", description = "Pause between table scans once every TTL has passed (default: ${DEFAULT-VALUE}).")
-    long scanIntervalMillis;
-
     @Option(names = "--warmup-items", paramLabel = "N",
             description = "Before measuring, expire N items on a separate table (over N/1000 s) so the JIT has compiled"
                     + " the delete path; 0 for none (default: ${DEFAULT-VALUE}).")
@@ -77,7 +74,7 @@ abstract class TrialCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         String table = "punctual-" + spec.name() + "-" + System.currentTimeMillis();
         ExpiryTrial.Settings settings = new ExpiryTrial.Settings(table, items, Duration.ofSeconds(spreadSeconds),
-                Duration.ofSeconds(leadSeconds), Duration.ofMillis(scanIntervalMillis), Duration.ofSeconds(10), writers);
+                Duration.ofSeconds(leadSeconds), Duration.ofSeconds(10), writers);
         if (!json) {
             out.printf("Starting the embedded runtime (DynamoDB Local, Step Functions API, stream poller)...%n");
             out.flush();
@@ -113,8 +110,7 @@ abstract class TrialCommand implements Callable<Integer> {
     private void warmUp(LocalRuntime runtime, String table, PrintWriter out) throws InterruptedException {
         int spread = Math.max(1, warmupItems / 1000);
         ExpiryTrial.Settings settings = new ExpiryTrial.Settings(table + "-warmup", warmupItems,
-                Duration.ofSeconds(spread), Duration.ofSeconds(5 + warmupItems / 500),
-                Duration.ofMillis(scanIntervalMillis), Duration.ofSeconds(10), writers);
+                Duration.ofSeconds(spread), Duration.ofSeconds(5 + warmupItems / 500), Duration.ofSeconds(10), writers);
         if (!json) {
             out.printf("Warming up: %d items over %d s on table %s...%n", warmupItems, spread, settings.table());
             out.flush();
@@ -142,9 +138,6 @@ abstract class TrialCommand implements Callable<Integer> {
         }
         if (writers < 1 || writers > 64) {
             throw new ParameterException(spec.commandLine(), "--writers must be 1-64, got " + writers);
-        }
-        if (scanIntervalMillis < 10) {
-            throw new ParameterException(spec.commandLine(), "--scan-interval-ms must be at least 10, got " + scanIntervalMillis);
         }
     }
 

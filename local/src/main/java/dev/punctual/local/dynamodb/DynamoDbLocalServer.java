@@ -183,6 +183,16 @@ public final class DynamoDbLocalServer implements AutoCloseable {
         return inProcess;
     }
 
+    /**
+     * Stops DynamoDB Local's emulation of native TTL; the local runtime does, because Punctual deletes
+     * expired items itself (see {@link InProcessDynamoDb#stopNativeTtlJob}).
+     */
+    public void stopNativeTtl() {
+        if (inProcess.stopNativeTtlJob() == 0) {
+            throw new IllegalStateException("DynamoDB Local's TTL job was not found; nothing was stopped");
+        }
+    }
+
     /** The bound port (the chosen one when started with port 0). */
     public int port() {
         return port;

@@ -8,11 +8,14 @@ import com.almworks.sqlite4java.SQLiteException;
 import com.almworks.sqlite4java.SQLiteJob;
 import com.almworks.sqlite4java.SQLiteQueue;
 import com.amazonaws.services.dynamodbv2.local.shared.access.sqlite.SQLiteDBAccess;
+import com.amazonaws.services.dynamodbv2.local.shared.jobs.JobsRegister;
+import com.amazonaws.services.dynamodbv2.local.shared.jobs.TimeToLiveDeletionJobScheduler;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.Field;
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
+import java.util.Map;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
@@ -52,10 +55,12 @@ public final class InProcessDynamoDb {
     private static final String MAPPING_HANDLER =
             "com.amazonaws.services.dynamodbv2.local.embedded.DDBExceptionMappingInvocationHandler";
 
+    private final LocalDBClient client;
     private final DynamoDbClient dynamoDb;
     private final DynamoDbStreamsClient streams;
 
-    private InProcessDynamoDb(InvocationHandler handler) {
+    private InProcessDynamoDb(LocalDBClient client, InvocationHandler handler) {
+        this.client = client;
         this.dynamoDb = proxy(DynamoDbClient.class, handler);
         this.streams = proxy(DynamoDbStreamsClient.class, correctingCreationTimes(proxy(DynamoDbStreamsClient.class, handler)));
     }
@@ -108,7 +113,8 @@ public final class InProcessDynamoDb {
             indexStreamRecords((LocalDBClient) shared);
             Constructor<?> mapping = Class.forName(MAPPING_HANDLER).getDeclaredConstructor(LocalDBClient.class);
             mapping.setAccessible(true);
-            return new InProcessDynamoDb((InvocationHandler) mapping.newInstance((LocalDBClient) shared));
+            return new InProcessDynamoDb((LocalDBClient) shared,
+                    (InvocationHandler) mapping.newInstance((LocalDBClient) shared));
         } catch (ReflectiveOperationException | ClassCastException e) {
             throw new IllegalStateException("DynamoDB Local's internals are not what this runtime was built"
                     + " against (com.amazonaws:DynamoDBLocal 2.6.1): " + e, e);
@@ -139,6 +145,35 @@ public final class InProcessDynamoDb {
                 return null;
             }
         }).complete();
+    }
+
+    /**
+     * Stops DynamoDB Local's own TTL deletion job, the emulation of native TTL. It rescans every
+     * table with TTL enabled for expired items every few seconds while holding the database, so with
+     * tens of thousands of items it slowed Punctual's deletes several times over, and it deletes
+     * expired items minutes before AWS's native TTL would (AWS: within days). With Punctual running,
+     * an item past its TTL is Punctual's to delete; the trial reports any it leaves as missed.
+     *
+     * @return how many TTL jobs were stopped (one per database)
+     */
+    int stopNativeTtlJob() {
+        try {
+            Field jobsField = LocalDBClient.class.getDeclaredField("jobs");
+            jobsField.setAccessible(true);
+            JobsRegister register = (JobsRegister) jobsField.get(client);
+            Field named = JobsRegister.class.getDeclaredField("jobs");
+            named.setAccessible(true);
+            int stopped = 0;
+            for (Object job : ((Map<?, ?>) named.get(register)).values()) {
+                if (job instanceof TimeToLiveDeletionJobScheduler ttlJob) {
+                    ttlJob.cancel();
+                    stopped++;
+                }
+            }
+            return stopped;
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException("DynamoDB Local's TTL job is not where 2.6.1 keeps it: " + e, e);
+        }
     }
 
     /** DynamoDB on the served database. */

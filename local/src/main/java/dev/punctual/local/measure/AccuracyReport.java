@@ -14,7 +14,8 @@ import java.util.Locale;
  * @param early items deleted before their TTL, by the execution history or by a table read
  * @param backstop items gone after their TTL without Punctual's delete: the native-TTL backstop (in the
  *     local runtime, DynamoDB Local's own TTL job) got there first because Punctual was late
- * @param missed items still in the table after every TTL had passed and the grace period ended
+ * @param missed items still in the table after every TTL had passed and the table then stopped emptying
+ *     for the grace period
  * @param lagMillis lag of the deleted items, sorted ascending
  * @param schedulingPerSecond stream records turned into running executions per second: the items,
  *     written while the mapping was disabled, over the time from enabling it until the last one's

@@ -43,8 +43,8 @@ import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
  * <p>Two independent sources decide "early": the execution history (the conditional delete's
  * {@code TaskSucceeded} before the TTL), and table reads (shortly before each TTL second, a consistent
  * read of up to 100 of the items due then, which must all still be there). "Missed" means an item is
- * still in the table once every TTL has passed and the grace period is over; the table is scanned
- * only then, so verification does not compete with the deletes it measures.
+ * still in the table once every TTL has passed and a grace period went by with no item leaving; the
+ * table is scanned only then, so verification does not compete with the deletes it measures.
  */
 public final class ExpiryTrial {
 
@@ -53,6 +53,8 @@ public final class ExpiryTrial {
     private static final String KEY_ATTRIBUTE = "id";
     private static final int BATCH_WRITE_LIMIT = 25;
     private static final Duration TICK = Duration.ofMillis(20);
+    /** However steady the progress, the trial stops waiting this long after the last TTL. */
+    private static final Duration MAX_DRAIN = Duration.ofMinutes(10);
     /** Items due at a second are probed when that second is this close... */
     private static final Duration PROBE_WINDOW = Duration.ofMillis(600);
     /** ...and not closer than this, so the read ends before the TTL. */
@@ -69,19 +71,18 @@ public final class ExpiryTrial {
      * @param items how many items
      * @param spread TTLs are spread evenly (whole seconds, as native TTL needs) over this span
      * @param lead time from the start until the first TTL, so writes and scheduling run ahead
-     * @param scanInterval pause between scans of the table once every TTL has passed
-     * @param grace how long to wait after the last TTL for stragglers before counting them missed
+     * @param grace once every TTL has passed, how long the table may go without an item leaving before
+     *     the items left are counted missed (the wait ends at the latest 10 minutes after the last TTL)
      * @param writers concurrent BatchWriteItem callers
      */
-    public record Settings(String table, int items, Duration spread, Duration lead, Duration scanInterval,
-                           Duration grace, int writers) {
+    public record Settings(String table, int items, Duration spread, Duration lead, Duration grace, int writers) {
 
         public Settings {
             if (items < 1) {
                 throw new IllegalArgumentException("items must be at least 1, got " + items);
             }
-            if (spread.isNegative() || lead.isNegative() || grace.isNegative() || scanInterval.isNegative() || scanInterval.isZero()) {
-                throw new IllegalArgumentException("spread, lead, grace must not be negative and scanInterval must be positive");
+            if (spread.isNegative() || lead.isNegative() || grace.isNegative()) {
+                throw new IllegalArgumentException("spread, lead and grace must not be negative");
             }
             if (writers < 1) {
                 throw new IllegalArgumentException("writers must be at least 1, got " + writers);
@@ -118,7 +119,8 @@ public final class ExpiryTrial {
     }
 
     /**
-     * Runs the trial and reports; blocks until every TTL has passed and stragglers had their grace.
+     * Runs the trial and reports; blocks until every TTL has passed and the table is empty, or stopped
+     * emptying for the grace period.
      *
      * <p>The stream mapping is disabled while the items are written and enabled once they all are,
      * as after an event source mapping is re-enabled: the scheduling figure is then the rate at which
@@ -151,28 +153,33 @@ public final class ExpiryTrial {
         Probes probes = new Probes(settings.table(), ttls, writtenAt);
         BitSet present = new BitSet(n);
         Instant scheduledAll = null;
-        Instant nextScan = Instant.ofEpochSecond(lastTtl);
-        Instant deadline = Instant.ofEpochSecond(lastTtl).plus(settings.grace());
+        // Once every TTL has passed, wait while executions keep closing; when none is left, or none
+        // closed for a whole grace period (or the hard limit passed), read the table once. Scanning
+        // while the deletes run would only compete with them for DynamoDB Local.
+        Instant lastProgress = Instant.ofEpochSecond(lastTtl);
+        Instant hardLimit = lastProgress.plus(MAX_DRAIN);
+        int fewestOpen = Integer.MAX_VALUE;
         while (true) {
             Instant now = clock.instant();
             if (scheduledAll == null && poller.metrics().snapshot().recordsInvoked() - invokedBefore >= n) {
                 scheduledAll = now;
             }
             probes.probeBefore(now);
-            if (now.isBefore(nextScan)) {
-                int open = runtime.stepFunctionsEngine().openExecutions() - openBefore;
-                progress.expired(scheduledAll == null ? 0 : Math.max(0, n - Math.max(0, open)));
-            } else {
-                // Every TTL has passed: read the whole table until it is empty or the grace is over.
-                scan(settings.table(), present);
-                progress.expired(n - present.cardinality());
-                if (present.isEmpty() || now.isAfter(deadline)) {
+            int open = Math.max(0, runtime.stepFunctionsEngine().openExecutions() - openBefore);
+            progress.expired(scheduledAll == null ? 0 : Math.max(0, n - open));
+            if (now.getEpochSecond() >= lastTtl) {
+                if (open < fewestOpen) {
+                    fewestOpen = open;
+                    lastProgress = now;
+                }
+                if (open == 0 || now.isAfter(lastProgress.plus(settings.grace())) || now.isAfter(hardLimit)) {
                     break;
                 }
-                nextScan = now.plus(settings.scanInterval());
             }
             Thread.sleep(TICK.toMillis());
         }
+        scan(settings.table(), present);
+        progress.expired(n - present.cardinality());
         if (scheduledAll == null) {
             scheduledAll = clock.instant();
         }

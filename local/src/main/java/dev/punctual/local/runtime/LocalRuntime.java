@@ -161,6 +161,8 @@ public final class LocalRuntime implements AutoCloseable {
             dynamoDbServer = register(DynamoDbLocalServer.start(
                     new DynamoDbLocalServer.Options(options.dynamoDbPort(), options.under("dynamodb"))));
             dynamoDb = register(LocalDynamoDbClients.dynamoDb(dynamoDbServer.endpoint()));
+            // Punctual is the TTL here; DynamoDB Local's own TTL job would only compete for the database.
+            dynamoDbServer.stopNativeTtl();
             // The runtime's own traffic (deletes, stream reads) skips HTTP; these belong to the server.
             InProcessDynamoDb inProcess = dynamoDbServer.inProcess();
 

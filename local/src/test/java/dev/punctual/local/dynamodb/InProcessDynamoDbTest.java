@@ -102,6 +102,13 @@ class InProcessDynamoDbTest {
                 .contains("us*punctual-stream-sequence");
     }
 
+    @Test
+    void theNativeTtlJob_isFoundOncePerDatabase_andStopped() {
+        try (DynamoDbLocalServer server = DynamoDbLocalServer.start(DynamoDbLocalServer.Options.inMemoryOnFreePort())) {
+            assertThat(server.inProcess().stopNativeTtlJob()).isEqualTo(1);
+        }
+    }
+
     private static String createStreamTable(DynamoDbClient dynamoDb, String name) {
         return dynamoDb.createTable(b -> b.tableName(name)
                 .keySchema(KeySchemaElement.builder().attributeName("id").keyType(KeyType.HASH).build())

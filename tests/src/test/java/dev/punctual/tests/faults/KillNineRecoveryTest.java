@@ -89,9 +89,9 @@ class KillNineRecoveryTest {
             assertThat(executions).extracting(FaultFixtures.Observed::itemId).as("no stream record skipped: every item of both waves got an execution")
                     .containsAll(ttls.keySet());
             assertThat(expired.values()).as("no item deleted twice").allSatisfy(deletes -> assertThat(deletes).hasSize(1));
-            // On an overloaded machine DynamoDB Local's own TTL sweeper may beat a late execution to an
-            // item (the native backstop); that execution then ends Superseded. Most must be Punctual's.
-            assertThat(expired).as("items deleted by Punctual").hasSizeGreaterThan(ttls.size() * 9 / 10);
+            // No native TTL job runs locally: Punctual deleted every item. A record delivered again after
+            // the restart may start a second execution, which ends Superseded.
+            assertThat(expired).as("items deleted by Punctual").hasSize(ttls.size());
             assertThat(expired.values()).as("no delete before its TTL").allSatisfy(deletes -> assertThat(deletes.get(0).deletedAt())
                     .isAfterOrEqualTo(Instant.ofEpochSecond(ttls.get(deletes.get(0).itemId()))));
             assertThat(executions).as("nothing failed").allSatisfy(e -> assertThat(e.status()).isEqualTo("SUCCEEDED"));

@@ -1,0 +1,116 @@
+package dev.punctual.local.dynamodb;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.BillingMode;
+import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
+import software.amazon.awssdk.services.dynamodb.model.KeyType;
+import software.amazon.awssdk.services.dynamodb.model.PutRequest;
+import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
+import software.amazon.awssdk.services.dynamodb.model.StreamViewType;
+import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
+
+/**
+ * The floor under Punctual's lag on the embedded runtime, with no Punctual in the way: how fast
+ * DynamoDB Local itself performs the conditional deletes that 1,000 items due in the same second
+ * need. Each round writes {@code --burst} items to a fresh table with a stream, then deletes them all
+ * at once from {@code --threads} threads through the in-process client (the state machine's path),
+ * with the expiry's condition {@code #ttl = :ttl}, and prints the time until each delete completed.
+ * Because TTLs are whole seconds, a burst of deletes is what every busy second looks like; the kth
+ * delete of a burst cannot complete before k divided by this rate.
+ *
+ * <pre>
+ * java -cp local/target/punctual.jar dev.punctual.local.dynamodb.DeleteFloorBenchmark [--burst 1000] [--rounds 8] [--threads 16]
+ * </pre>
+ */
+public final class DeleteFloorBenchmark {
+
+    private DeleteFloorBenchmark() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        int burst = option(args, "--burst", 1000);
+        int rounds = option(args, "--rounds", 8);
+        int threads = option(args, "--threads", 16);
+        System.out.printf("DynamoDB Local conditional deletes, %d due at once, %d threads, in-process, %d CPUs%n",
+                burst, threads, Runtime.getRuntime().availableProcessors());
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        try (DynamoDbLocalServer server = DynamoDbLocalServer.start(DynamoDbLocalServer.Options.inMemoryOnFreePort())) {
+            DynamoDbClient dynamoDb = server.inProcess().dynamoDb();
+            for (int round = 1; round <= rounds; round++) {
+                String table = "floor-" + round;
+                createTable(dynamoDb, table);
+                fill(dynamoDb, table, burst);
+                long[] completed = deleteAll(dynamoDb, table, burst, pool);
+                Arrays.sort(completed);
+                long all = completed[burst - 1];
+                System.out.printf("round %d: all %d deleted after %d ms (%.0f deletes/s); completion p50 %d ms,"
+                        + " p99 %d ms%n", round, burst, all, burst * 1000.0 / Math.max(1, all),
+                        completed[burst / 2], completed[(int) Math.ceil(burst * 0.99) - 1]);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    private static long[] deleteAll(DynamoDbClient dynamoDb, String table, int burst, ExecutorService pool)
+            throws Exception {
+        long[] completed = new long[burst];
+        long start = System.nanoTime();
+        List<Future<?>> deletes = new ArrayList<>(burst);
+        for (int i = 0; i < burst; i++) {
+            int index = i;
+            deletes.add(pool.submit(() -> {
+                dynamoDb.deleteItem(b -> b.tableName(table).key(Map.of("id", AttributeValue.fromS("item-" + index)))
+                        .conditionExpression("#ttl = :ttl").expressionAttributeNames(Map.of("#ttl", "expiresAt"))
+                        .expressionAttributeValues(Map.of(":ttl", AttributeValue.fromN("1767225600"))));
+                completed[index] = (System.nanoTime() - start) / 1_000_000;
+            }));
+        }
+        for (Future<?> delete : deletes) {
+            delete.get();
+        }
+        return completed;
+    }
+
+    private static void createTable(DynamoDbClient dynamoDb, String table) {
+        dynamoDb.createTable(b -> b.tableName(table)
+                .keySchema(KeySchemaElement.builder().attributeName("id").keyType(KeyType.HASH).build())
+                .attributeDefinitions(AttributeDefinition.builder().attributeName("id")
+                        .attributeType(ScalarAttributeType.S).build())
+                .billingMode(BillingMode.PAY_PER_REQUEST)
+                .streamSpecification(s -> s.streamEnabled(true).streamViewType(StreamViewType.NEW_AND_OLD_IMAGES)));
+    }
+
+    private static void fill(DynamoDbClient dynamoDb, String table, int count) {
+        List<WriteRequest> batch = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            batch.add(WriteRequest.builder().putRequest(PutRequest.builder().item(Map.of(
+                    "id", AttributeValue.fromS("item-" + i),
+                    "expiresAt", AttributeValue.fromN("1767225600"),
+                    "note", AttributeValue.fromS("written by the delete floor benchmark"))).build()).build());
+            if (batch.size() == 25 || i == count - 1) {
+                List<WriteRequest> requests = batch;
+                dynamoDb.batchWriteItem(b -> b.requestItems(Map.of(table, requests)));
+                batch = new ArrayList<>();
+            }
+        }
+    }
+
+    private static int option(String[] args, String name, int fallback) {
+        for (int i = 0; i + 1 < args.length; i++) {
+            if (args[i].equals(name)) {
+                return Integer.parseInt(args[i + 1]);
+            }
+        }
+        return fallback;
+    }
+}
