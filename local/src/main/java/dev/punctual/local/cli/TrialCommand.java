@@ -26,6 +26,9 @@ import picocli.CommandLine.Spec;
  */
 abstract class TrialCommand implements Callable<Integer> {
 
+    /** How long expiry may make no progress at all before the items left are counted missed. */
+    private static final Duration GRACE = Duration.ofSeconds(30);
+
     @Spec
     CommandSpec spec;
 
@@ -74,7 +77,7 @@ abstract class TrialCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         String table = "punctual-" + spec.name() + "-" + System.currentTimeMillis();
         ExpiryTrial.Settings settings = new ExpiryTrial.Settings(table, items, Duration.ofSeconds(spreadSeconds),
-                Duration.ofSeconds(leadSeconds), Duration.ofSeconds(10), writers);
+                Duration.ofSeconds(leadSeconds), GRACE, writers);
         if (!json) {
             out.printf("Starting the embedded runtime (DynamoDB Local, Step Functions API, stream poller)...%n");
             out.flush();
@@ -110,7 +113,7 @@ abstract class TrialCommand implements Callable<Integer> {
     private void warmUp(LocalRuntime runtime, String table, PrintWriter out) throws InterruptedException {
         int spread = Math.max(1, warmupItems / 1000);
         ExpiryTrial.Settings settings = new ExpiryTrial.Settings(table + "-warmup", warmupItems,
-                Duration.ofSeconds(spread), Duration.ofSeconds(5 + warmupItems / 500), Duration.ofSeconds(10), writers);
+                Duration.ofSeconds(spread), Duration.ofSeconds(5 + warmupItems / 500), GRACE, writers);
         if (!json) {
             out.printf("Warming up: %d items over %d s on table %s...%n", warmupItems, spread, settings.table());
             out.flush();

@@ -126,9 +126,10 @@ public final class InProcessDynamoDb {
      * and every GetRecords, describes the stream with {@code SELECT MIN(SequenceNumber) FROM us WHERE
      * StreamID = ?}. With no index on {@code StreamID}, SQLite walks the records in sequence order until
      * it meets the stream's first one: quick for the oldest stream, but every later stream's writes pass
-     * over all older streams' records (kept 24 hours). Measured with 5,000 items per table on 2 cores:
-     * in-process conditional deletes on a second table fell from about 470/s to about 40/s; with the
-     * index they hold at 860-1,100/s. The index changes no result, only how SQLite finds it.
+     * over all older streams' records (kept 24 hours). In a one-off run with 5,000 items per table on 2
+     * cores, conditional deletes on a second table fell from about 470/s to about 40/s; with the index
+     * they held at 860-1,100/s ({@link DeleteFloorBenchmark} measures the indexed rate). The index
+     * changes no result, only how SQLite finds it.
      * {@code IF NOT EXISTS} keeps it idempotent for a database on disk.
      */
     private static void indexStreamRecords(LocalDBClient client) throws ReflectiveOperationException {
@@ -149,9 +150,9 @@ public final class InProcessDynamoDb {
 
     /**
      * Stops DynamoDB Local's own TTL deletion job, the emulation of native TTL. It rescans every
-     * table with TTL enabled for expired items every few seconds while holding the database, so with
-     * tens of thousands of items it slowed Punctual's deletes several times over, and it deletes
-     * expired items minutes before AWS's native TTL would (AWS: within days). With Punctual running,
+     * table with TTL enabled for expired items every few seconds, competing with Punctual's deletes
+     * for DynamoDB Local's single SQLite thread, and it deletes expired items minutes before AWS's
+     * native TTL would (AWS: within days). With Punctual running,
      * an item past its TTL is Punctual's to delete; the trial reports any it leaves as missed.
      *
      * @return how many TTL jobs were stopped (one per database)
