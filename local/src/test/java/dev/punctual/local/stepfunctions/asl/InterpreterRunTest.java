@@ -49,6 +49,42 @@ class InterpreterRunTest {
     }
 
     @Test
+    void taskWaitingForAThread_hasNotStarted_soItsTimeoutCountsFromTheCall() {
+        java.util.Deque<Runnable> queued = new java.util.ArrayDeque<>();
+        java.util.concurrent.atomic.AtomicInteger calls = new java.util.concurrent.atomic.AtomicInteger();
+        TaskResource counting = new TaskResource() {
+            @Override
+            public boolean supports(String arn) {
+                return arn.equals("arn:aws:states:::dynamodb:deleteItem");
+            }
+
+            @Override
+            public java.util.concurrent.CompletionStage<JsonNode> invoke(String arn, JsonNode parameters,
+                    ExecutionContext context) {
+                calls.incrementAndGet();
+                return java.util.concurrent.CompletableFuture.completedFuture(Json.parse("{}"));
+            }
+        };
+        Interpreter queueing = new Interpreter(timer, List.of(counting), queued::add, new Random(1), "us-east-1");
+        ParsedDefinition definition = queueing.parse("{\"StartAt\":\"D\",\"States\":{\"D\":{\"Type\":\"Task\","
+                + "\"Resource\":\"arn:aws:states:::dynamodb:deleteItem\",\"TimeoutSeconds\":30,\"Retry\":[{\"ErrorEquals\":"
+                + "[\"States.Timeout\"],\"IntervalSeconds\":1,\"MaxAttempts\":1}],\"End\":true}}}");
+        RecordingObserver observer = new RecordingObserver();
+        queueing.start(definition, CONTEXT, Json.parse("{}"), observer);
+
+        timer.advanceTo(T0.plusSeconds(45));
+        assertThat(observer.eventTypes()).as("queued 45 s for a task thread").contains("TaskScheduled")
+                .doesNotContain("TaskStarted", "TaskTimedOut");
+        queued.poll().run();
+
+        assertThat(calls).hasValue(1);
+        assertThat(queued).isEmpty();
+        assertThat(observer.outcome.get()).isNotNull();
+        assertThat(observer.eventTypes()).containsSubsequence("TaskScheduled", "TaskStarted", "TaskSucceeded")
+                .doesNotContain("TaskTimedOut");
+    }
+
+    @Test
     void stop_whenWaiting_withdrawsWakeUpAndReportsNothingMore() {
         ParsedDefinition definition = interpreter.parse(WAIT_THEN_PASS);
         RecordingObserver observer = new RecordingObserver();

@@ -74,21 +74,26 @@ public final class TaskState extends State {
             scheduled.put("heartbeatInSeconds", heartbeatSeconds);
         }
         activation.emit(prefix + "Scheduled", scheduled);
-        activation.emit(prefix + "Started", lambdaFunction ? activation.details() : names.details(activation.details()));
-
-        Timer.Cancellable timer = activation.schedule(activation.now().plusSeconds(timeout), () -> {
-            if (activation.isFinished()) {
+        JsonNode parameters = activation.input();
+        ObjectNode started = lambdaFunction ? activation.details() : names.details(activation.details());
+        // As in AWS, the task starts, and its TimeoutSeconds begins, when the call is made: a task
+        // waiting for one of the runtime's task threads has not started yet and cannot time out.
+        run.taskExecutor.execute(() -> {
+            if (activation.isFinished() || activation.stopped()) {
                 return;
             }
-            String cause = "The task '" + name() + "' did not finish within its timeout of " + timeout + " seconds.";
-            ObjectNode details = names.details(activation.details());
-            details.put("error", ErrorNames.TIMEOUT);
-            details.put("cause", cause);
-            activation.emit(prefix + "TimedOut", details);
-            activation.fail(new AslError(ErrorNames.TIMEOUT, cause));
-        });
-        JsonNode parameters = activation.input();
-        run.taskExecutor.execute(() -> {
+            activation.emit(prefix + "Started", started);
+            Timer.Cancellable timer = activation.schedule(activation.now().plusSeconds(timeout), () -> {
+                if (activation.isFinished()) {
+                    return;
+                }
+                String cause = "The task '" + name() + "' did not finish within its timeout of " + timeout + " seconds.";
+                ObjectNode details = names.details(activation.details());
+                details.put("error", ErrorNames.TIMEOUT);
+                details.put("cause", cause);
+                activation.emit(prefix + "TimedOut", details);
+                activation.fail(new AslError(ErrorNames.TIMEOUT, cause));
+            });
             CompletionStage<JsonNode> call;
             try {
                 call = target.invoke(resource, parameters, run.execution);
