@@ -52,7 +52,7 @@ public final class LocalRuntime implements AutoCloseable {
 
     private static final System.Logger LOG = System.getLogger(LocalRuntime.class.getName());
 
-    /** Threads that call DynamoDB for Task states: deletes are short blocking calls over loopback. */
+    /** Threads that call DynamoDB for Task states: deletes are short blocking calls into DynamoDB Local. */
     private static final int TASK_THREADS = 16;
 
     private final Options options;
