@@ -32,7 +32,7 @@ import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
  * database instead of a new one: DynamoDB Local's own request processing (validation, condition
  * expressions, stream records) and its own mapping of errors onto the SDK's exceptions, e.g.
  * {@code ConditionalCheckFailedException}. What they skip is the wire: JSON, SigV4 and a socket per
- * call, which cost several times the database work on a 2-core machine. The local runtime uses them
+ * call, which dominated the CPU profile on a 2-core machine. The local runtime uses them
  * for its own traffic (the state machine's deletes, the stream poller); applications and the AWS
  * CLI keep using the HTTP endpoint.
  *
