@@ -43,8 +43,18 @@ public final class Checkpoints {
         return new Checkpoints(null);
     }
 
-    /** Checkpoints persisted in {@code directory}, loaded from there if present. */
+    /**
+     * Checkpoints persisted in {@code directory}, loaded from there if present. The directory is
+     * created if it does not exist yet (the runtime gives the poller a sub-directory of its data
+     * directory), so the first checkpoint cannot fail for want of it.
+     */
     public static Checkpoints inDirectory(Path directory) {
+        try {
+            Files.createDirectories(directory);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create the stream checkpoint directory " + directory
+                    + "; check the data directory is writable", e);
+        }
         Checkpoints checkpoints = new Checkpoints(directory.resolve(FILE_NAME));
         checkpoints.load();
         return checkpoints;

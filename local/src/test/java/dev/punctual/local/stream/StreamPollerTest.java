@@ -311,17 +311,19 @@ class StreamPollerTest {
         local.put(table, "a", 1);
         local.put(table, "b", 2);
         local.putWithout(table, "unwatched");
+        // A directory that does not exist yet, as the runtime's data-dir/stream is on a first start.
+        Path directory = data.resolve("stream");
         RecordingHandler first = new RecordingHandler();
-        StreamPoller poller = start(table, first, MappingSettings.builder(), data, Clock.systemUTC());
+        StreamPoller poller = start(table, first, MappingSettings.builder(), directory, Clock.systemUTC());
         Await.until(() -> poller.metrics().snapshot().recordsRead() == 3 && first.records().size() == 2
                 && poller.metrics().snapshot().recordsFiltered() == 1, () -> "first records processed");
         poller.close();
-        assertThat(data.resolve(Checkpoints.FILE_NAME)).exists();
+        assertThat(directory.resolve(Checkpoints.FILE_NAME)).exists();
         local.put(table, "c", 3);
         local.put(table, "d", 4);
 
         RecordingHandler second = new RecordingHandler();
-        start(table, second, MappingSettings.builder(), data, Clock.systemUTC());
+        start(table, second, MappingSettings.builder(), directory, Clock.systemUTC());
 
         Await.until(() -> second.records().size() >= 2, () -> "new records delivered");
         assertThat(ids(second.records())).containsExactly("c", "d");
