@@ -50,6 +50,19 @@ class PunctualCliTest {
     }
 
     @Test
+    void bench_onADurableRuntime_expiresEveryItem_andKeepsItsDataInTheDirectory() throws Exception {
+        Path data = output.resolve("data");
+        Run run = punctual(DEMO_TIMEOUT, "bench", "--items", "50", "--spread", "2", "--lead", "3",
+                "--warmup-items", "0", "--data-dir", data.toString(), "--json");
+
+        assertThat(run.exitCode()).as("exit code; output:%n%s%n%s", run.out(), run.err()).isZero();
+        assertThat(run.out()).contains("\"items\":50,\"deleted\":50,\"early\":0,\"missed\":0");
+        assertThat(data.resolve("dynamodb").resolve("shared-local-instance.db")).isNotEmptyFile();
+        assertThat(data.resolve("stepfunctions")).isNotEmptyDirectory();
+        assertThat(data.resolve("stream").resolve("stream-checkpoints.json")).isNotEmptyFile();
+    }
+
+    @Test
     void demo_withNoItems_failsWithAClearMessage() throws Exception {
         Run run = punctual(QUICK_TIMEOUT, "demo", "--items", "0");
 

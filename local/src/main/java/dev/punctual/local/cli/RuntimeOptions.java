@@ -62,7 +62,7 @@ final class RuntimeOptions {
         }
     }
 
-    private static void checkDataDirectory(CommandSpec spec, Path directory) {
+    static void checkDataDirectory(CommandSpec spec, Path directory) {
         if (Files.exists(directory) && !Files.isDirectory(directory)) {
             throw new ParameterException(spec.commandLine(), "--data-dir " + directory + " exists and is not a directory");
         }

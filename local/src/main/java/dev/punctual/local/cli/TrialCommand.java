@@ -3,11 +3,15 @@ package dev.punctual.local.cli;
 import dev.punctual.local.measure.AccuracyReport;
 import dev.punctual.local.measure.ExpiryTrial;
 import dev.punctual.local.runtime.LocalRuntime;
+import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.stream.Stream;
 import me.tongfei.progressbar.ProgressBar;
 import me.tongfei.progressbar.ProgressBarBuilder;
 import me.tongfei.progressbar.ProgressBarStyle;
@@ -51,6 +55,11 @@ abstract class TrialCommand implements Callable<Integer> {
                     + " the delete path; 0 for none (default: ${DEFAULT-VALUE}).")
     int warmupItems;
 
+    @Option(names = "--data-dir", paramLabel = "DIR",
+            description = "Run on a durable runtime: DynamoDB Local's database and the engine's fsync'd journal in DIR,"
+                    + " which must be new or empty (default: in memory).")
+    Path dataDirectory;
+
     @Option(names = "--json", description = "Print one JSON object instead of the table.")
     boolean json;
 
@@ -82,9 +91,10 @@ abstract class TrialCommand implements Callable<Integer> {
             out.printf("Starting the embedded runtime (DynamoDB Local, Step Functions API, stream poller)...%n");
             out.flush();
         }
-        try (LocalRuntime runtime = RuntimeStarter.start(LocalRuntime.Options.onFreePorts())) {
+        try (LocalRuntime runtime = RuntimeStarter.start(LocalRuntime.Options.onFreePorts().withDataDirectory(dataDirectory))) {
             if (!json) {
-                out.printf("DynamoDB Local %s, Step Functions %s%n", runtime.dynamoDbEndpoint(), runtime.stepFunctionsEndpoint());
+                out.printf("DynamoDB Local %s, Step Functions %s, data %s%n", runtime.dynamoDbEndpoint(),
+                        runtime.stepFunctionsEndpoint(), dataDirectory == null ? "in memory" : dataDirectory);
                 out.printf("Writing %d items to table %s with TTLs over %d s, starting in %d s...%n",
                         items, table, spreadSeconds, leadSeconds);
                 out.flush();
@@ -141,6 +151,24 @@ abstract class TrialCommand implements Callable<Integer> {
         }
         if (writers < 1 || writers > 64) {
             throw new ParameterException(spec.commandLine(), "--writers must be 1-64, got " + writers);
+        }
+        if (dataDirectory != null) {
+            RuntimeOptions.checkDataDirectory(spec, dataDirectory);
+            if (!isNewOrEmpty(dataDirectory)) {
+                throw new ParameterException(spec.commandLine(), "--data-dir " + dataDirectory + " is not empty; a trial"
+                        + " measures only its own items, so give it a new or empty directory");
+            }
+        }
+    }
+
+    private static boolean isNewOrEmpty(Path directory) {
+        if (!Files.exists(directory)) {
+            return true;
+        }
+        try (Stream<Path> entries = Files.list(directory)) {
+            return entries.findAny().isEmpty();
+        } catch (IOException e) {
+            return false;
         }
     }
 

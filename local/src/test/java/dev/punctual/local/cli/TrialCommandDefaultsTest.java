@@ -2,9 +2,13 @@ package dev.punctual.local.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** demo and bench share their options but not their defaults; --help shows each command's own. */
 class TrialCommandDefaultsTest {
@@ -34,6 +38,18 @@ class TrialCommandDefaultsTest {
 
         assertThat(exit).isEqualTo(2);
         assertThat(err.toString()).contains("--warmup-items must be 0-100000, got -1");
+    }
+
+    @Test
+    void aDataDirThatHoldsSomething_isRefused_beforeTheRuntimeStarts(@TempDir Path data) throws IOException {
+        Files.writeString(data.resolve("left-over"), "from an earlier run");
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int exit = PunctualCommand.run(new PrintWriter(out), new PrintWriter(err), "bench", "--data-dir", data.toString());
+
+        assertThat(exit).isEqualTo(2);
+        assertThat(err.toString()).contains("--data-dir " + data + " is not empty");
+        assertThat(out.toString()).doesNotContain("Starting the embedded runtime");
     }
 
     private static String help(String command) {
