@@ -1,6 +1,7 @@
 package dev.punctual.tests;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.amazonaws.services.lambda.runtime.events.DynamodbEvent;
 import com.amazonaws.services.lambda.runtime.events.StreamsEventResponse;
@@ -13,6 +14,7 @@ import dev.punctual.local.runtime.LocalRuntime;
 import dev.punctual.local.stepfunctions.executions.ExecutionDescription;
 import dev.punctual.local.stepfunctions.executions.ExecutionStatus;
 import dev.punctual.local.stream.StreamRecordConverter;
+import dev.punctual.local.time.ManualClock;
 import dev.punctual.statemachine.ExpiryWorkflow;
 import dev.punctual.tests.support.Await;
 import dev.punctual.tests.support.ExpiryExecutions;
@@ -226,6 +228,33 @@ class ExpiryEndToEndTest {
         assertThat(report.backstop()).isZero();
         assertThat(report.lagMillis()).as("lags, sorted: the least is TaskSucceeded minus TTL of the earliest delete")
                 .hasSize(1000).satisfies(lags -> assertThat(lags[0]).isNotNegative());
+    }
+
+    @Test
+    void aTrialWhoseWritesReachTheFirstTtl_stopsWithTheLeadItNeeds_insteadOfReportingMisses() {
+        String table = "e2e-lead-" + Long.toString(System.currentTimeMillis() % 100_000, 36);
+        ManualClock clock = new ManualClock(Instant.now());
+        // Ten seconds of lead, which the clock spends as soon as the first 100 items are written.
+        ExpiryTrial.Settings settings = new ExpiryTrial.Settings(table, 1000, Duration.ofSeconds(5), Duration.ofSeconds(10),
+                Duration.ofSeconds(10), 1);
+        ExpiryTrial.Progress spendsTheLead = new ExpiryTrial.Progress() {
+            @Override
+            public void written(long count) {
+                if (count == 100) {
+                    clock.advance(Duration.ofSeconds(20));
+                }
+            }
+
+            @Override
+            public void expired(long count) {
+            }
+        };
+
+        assertThatThrownBy(() -> new ExpiryTrial(runtime, clock).run(settings, spendsTheLead))
+                .isInstanceOf(ExpiryTrial.LeadTooShortException.class)
+                .hasMessageStartingWith("only 100 of 1000 items were written when the first TTL came, 20 s after the start")
+                .hasMessageEndingWith("a lead of at least 310 s is needed (--lead)");
+        assertThat(runtime.streamPoller().isEnabled()).as("the mapping is enabled again").isTrue();
     }
 
     @Test

@@ -17,6 +17,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -110,6 +111,18 @@ public final class ExpiryTrial {
         };
     }
 
+    /**
+     * The items were not all written before the first TTL came. The trial stops: what it would report
+     * is how fast the items were written, not how accurately they expired.
+     */
+    public static final class LeadTooShortException extends IllegalStateException {
+        LeadTooShortException(long written, int items, Duration elapsed, long suggestedLeadSeconds) {
+            super(String.format(Locale.ROOT, "only %d of %d items were written when the first TTL came, %d s after"
+                    + " the start, so nothing was measured; at this write rate a lead of at least %d s is needed (--lead)",
+                    written, items, elapsed.toSeconds(), suggestedLeadSeconds));
+        }
+    }
+
     private final LocalRuntime runtime;
     private final Clock clock;
 
@@ -142,7 +155,7 @@ public final class ExpiryTrial {
         AtomicLongArray writtenAt;
         poller.setEnabled(false);
         try {
-            writtenAt = write(settings, ttls, progress);
+            writtenAt = write(settings, ttls, Instant.ofEpochSecond(firstTtl), progress);
         } finally {
             poller.setEnabled(true);
         }
@@ -153,26 +166,34 @@ public final class ExpiryTrial {
         Probes probes = new Probes(settings.table(), ttls, writtenAt);
         BitSet present = new BitSet(n);
         Instant scheduledAll = null;
-        // Once every TTL has passed, wait while executions keep closing; when none is left, or none
-        // closed for a whole grace period (or the hard limit passed), read the table once. Scanning
-        // while the deletes run would only compete with them for DynamoDB Local.
+        // Once every TTL has passed, wait while records are still being scheduled or executions keep
+        // closing; when every item was scheduled and no execution is left, or nothing moved for a whole
+        // grace period (or the hard limit passed), read the table once. Scanning while the deletes run
+        // would only compete with them for DynamoDB Local.
         Instant lastProgress = Instant.ofEpochSecond(lastTtl);
         Instant hardLimit = lastProgress.plus(MAX_DRAIN);
+        long lastInvoked = -1;
         int fewestOpen = Integer.MAX_VALUE;
         while (true) {
             Instant now = clock.instant();
-            if (scheduledAll == null && poller.metrics().snapshot().recordsInvoked() - invokedBefore >= n) {
+            long invoked = poller.metrics().snapshot().recordsInvoked() - invokedBefore;
+            if (scheduledAll == null && invoked >= n) {
                 scheduledAll = now;
             }
             probes.probeBefore(now);
             int open = Math.max(0, runtime.stepFunctionsEngine().openExecutions() - openBefore);
             progress.expired(scheduledAll == null ? 0 : Math.max(0, n - open));
+            if (invoked > lastInvoked) {
+                lastInvoked = invoked;
+                fewestOpen = open;
+                lastProgress = later(lastProgress, now);
+            } else if (open < fewestOpen) {
+                fewestOpen = open;
+                lastProgress = later(lastProgress, now);
+            }
             if (now.getEpochSecond() >= lastTtl) {
-                if (open < fewestOpen) {
-                    fewestOpen = open;
-                    lastProgress = now;
-                }
-                if (open == 0 || now.isAfter(lastProgress.plus(settings.grace())) || now.isAfter(hardLimit)) {
+                boolean done = scheduledAll != null && open == 0;
+                if (done || now.isAfter(lastProgress.plus(settings.grace())) || now.isAfter(hardLimit)) {
                     break;
                 }
             }
@@ -188,6 +209,10 @@ public final class ExpiryTrial {
         double seconds = Math.max(0.001, Duration.between(enabledAt, scheduledAll).toNanos() / 1e9);
         long heapMb = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed() / (1024 * 1024);
         return AccuracyReport.of(observations, n / seconds, heapMb);
+    }
+
+    private static Instant later(Instant a, Instant b) {
+        return a.isAfter(b) ? a : b;
     }
 
     /**
@@ -285,29 +310,48 @@ public final class ExpiryTrial {
         }
     }
 
-    private AtomicLongArray write(Settings settings, long[] ttls, Progress progress) throws InterruptedException {
+    /** Writes every item, or throws {@link LeadTooShortException} once {@code firstTtl} comes first. */
+    private AtomicLongArray write(Settings settings, long[] ttls, Instant firstTtl, Progress progress)
+            throws InterruptedException {
         int n = ttls.length;
         AtomicLongArray writtenAt = new AtomicLongArray(n);
         java.util.concurrent.atomic.AtomicLong written = new java.util.concurrent.atomic.AtomicLong();
+        Instant start = clock.instant();
         ExecutorService writers = Executors.newFixedThreadPool(settings.writers());
         try {
             List<Future<?>> batches = new ArrayList<>();
             // Batches in TTL order, so early TTLs are written (and scheduled) first.
             for (int from = 0; from < n; from += BATCH_WRITE_LIMIT) {
-                int start = from;
+                int first = from;
                 int end = Math.min(n, from + BATCH_WRITE_LIMIT);
-                batches.add(writers.submit(() -> writeBatch(settings.table(), ttls, start, end, writtenAt,
-                        count -> progress.written(written.addAndGet(count)))));
+                batches.add(writers.submit(() -> {
+                    Instant now = clock.instant();
+                    if (!now.isBefore(firstTtl)) {
+                        throw leadTooShort(written.get(), n, Duration.between(start, now));
+                    }
+                    writeBatch(settings.table(), ttls, first, end, writtenAt,
+                            count -> progress.written(written.addAndGet(count)));
+                }));
             }
             for (Future<?> batch : batches) {
                 batch.get();
             }
         } catch (java.util.concurrent.ExecutionException e) {
+            if (e.getCause() instanceof LeadTooShortException leadTooShort) {
+                throw leadTooShort;
+            }
             throw new IllegalStateException("Writing the trial items failed: " + e.getCause().getMessage(), e.getCause());
         } finally {
             writers.shutdownNow();
         }
         return writtenAt;
+    }
+
+    /** Half as much again as writing every item took at the rate seen so far, plus 10 s for scheduling. */
+    private static LeadTooShortException leadTooShort(long written, int items, Duration elapsed) {
+        double rate = Math.max(1, written) / Math.max(0.001, elapsed.toNanos() / 1e9);
+        long suggested = (long) Math.ceil(items / rate * 1.5) + 10;
+        return new LeadTooShortException(written, items, elapsed, suggested);
     }
 
     private void writeBatch(String table, long[] ttls, int from, int to, AtomicLongArray writtenAt, LongConsumer done) {
