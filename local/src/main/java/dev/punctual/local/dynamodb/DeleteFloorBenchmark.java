@@ -1,9 +1,11 @@
 package dev.punctual.local.dynamodb;
 
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -28,8 +30,11 @@ import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
  * delete of a burst cannot complete before k divided by this rate.
  *
  * <pre>
- * java -cp local/target/punctual.jar dev.punctual.local.dynamodb.DeleteFloorBenchmark [--burst 1000] [--rounds 8] [--threads 16]
+ * java -cp local/target/punctual.jar dev.punctual.local.dynamodb.DeleteFloorBenchmark [--burst 1000] [--rounds 8] [--threads 16] [--data-dir DIR]
  * </pre>
+ *
+ * <p>With {@code --data-dir} DynamoDB Local keeps its database in that directory, as the durable
+ * runtime does; without it, in memory.
  */
 public final class DeleteFloorBenchmark {
 
@@ -40,10 +45,12 @@ public final class DeleteFloorBenchmark {
         int burst = option(args, "--burst", 1000);
         int rounds = option(args, "--rounds", 8);
         int threads = option(args, "--threads", 16);
-        System.out.printf("DynamoDB Local conditional deletes, %d due at once, %d threads, in-process, %d CPUs%n",
-                burst, threads, Runtime.getRuntime().availableProcessors());
+        Path dataDirectory = textOption(args, "--data-dir").map(Path::of).orElse(null);
+        System.out.printf("DynamoDB Local conditional deletes, %d due at once, %d threads, in-process, %d CPUs, database %s%n",
+                burst, threads, Runtime.getRuntime().availableProcessors(),
+                dataDirectory == null ? "in memory" : "in " + dataDirectory);
         ExecutorService pool = Executors.newFixedThreadPool(threads);
-        try (DynamoDbLocalServer server = DynamoDbLocalServer.start(DynamoDbLocalServer.Options.inMemoryOnFreePort())) {
+        try (DynamoDbLocalServer server = DynamoDbLocalServer.start(new DynamoDbLocalServer.Options(0, dataDirectory))) {
             DynamoDbClient dynamoDb = server.inProcess().dynamoDb();
             for (int round = 1; round <= rounds; round++) {
                 String table = "floor-" + round;
@@ -106,11 +113,15 @@ public final class DeleteFloorBenchmark {
     }
 
     private static int option(String[] args, String name, int fallback) {
+        return textOption(args, name).map(Integer::parseInt).orElse(fallback);
+    }
+
+    private static Optional<String> textOption(String[] args, String name) {
         for (int i = 0; i + 1 < args.length; i++) {
             if (args[i].equals(name)) {
-                return Integer.parseInt(args[i + 1]);
+                return Optional.of(args[i + 1]);
             }
         }
-        return fallback;
+        return Optional.empty();
     }
 }
