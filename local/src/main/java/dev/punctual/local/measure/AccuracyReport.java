@@ -12,8 +12,9 @@ import java.util.Locale;
  * @param items items written
  * @param deleted items Punctual's execution deleted
  * @param early items deleted before their TTL, by the execution history or by a table read
- * @param backstop items gone after their TTL without Punctual's delete: the native-TTL backstop (in the
- *     local runtime, DynamoDB Local's own TTL job) got there first because Punctual was late
+ * @param backstop items gone after their TTL without Punctual's delete. In AWS that is native TTL, the
+ *     backstop, getting there first because Punctual was late; the local runtime stops DynamoDB Local's
+ *     own TTL job, so here it means something else deleted the item
  * @param missed items still in the table after every TTL had passed and the table then stopped emptying
  *     for the grace period
  * @param lagMillis lag of the deleted items, sorted ascending
@@ -90,7 +91,7 @@ public record AccuracyReport(
                 "deleted            %d",
                 "early              %d   (must be 0)",
                 "missed             %d   (must be 0)",
-                "backstop first     %d   (gone after the TTL, by the native-TTL emulation, before Punctual)",
+                "backstop first     %d   (gone after the TTL, but not by Punctual's delete)",
                 "lag p50            %d ms",
                 "lag p95            %d ms",
                 "lag p99            %d ms",
