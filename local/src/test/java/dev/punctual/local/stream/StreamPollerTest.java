@@ -110,8 +110,11 @@ class StreamPollerTest {
         RecordingHandler handler = new RecordingHandler();
         StreamPoller poller = start(table, handler, MappingSettings.builder());
 
+        // Records are counted as read and filtered before the handler is invoked with the rest, and as
+        // invoked once it returns.
         Await.until(() -> poller.metrics().snapshot().recordsRead() == 5
-                && poller.metrics().snapshot().recordsFiltered() == 2, () -> "5 read, 2 filtered: " + poller.metrics().snapshot());
+                && poller.metrics().snapshot().recordsFiltered() == 2 && poller.metrics().snapshot().recordsInvoked() == 3,
+                () -> "5 read, 2 filtered, 3 invoked: " + poller.metrics().snapshot());
 
         assertThat(handler.records()).extracting(r -> r.getEventName() + ":" + r.getDynamodb().getKeys().get("id").getS())
                 .containsExactly("INSERT:timed", "INSERT:typo", "REMOVE:timed");
