@@ -32,7 +32,7 @@ final class StreamIndexProbe {
         return query(databaseFile, "EXPLAIN QUERY PLAN " + sql, 3);
     }
 
-    /** Adds an index the way an older version of the runtime did, to test that it is replaced. */
+    /** Runs one statement on the stopped database, e.g. to add the index an older runtime version added. */
     static void exec(Path databaseFile, String sql) {
         SQLiteConnection connection = new SQLiteConnection(databaseFile.toFile());
         try {
