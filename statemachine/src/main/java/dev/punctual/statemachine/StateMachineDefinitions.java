@@ -19,6 +19,8 @@ public final class StateMachineDefinitions {
 
     /** Classpath location of the per-item expiry workflow. */
     public static final String EXPIRE_ITEM_RESOURCE = "/statemachine/expire-item.asl.json";
+    /** Classpath location of the windowed mode's bucket workflow. */
+    public static final String EXPIRE_BUCKET_RESOURCE = "/statemachine/expire-bucket.asl.json";
 
     private static final Pattern PLACEHOLDER = Pattern.compile("\\$\\{([A-Za-z0-9_]+)}");
 
@@ -33,6 +35,16 @@ public final class StateMachineDefinitions {
     /** {@code expire-item.asl.json} rendered for the given AWS partition ({@code aws}, {@code aws-cn}, ...). */
     public static String expireItem(String partition) {
         return render(expireItemTemplate(), ExpiryWorkflow.substitutions(partition));
+    }
+
+    /** The raw text of {@code expire-bucket.asl.json}, placeholders unrendered. */
+    public static String expireBucketTemplate() {
+        return load(EXPIRE_BUCKET_RESOURCE);
+    }
+
+    /** {@code expire-bucket.asl.json} rendered for a partition and the bucket function's ARN. */
+    public static String expireBucket(String partition, String bucketFunctionArn) {
+        return render(expireBucketTemplate(), BucketWorkflow.substitutions(partition, bucketFunctionArn));
     }
 
     /** Names of every {@code ${Placeholder}} in a definition, sorted. */

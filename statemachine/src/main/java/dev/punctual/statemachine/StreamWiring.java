@@ -23,6 +23,13 @@ public final class StreamWiring {
     /** Optional: {@code true}/{@code false}, stop executions made stale by a TTL change or a delete. */
     public static final String ENV_CANCEL_STALE = "PUNCTUAL_CANCEL_STALE";
 
+    /** Optional: {@code per-item} (default) or {@code windowed}; see {@link ExpiryMode}. */
+    public static final String ENV_MODE = "PUNCTUAL_MODE";
+    /** Windowed mode: name of the schedule index table ({@link ScheduleIndexTable}). */
+    public static final String ENV_SCHEDULE_TABLE = "PUNCTUAL_SCHEDULE_TABLE";
+    /** Optional: DynamoDB endpoint override (the local runtime), e.g. {@code http://127.0.0.1:8000}. */
+    public static final String ENV_DYNAMODB_ENDPOINT = "PUNCTUAL_DYNAMODB_ENDPOINT";
+
     /** Default for {@link #ENV_MAX_CONCURRENCY}. */
     public static final int DEFAULT_MAX_CONCURRENCY = 16;
     /** Upper bound for {@link #ENV_MAX_CONCURRENCY}: beyond it the StartExecution throttle bites first. */
