@@ -1,5 +1,6 @@
 package dev.punctual.backfill;
 
+import dev.punctual.expiry.Sleeper;
 import dev.punctual.expiry.AttributeType;
 import dev.punctual.expiry.Decision;
 import dev.punctual.expiry.ExecutionNames;

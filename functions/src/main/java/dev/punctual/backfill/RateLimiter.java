@@ -1,5 +1,6 @@
 package dev.punctual.backfill;
 
+import dev.punctual.expiry.Sleeper;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;

@@ -27,7 +27,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * (the local runtime's poller among them), and never lets a later change of an item overtake an
  * earlier one that has to be retried.
  */
-public final class ChangeProcessor implements AutoCloseable {
+public final class ChangeProcessor implements BatchProcessor {
 
     /** Hears about every change, once: the place to log decisions and to count them. */
     public interface Listener {
@@ -61,10 +61,7 @@ public final class ChangeProcessor implements AutoCloseable {
         this.pool = Executors.newFixedThreadPool(maxConcurrency, daemonThreads());
     }
 
-    /**
-     * Processes {@code changes} (in stream order) and returns the sequence numbers to report as
-     * batch item failures, in stream order; empty when everything succeeded.
-     */
+    @Override
     public List<String> process(List<StreamChange> changes) {
         Map<ItemIdentity, List<StreamChange>> byItem = new LinkedHashMap<>();
         for (StreamChange change : changes) {

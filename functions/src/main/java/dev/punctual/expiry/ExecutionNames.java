@@ -7,6 +7,7 @@ import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -48,6 +49,10 @@ public final class ExecutionNames {
     private static final byte[] NAME_DOMAIN = "punctual/execution/v1".getBytes(StandardCharsets.UTF_8);
     private static final byte[] KEY_DOMAIN = "punctual/key-digest/v1".getBytes(StandardCharsets.UTF_8);
     private static final byte[] RESTART_DOMAIN = "punctual/restart/v1".getBytes(StandardCharsets.UTF_8);
+    private static final byte[] BUCKET_DOMAIN = "punctual/bucket/v1".getBytes(StandardCharsets.UTF_8);
+    private static final byte[] CHUNK_DOMAIN = "punctual/chunk/v1".getBytes(StandardCharsets.UTF_8);
+    /** Base32 characters of the table digest in a bucket name: tells apart tables whose labels are cut alike. */
+    private static final int TABLE_DIGEST_CHARS = 6;
 
     private ExecutionNames() {
     }
@@ -79,6 +84,37 @@ public final class ExecutionNames {
     /** The name of the successor a chain's execution continues as with {@code hopsLeft} hops to go. */
     public static String successorName(String chainName, long hopsLeft) {
         return chainName + "-h" + hopsLeft;
+    }
+
+    /**
+     * The name of a windowed-mode bucket's execution: {@code <start>-<level>-<table>-<digest>}, e.g.
+     * {@code 20261121T230500Z-minute-orders-k2x7qa}, where {@code digest} is 30 bits of the full table
+     * name. The start comes first, so the console sorts buckets by when they run. At most 56
+     * characters, leaving room for a one-year successor's {@code -h<hop>}.
+     */
+    public static String bucketName(String table, String level, Instant start) {
+        MessageDigest sha = sha256();
+        field(sha, BUCKET_DOMAIN);
+        field(sha, table.getBytes(StandardCharsets.UTF_8));
+        return INSTANT_LABEL.format(start) + '-' + level + '-' + tableLabel(table) + '-'
+                + base32(sha.digest(), TABLE_DIGEST_CHARS);
+    }
+
+    /**
+     * A digest naming a chunk of index entries by its content: the table, the second and each
+     * item's key and TTL text, in the order given (callers sort). The same chunk written twice, by a
+     * duplicate delivery of the same batch, lands on the same index item.
+     */
+    public static String chunkDigest(String table, long second, List<Map.Entry<ItemKey, String>> items) {
+        MessageDigest sha = sha256();
+        field(sha, CHUNK_DOMAIN);
+        field(sha, table.getBytes(StandardCharsets.UTF_8));
+        sha.update(ByteBuffer.allocate(8).putLong(second).array());
+        for (Map.Entry<ItemKey, String> item : items) {
+            canonicalKey(sha, item.getKey());
+            field(sha, item.getValue().getBytes(StandardCharsets.UTF_8));
+        }
+        return base32(sha.digest(), DIGEST_CHARS);
     }
 
     /**

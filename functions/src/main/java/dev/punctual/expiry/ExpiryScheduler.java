@@ -37,7 +37,13 @@ public final class ExpiryScheduler {
         /** Stale executions were stopped (or there were none left to stop) and nothing started. */
         STOPPED,
         /** Nothing to do. */
-        IGNORED
+        IGNORED,
+        /** Windowed mode: indexed into a bucket whose execution deletes it at its TTL. */
+        INDEXED,
+        /** Windowed mode: its TTL had passed, so it was deleted at once. */
+        DELETED,
+        /** Windowed mode: its TTL had passed and the item had already changed or gone; nothing deleted. */
+        SUPERSEDED
     }
 
     /**

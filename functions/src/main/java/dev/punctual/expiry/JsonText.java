@@ -5,14 +5,14 @@ package dev.punctual.expiry;
  * so that its bytes are fully determined here: two starts for the same item must send the very same
  * input, or Step Functions answers {@code ExecutionAlreadyExists} instead of deduplicating.
  */
-final class JsonText {
+public final class JsonText {
 
     private static final char[] HEX = "0123456789abcdef".toCharArray();
 
     private JsonText() {
     }
 
-    static void appendString(StringBuilder out, String value) {
+    public static void appendString(StringBuilder out, String value) {
         out.append('"');
         for (int i = 0; i < value.length(); i++) {
             char c = value.charAt(i);

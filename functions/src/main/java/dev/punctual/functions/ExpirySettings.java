@@ -1,5 +1,6 @@
 package dev.punctual.functions;
 
+import dev.punctual.statemachine.ExpiryMode;
 import dev.punctual.statemachine.StreamWiring;
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -28,8 +29,11 @@ public final class ExpirySettings {
     private final URI stepFunctionsEndpoint;
     private final int maxConcurrency;
     private final boolean cancelStale;
+    private final ExpiryMode mode;
+    private final String scheduleTable;
+    private final URI dynamoDbEndpoint;
 
-    private ExpirySettings(Map<String, String> environment) {
+    private ExpirySettings(Map<String, String> environment, boolean ttlAttributeRequired) {
         String arn = required(environment, StreamWiring.ENV_STATE_MACHINE_ARN);
         Matcher matcher = STATE_MACHINE_ARN.matcher(arn);
         if (!matcher.matches()) {
@@ -41,13 +45,22 @@ public final class ExpirySettings {
         this.region = matcher.group(2);
         this.account = matcher.group(3);
         this.stateMachineName = matcher.group(4);
-        String ttl = required(environment, StreamWiring.ENV_TTL_ATTRIBUTE);
-        try {
-            this.ttlAttribute = StreamWiring.requireSafeAttributeName(ttl);
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(StreamWiring.ENV_TTL_ATTRIBUTE + ": " + e.getMessage(), e);
+        if (ttlAttributeRequired || environment.get(StreamWiring.ENV_TTL_ATTRIBUTE) != null) {
+            String ttl = required(environment, StreamWiring.ENV_TTL_ATTRIBUTE);
+            try {
+                this.ttlAttribute = StreamWiring.requireSafeAttributeName(ttl);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException(StreamWiring.ENV_TTL_ATTRIBUTE + ": " + e.getMessage(), e);
+            }
+        } else {
+            this.ttlAttribute = null;
         }
-        this.stepFunctionsEndpoint = endpoint(environment.get(StreamWiring.ENV_STEP_FUNCTIONS_ENDPOINT));
+        this.stepFunctionsEndpoint = endpoint(StreamWiring.ENV_STEP_FUNCTIONS_ENDPOINT,
+                environment.get(StreamWiring.ENV_STEP_FUNCTIONS_ENDPOINT));
+        this.dynamoDbEndpoint = endpoint(StreamWiring.ENV_DYNAMODB_ENDPOINT, environment.get(StreamWiring.ENV_DYNAMODB_ENDPOINT));
+        this.mode = mode(environment.get(StreamWiring.ENV_MODE));
+        boolean needsIndex = mode == ExpiryMode.WINDOWED || !ttlAttributeRequired;
+        this.scheduleTable = needsIndex ? required(environment, StreamWiring.ENV_SCHEDULE_TABLE) : null;
         this.maxConcurrency = maxConcurrency(environment.get(StreamWiring.ENV_MAX_CONCURRENCY));
         this.cancelStale = cancelStale(environment.get(StreamWiring.ENV_CANCEL_STALE));
     }
@@ -58,7 +71,17 @@ public final class ExpirySettings {
      * @throws IllegalArgumentException naming the variable that is missing or malformed
      */
     public static ExpirySettings fromEnvironment(Map<String, String> environment) {
-        return new ExpirySettings(environment);
+        return new ExpirySettings(environment, true);
+    }
+
+    /**
+     * Reads the bucket function's settings: the state machine is {@code expire-bucket}, the
+     * schedule table is required, and the TTL attribute comes with each bucket, not from here.
+     *
+     * @throws IllegalArgumentException naming the variable that is missing or malformed
+     */
+    public static ExpirySettings forBucketFunction(Map<String, String> environment) {
+        return new ExpirySettings(environment, false);
     }
 
     public String stateMachineArn() {
@@ -87,6 +110,24 @@ public final class ExpirySettings {
         return cancelStale;
     }
 
+    /** Per-item or windowed. */
+    public ExpiryMode mode() {
+        return mode;
+    }
+
+    /** The schedule index table (windowed mode and the bucket function). */
+    public String scheduleTable() {
+        if (scheduleTable == null) {
+            throw new IllegalStateException(StreamWiring.ENV_SCHEDULE_TABLE + " is only read in windowed mode");
+        }
+        return scheduleTable;
+    }
+
+    /** The DynamoDB endpoint to use instead of AWS's (the local runtime over HTTP), if set. */
+    public Optional<URI> dynamoDbEndpoint() {
+        return Optional.ofNullable(dynamoDbEndpoint);
+    }
+
     /** The ARN of this state machine's execution named {@code executionName}. */
     public String executionArn(String executionName) {
         return "arn:" + partition + ":states:" + region + ":" + account + ":execution:" + stateMachineName + ":" + executionName;
@@ -100,18 +141,29 @@ public final class ExpirySettings {
         return value.strip();
     }
 
-    private static URI endpoint(String value) {
+    private static URI endpoint(String name, String value) {
         if (value == null || value.isBlank()) {
             return null;
         }
         try {
             URI uri = new URI(value.strip());
             if (!("http".equals(uri.getScheme()) || "https".equals(uri.getScheme())) || uri.getHost() == null) {
-                throw invalid(StreamWiring.ENV_STEP_FUNCTIONS_ENDPOINT, value, "an http(s) URL such as http://127.0.0.1:8083");
+                throw invalid(name, value, "an http(s) URL such as http://127.0.0.1:8083");
             }
             return uri;
         } catch (URISyntaxException e) {
-            throw invalid(StreamWiring.ENV_STEP_FUNCTIONS_ENDPOINT, value, "an http(s) URL such as http://127.0.0.1:8083");
+            throw invalid(name, value, "an http(s) URL such as http://127.0.0.1:8083");
+        }
+    }
+
+    private static ExpiryMode mode(String value) {
+        if (value == null || value.isBlank()) {
+            return ExpiryMode.PER_ITEM;
+        }
+        try {
+            return ExpiryMode.fromLabel(value);
+        } catch (IllegalArgumentException e) {
+            throw invalid(StreamWiring.ENV_MODE, value, "per-item or windowed");
         }
     }
 

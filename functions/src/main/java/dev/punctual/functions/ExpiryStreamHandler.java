@@ -4,11 +4,16 @@ import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.RequestHandler;
 import com.amazonaws.services.lambda.runtime.events.DynamodbEvent;
 import com.amazonaws.services.lambda.runtime.events.StreamsEventResponse;
+import dev.punctual.expiry.BatchProcessor;
 import dev.punctual.expiry.ChangeProcessor;
 import dev.punctual.expiry.Executions;
 import dev.punctual.expiry.ExpiryRules;
 import dev.punctual.expiry.ExpiryScheduler;
+import dev.punctual.expiry.Sleeper;
 import dev.punctual.expiry.StreamChange;
+import dev.punctual.statemachine.ExpiryMode;
+import dev.punctual.windowed.BucketScheduler;
+import dev.punctual.windowed.WindowedProcessor;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -16,7 +21,12 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.atomic.AtomicInteger;
 import software.amazon.awssdk.http.SdkHttpClient;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.lambda.powertools.logging.PowertoolsLogging;
 
 /**
@@ -31,9 +41,10 @@ import software.amazon.lambda.powertools.logging.PowertoolsLogging;
 public final class ExpiryStreamHandler implements RequestHandler<DynamodbEvent, StreamsEventResponse>, AutoCloseable {
 
     private final ExpirySettings settings;
-    private final ChangeProcessor processor;
+    private final BatchProcessor processor;
     private final DecisionLog log;
     private final Executions executions;
+    private final DynamoDbClient ownedDynamoDb;
 
     /** The Lambda runtime's constructor: configuration from {@code System.getenv()}. */
     public ExpiryStreamHandler() {
@@ -41,12 +52,12 @@ public final class ExpiryStreamHandler implements RequestHandler<DynamodbEvent, 
     }
 
     /**
-     * A handler configured from {@code environment}, with its own Step Functions client.
+     * A handler configured from {@code environment}, with its own clients.
      *
      * @throws IllegalArgumentException naming the variable that is missing or malformed
      */
     public ExpiryStreamHandler(Map<String, String> environment) {
-        this(ExpirySettings.fromEnvironment(environment), environment);
+        this(environment, null, null);
     }
 
     /**
@@ -57,24 +68,65 @@ public final class ExpiryStreamHandler implements RequestHandler<DynamodbEvent, 
      * @throws IllegalArgumentException naming the variable that is missing or malformed
      */
     public ExpiryStreamHandler(Map<String, String> environment, SdkHttpClient stepFunctionsTransport) {
-        this(ExpirySettings.fromEnvironment(environment), environment, stepFunctionsTransport);
+        this(environment, stepFunctionsTransport, null);
     }
 
-    private ExpiryStreamHandler(ExpirySettings settings, Map<String, String> environment) {
-        this(settings, SfnExecutions.create(settings, environment), Clock.systemUTC());
+    /**
+     * As {@link #ExpiryStreamHandler(Map, SdkHttpClient)}, and in windowed mode with {@code dynamoDb}
+     * (owned by the caller) for the schedule index and immediate deletes: the local runtime's
+     * in-process route to DynamoDB Local. Either route may be {@code null} to build the client from
+     * {@code environment}.
+     *
+     * @throws IllegalArgumentException naming the variable that is missing or malformed
+     */
+    public ExpiryStreamHandler(Map<String, String> environment, SdkHttpClient stepFunctionsTransport, DynamoDbClient dynamoDb) {
+        this(ExpirySettings.fromEnvironment(environment), environment, stepFunctionsTransport, dynamoDb);
     }
 
-    private ExpiryStreamHandler(ExpirySettings settings, Map<String, String> environment, SdkHttpClient transport) {
-        this(settings, SfnExecutions.create(settings, environment, transport), Clock.systemUTC());
+    private ExpiryStreamHandler(ExpirySettings settings, Map<String, String> environment, SdkHttpClient transport,
+            DynamoDbClient dynamoDb) {
+        this(settings, transport == null ? SfnExecutions.create(settings, environment)
+                        : SfnExecutions.create(settings, environment, transport),
+                settings.mode() == ExpiryMode.WINDOWED && dynamoDb == null ? AwsClients.dynamoDb(settings, environment) : null,
+                dynamoDb, Clock.systemUTC());
     }
 
-    /** Tests' constructor: fake executions and a fixed clock. */
+    /** Tests' constructor for per-item mode: fake executions and a fixed clock. */
     ExpiryStreamHandler(ExpirySettings settings, Executions executions, Clock clock) {
+        this(settings, executions, null, null, clock);
+    }
+
+    private ExpiryStreamHandler(ExpirySettings settings, Executions executions, DynamoDbClient ownedDynamoDb,
+            DynamoDbClient sharedDynamoDb, Clock clock) {
         this.settings = settings;
         this.executions = executions;
+        this.ownedDynamoDb = ownedDynamoDb;
         this.log = new DecisionLog();
-        this.processor = new ChangeProcessor(new ExpiryRules(settings.ttlAttribute(), settings.cancelStale()),
-                new ExpiryScheduler(executions), clock, log, settings.maxConcurrency());
+        this.processor = settings.mode() == ExpiryMode.WINDOWED
+                ? windowed(settings, executions, ownedDynamoDb != null ? ownedDynamoDb : sharedDynamoDb, clock, log)
+                : new ChangeProcessor(new ExpiryRules(settings.ttlAttribute(), settings.cancelStale()),
+                        new ExpiryScheduler(executions), clock, log, settings.maxConcurrency());
+    }
+
+    /**
+     * Windowed mode's processor. Its rules never stop executions: there are no per-item executions
+     * to stop, and a stale index entry is harmless because its delete is conditional.
+     */
+    private static BatchProcessor windowed(ExpirySettings settings, Executions buckets, DynamoDbClient dynamoDb, Clock clock,
+            DecisionLog log) {
+        ExecutorService pool = Executors.newFixedThreadPool(settings.maxConcurrency(), daemonThreads("punctual-windowed"));
+        BucketScheduler scheduler = new BucketScheduler(new DynamoDbScheduleIndex(dynamoDb, settings.scheduleTable()),
+                new DynamoDbItemDeleter(dynamoDb), buckets, clock, Sleeper.SYSTEM, pool);
+        return new WindowedProcessor(new ExpiryRules(settings.ttlAttribute(), false), scheduler, clock, log, pool::shutdown);
+    }
+
+    static ThreadFactory daemonThreads(String prefix) {
+        AtomicInteger count = new AtomicInteger();
+        return runnable -> {
+            Thread thread = new Thread(runnable, prefix + "-" + count.incrementAndGet());
+            thread.setDaemon(true);
+            return thread;
+        };
     }
 
     @Override
@@ -126,6 +178,9 @@ public final class ExpiryStreamHandler implements RequestHandler<DynamodbEvent, 
         processor.close();
         if (executions instanceof AutoCloseable closeable) {
             closeable.close();
+        }
+        if (ownedDynamoDb != null) {
+            ownedDynamoDb.close();
         }
     }
 }

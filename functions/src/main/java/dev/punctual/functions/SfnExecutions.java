@@ -8,13 +8,8 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
-import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.core.retry.RetryMode;
 import software.amazon.awssdk.http.apache5.Apache5HttpClient;
-import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.http.SdkHttpClient;
 import software.amazon.awssdk.services.sfn.SfnClient;
 import software.amazon.awssdk.services.sfn.SfnClientBuilder;
@@ -30,10 +25,6 @@ import software.amazon.awssdk.services.sfn.model.ExecutionStatus;
  */
 public final class SfnExecutions implements Executions, AutoCloseable {
 
-    /** Longest a single call may take, retries included; well inside a Lambda timeout. */
-    static final Duration API_CALL_TIMEOUT = Duration.ofSeconds(20);
-    /** Longest one attempt may take. */
-    static final Duration ATTEMPT_TIMEOUT = Duration.ofSeconds(5);
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -78,20 +69,17 @@ public final class SfnExecutions implements Executions, AutoCloseable {
             builder.httpClientBuilder(Apache5HttpClient.builder()
                     .maxConnections(settings.maxConcurrency())
                     .connectionTimeout(Duration.ofSeconds(2))
-                    .socketTimeout(ATTEMPT_TIMEOUT));
+                    .socketTimeout(AwsClients.ATTEMPT_TIMEOUT));
         } else {
             builder.httpClient(transport);
         }
         builder.overrideConfiguration(o -> o.retryStrategy(RetryMode.STANDARD)
-                .apiCallTimeout(API_CALL_TIMEOUT)
-                .apiCallAttemptTimeout(ATTEMPT_TIMEOUT));
-        boolean local = settings.stepFunctionsEndpoint().isPresent() && !environment.containsKey("AWS_ACCESS_KEY_ID");
+                .apiCallTimeout(AwsClients.API_CALL_TIMEOUT)
+                .apiCallAttemptTimeout(AwsClients.ATTEMPT_TIMEOUT));
+        boolean local = AwsClients.local(settings.stepFunctionsEndpoint().isPresent(), environment);
         settings.stepFunctionsEndpoint().ifPresent(builder::endpointOverride);
-        AwsCredentialsProvider credentials = local
-                ? StaticCredentialsProvider.create(AwsBasicCredentials.create("local", "local"))
-                : DefaultCredentialsProvider.builder().build();
-        return builder.credentialsProvider(credentials)
-                .region(local ? Region.US_EAST_1 : Region.of(settings.region()))
+        return builder.credentialsProvider(AwsClients.credentials(local))
+                .region(AwsClients.region(local, settings))
                 .build();
     }
 

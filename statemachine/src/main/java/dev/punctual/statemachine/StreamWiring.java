@@ -35,6 +35,18 @@ public final class StreamWiring {
     /** Upper bound for {@link #ENV_MAX_CONCURRENCY}: beyond it the StartExecution throttle bites first. */
     public static final int MAX_MAX_CONCURRENCY = 256;
 
+    /**
+     * Memory of the stream function. The CDK construct configures it, and the local runtime bills
+     * its in-process invocations at it.
+     */
+    public static final int STREAM_FUNCTION_MEMORY_MB = 1024;
+    /**
+     * Memory of windowed mode's bucket function: enough CPU for a few thousand concurrent
+     * conditional deletes within a second (Lambda's CPU share grows with memory). The CDK
+     * construct configures it; the local runtime bills at it.
+     */
+    public static final int BUCKET_FUNCTION_MEMORY_MB = 512;
+
     /** Event source mapping default: records per batch. */
     public static final int DEFAULT_BATCH_SIZE = 100;
     /** Event source mapping default: retries of a failing batch before it goes to the dead-letter queue. */

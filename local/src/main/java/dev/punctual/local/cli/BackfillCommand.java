@@ -4,7 +4,7 @@ import dev.punctual.backfill.Backfill;
 import dev.punctual.backfill.BackfillListener;
 import dev.punctual.backfill.BackfillOptions;
 import dev.punctual.backfill.BackfillSummary;
-import dev.punctual.backfill.Sleeper;
+import dev.punctual.expiry.Sleeper;
 import dev.punctual.functions.ExpirySettings;
 import dev.punctual.functions.SfnExecutions;
 import dev.punctual.local.runtime.LocalClients;

@@ -1,6 +1,7 @@
 package dev.punctual.local.cli;
 
 import dev.punctual.local.runtime.LocalRuntime;
+import dev.punctual.statemachine.ExpiryMode;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashSet;
@@ -24,6 +25,11 @@ final class RuntimeOptions {
             description = "Do not stop executions made stale by a TTL change or a delete (they are harmless: the delete is conditional).")
     boolean noCancelStale;
 
+    @Option(names = "--mode", paramLabel = "MODE", defaultValue = "per-item",
+            description = "per-item: one execution per item, each visible in the console; windowed: items indexed into"
+                    + " time buckets, one execution per non-empty bucket, for cost and scale (default: ${DEFAULT-VALUE}).")
+    String mode;
+
     @Option(names = "--dynamodb-fault", paramLabel = "ERROR=FRACTION",
             description = "Fault injection: the state machine's DynamoDB calls fail with ERROR (e.g. ThrottlingException, "
                     + "ProvisionedThroughputExceededException, InternalServerError) with probability FRACTION.")
@@ -39,7 +45,8 @@ final class RuntimeOptions {
                 .withPorts(dynamoDbPort, stepFunctionsPort)
                 .withDataDirectory(dataDirectory)
                 .withTables(new LinkedHashSet<>(tables))
-                .withCancelStale(!noCancelStale);
+                .withCancelStale(!noCancelStale)
+                .withMode(mode(spec, mode));
     }
 
     void applyFaults(CommandSpec spec, LocalRuntime runtime) {
@@ -53,6 +60,15 @@ final class RuntimeOptions {
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), "--dynamodb-fault expects ERROR=FRACTION, e.g. "
                     + "ThrottlingException=0.2; got '" + dynamoDbFault + "': " + e.getMessage());
+        }
+    }
+
+    /** The mode a {@code --mode} value names, or a usage error listing the modes. */
+    static ExpiryMode mode(CommandSpec spec, String value) {
+        try {
+            return ExpiryMode.fromLabel(value);
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), "--mode: " + e.getMessage());
         }
     }
 

@@ -1,14 +1,17 @@
 package dev.punctual.local.cli;
 
+import dev.punctual.local.billing.CostMeter;
 import dev.punctual.local.measure.AccuracyReport;
 import dev.punctual.local.measure.ExpiryTrial;
 import dev.punctual.local.runtime.LocalRuntime;
+import dev.punctual.statemachine.ExpiryMode;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.stream.Stream;
@@ -60,6 +63,10 @@ abstract class TrialCommand implements Callable<Integer> {
                     + " which must be new or empty (default: in memory).")
     Path dataDirectory;
 
+    @Option(names = "--mode", paramLabel = "MODE", defaultValue = "per-item",
+            description = "per-item (one execution per item) or windowed (time buckets); default: ${DEFAULT-VALUE}.")
+    String mode;
+
     @Option(names = "--json", description = "Print one JSON object instead of the table.")
     boolean json;
 
@@ -83,6 +90,7 @@ abstract class TrialCommand implements Callable<Integer> {
     @Override
     public Integer call() throws InterruptedException {
         validate();
+        ExpiryMode expiryMode = RuntimeOptions.mode(spec, mode);
         PrintWriter out = spec.commandLine().getOut();
         String table = "punctual-" + spec.name() + "-" + System.currentTimeMillis();
         ExpiryTrial.Settings settings = new ExpiryTrial.Settings(table, items, Duration.ofSeconds(spreadSeconds),
@@ -91,10 +99,11 @@ abstract class TrialCommand implements Callable<Integer> {
             out.printf("Starting the embedded runtime (DynamoDB Local, Step Functions API, stream poller)...%n");
             out.flush();
         }
-        try (LocalRuntime runtime = RuntimeStarter.start(LocalRuntime.Options.onFreePorts().withDataDirectory(dataDirectory))) {
+        try (LocalRuntime runtime = RuntimeStarter.start(LocalRuntime.Options.onFreePorts()
+                .withDataDirectory(dataDirectory).withMode(expiryMode))) {
             if (!json) {
-                out.printf("DynamoDB Local %s, Step Functions %s, data %s%n", runtime.dynamoDbEndpoint(),
-                        runtime.stepFunctionsEndpoint(), dataDirectory == null ? "in memory" : dataDirectory);
+                out.printf("DynamoDB Local %s, Step Functions %s, data %s, mode %s%n", runtime.dynamoDbEndpoint(),
+                        runtime.stepFunctionsEndpoint(), dataDirectory == null ? "in memory" : dataDirectory, expiryMode);
                 out.printf("Writing %d items to table %s with TTLs over %d s, starting in %d s...%n",
                         items, table, spreadSeconds, leadSeconds);
                 out.flush();
@@ -103,14 +112,21 @@ abstract class TrialCommand implements Callable<Integer> {
                 warmUp(runtime, table, out);
             }
             AccuracyReport report;
+            runtime.stepFunctionsEngine().resetPeakOpenExecutions();
+            CostMeter.Snapshot before = runtime.costs();
             try (Bars bars = new Bars(items, !json && !noProgress)) {
                 report = new ExpiryTrial(runtime, Clock.systemUTC()).run(settings, bars);
             }
+            CostMeter.Snapshot cost = runtime.costs().minus(before);
             if (json) {
-                out.println(report.toJson());
+                Map<String, String> extra = new LinkedHashMap<>();
+                extra.put("mode", "\"" + expiryMode.label() + "\"");
+                extra.put("cost", cost.toJson(report.deleted()));
+                out.println(report.toJson(extra));
             } else {
                 out.println();
                 out.println(report.toText());
+                out.println(cost.toText(report.deleted()));
                 out.println(report.perfect() ? "OK: every item expired at its TTL, none early, none missed."
                         : "NOT OK: see early, missed and backstop above.");
             }

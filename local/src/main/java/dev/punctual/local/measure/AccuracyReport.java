@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
 /**
  * The accuracy of one run: how many items expired, how many too early or not at all, and how late
@@ -104,6 +105,17 @@ public record AccuracyReport(
 
     /** One JSON object, for {@code bench --json}. */
     public String toJson() {
+        return toJson(Map.of());
+    }
+
+    /** One JSON object with {@code extra} fields appended: names to JSON values, in the map's order. */
+    public String toJson(Map<String, String> extra) {
+        StringBuilder more = new StringBuilder();
+        extra.forEach((name, json) -> more.append(",\"").append(name).append("\":").append(json));
+        return base().replaceFirst("}$", java.util.regex.Matcher.quoteReplacement(more + "}"));
+    }
+
+    private String base() {
         return String.format(Locale.ROOT,
                 "{\"items\":%d,\"deleted\":%d,\"early\":%d,\"missed\":%d,\"backstop\":%d,"
                         + "\"lagMs\":{\"p50\":%d,\"p95\":%d,\"p99\":%d,\"max\":%d},"

@@ -9,6 +9,7 @@ import dev.punctual.local.stepfunctions.executions.HistoryEvent;
 import dev.punctual.local.stepfunctions.executions.StepFunctionsEngine;
 import dev.punctual.local.stepfunctions.executions.StepFunctionsException;
 import dev.punctual.local.stream.StreamPoller;
+import dev.punctual.statemachine.ExpiryMode;
 import dev.punctual.statemachine.ExpiryWorkflow;
 import java.lang.management.ManagementFactory;
 import java.time.Clock;
@@ -141,6 +142,10 @@ public final class ExpiryTrial {
      */
     public AccuracyReport run(Settings settings, Progress progress) throws InterruptedException {
         createWatchedTable(settings.table());
+        boolean windowed = runtime.options().mode() == ExpiryMode.WINDOWED;
+        // Windowed mode has no execution per item to read the delete time from; the runtime's
+        // ledger records when each conditional delete returned.
+        runtime.deletions().track(settings.table());
 
         int n = settings.items();
         long firstTtl = clock.instant().plus(settings.lead()).plusSeconds(1).getEpochSecond();
@@ -182,7 +187,8 @@ public final class ExpiryTrial {
             }
             probes.probeBefore(now);
             int open = Math.max(0, runtime.stepFunctionsEngine().openExecutions() - openBefore);
-            progress.expired(scheduledAll == null ? 0 : Math.max(0, n - open));
+            progress.expired(windowed ? runtime.deletions().count(settings.table())
+                    : scheduledAll == null ? 0 : Math.max(0, n - open));
             if (invoked > lastInvoked) {
                 lastInvoked = invoked;
                 fewestOpen = open;
@@ -205,7 +211,8 @@ public final class ExpiryTrial {
             scheduledAll = clock.instant();
         }
 
-        List<ExpiryObservation> observations = observe(settings.table(), ttls, present, probes.seenGoneEarly());
+        List<ExpiryObservation> observations = observe(settings.table(), ttls, present, probes.seenGoneEarly(), windowed);
+        runtime.deletions().forget(settings.table());
         double seconds = Math.max(0.001, Duration.between(enabledAt, scheduledAll).toNanos() / 1e9);
         long heapMb = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed() / (1024 * 1024);
         return AccuracyReport.of(observations, n / seconds, heapMb);
@@ -383,12 +390,20 @@ public final class ExpiryTrial {
                 .items().forEach(item -> present.set(indexOf(item.get(KEY_ATTRIBUTE).s())));
     }
 
-    private List<ExpiryObservation> observe(String table, long[] ttls, BitSet present, BitSet seenGoneEarly) {
+    private List<ExpiryObservation> observe(String table, long[] ttls, BitSet present, BitSet seenGoneEarly, boolean windowed) {
         StepFunctionsEngine engine = runtime.stepFunctionsEngine();
         String executionPrefix = runtime.stateMachineArn().replace(":stateMachine:", ":execution:") + ":";
         Instant now = clock.instant();
         List<ExpiryObservation> observations = new ArrayList<>(ttls.length);
         for (int i = 0; i < ttls.length; i++) {
+            if (windowed) {
+                Instant deletedAt = runtime.deletions().deletedAt(table,
+                        Map.of(KEY_ATTRIBUTE, software.amazon.awssdk.services.dynamodb.model.AttributeValue.fromS(itemId(i))))
+                        .orElse(null);
+                observations.add(new ExpiryObservation(Instant.ofEpochSecond(ttls[i]), deletedAt, present.get(i),
+                        seenGoneEarly.get(i)));
+                continue;
+            }
             String ttlText = Long.toString(ttls[i]);
             TtlValue ttl = ((TtlValue.Valid) TtlValue.check(AttributeValue.n(ttlText), TTL_ATTRIBUTE, now)).ttl();
             String name = ExecutionNames.name(table, ItemKey.of(Map.of(KEY_ATTRIBUTE, AttributeValue.s(itemId(i)))), ttl);

@@ -17,6 +17,10 @@ public final class LocalDefaults {
     public static final String ACCOUNT_ID = "123456789012";
     /** Name of the expire-item state machine the runtime creates. */
     public static final String STATE_MACHINE_NAME = "punctual-expire-item";
+    /** Name of windowed mode's expire-bucket state machine. */
+    public static final String BUCKET_STATE_MACHINE_NAME = "punctual-expire-bucket";
+    /** Name of windowed mode's in-process bucket function. */
+    public static final String BUCKET_FUNCTION_NAME = "punctual-bucket";
     /** Role ARN the state machine is created with (never checked locally). */
     public static final String ROLE_ARN = "arn:aws:iam::" + ACCOUNT_ID + ":role/punctual-local";
 
@@ -26,6 +30,11 @@ public final class LocalDefaults {
     /** ARN of the expire-item state machine on the local runtime. */
     public static String stateMachineArn() {
         return "arn:aws:states:" + REGION + ":" + ACCOUNT_ID + ":stateMachine:" + STATE_MACHINE_NAME;
+    }
+
+    /** ARN of the in-process bucket function, as the expire-bucket definition names it. */
+    public static String bucketFunctionArn() {
+        return "arn:aws:lambda:" + REGION + ":" + ACCOUNT_ID + ":function:" + BUCKET_FUNCTION_NAME;
     }
 
     /** Endpoint URI on loopback for a port. */

@@ -3,7 +3,14 @@ package dev.punctual.local.runtime;
 import com.amazonaws.services.lambda.runtime.RequestHandler;
 import com.amazonaws.services.lambda.runtime.events.DynamodbEvent;
 import com.amazonaws.services.lambda.runtime.events.StreamsEventResponse;
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.punctual.functions.BucketFunction;
 import dev.punctual.functions.ExpiryStreamHandler;
+import dev.punctual.local.billing.CostMeter;
+import dev.punctual.local.billing.DeletionLedger;
+import dev.punctual.local.billing.MeteredDynamoDb;
 import dev.punctual.local.dynamodb.DynamoDbLocalServer;
 import dev.punctual.local.dynamodb.InProcessDynamoDb;
 import dev.punctual.local.dynamodb.LocalDynamoDbClients;
@@ -15,11 +22,15 @@ import dev.punctual.local.stepfunctions.executions.StepFunctionsException;
 import dev.punctual.local.stepfunctions.executions.StepFunctionsLocal;
 import dev.punctual.local.stepfunctions.tasks.DynamoDbFaults;
 import dev.punctual.local.stepfunctions.tasks.DynamoDbTaskResource;
+import dev.punctual.local.stepfunctions.tasks.LambdaFunctions;
+import dev.punctual.local.stepfunctions.tasks.LambdaTaskResource;
 import dev.punctual.local.stream.DeadLetters;
 import dev.punctual.local.stream.MappingSettings;
 import dev.punctual.local.stream.StreamPoller;
 import dev.punctual.local.stream.WatchedTable;
 import dev.punctual.local.time.ClockTimer;
+import dev.punctual.statemachine.ExpiryMode;
+import dev.punctual.statemachine.ScheduleIndexTable;
 import dev.punctual.statemachine.StateMachineDefinitions;
 import dev.punctual.statemachine.StreamWiring;
 import java.net.InetSocketAddress;
@@ -29,15 +40,23 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
+import software.amazon.awssdk.services.dynamodb.model.BillingMode;
+import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
+import software.amazon.awssdk.services.dynamodb.model.KeyType;
+import software.amazon.awssdk.services.dynamodb.model.ResourceInUseException;
+import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
 
 /**
  * Punctual on one machine: DynamoDB Local on loopback, the Step Functions API backed by our ASL
@@ -54,6 +73,8 @@ public final class LocalRuntime implements AutoCloseable {
 
     /** Threads that call DynamoDB for Task states: deletes are short blocking calls into DynamoDB Local. */
     private static final int TASK_THREADS = 16;
+    /** Converts payloads between the engine's JSON and the bucket function's Map, as Lambda's runtime does. */
+    private static final ObjectMapper PAYLOADS = new ObjectMapper();
 
     private final Options options;
     private final Deque<AutoCloseable> closeables = new ArrayDeque<>();
@@ -65,7 +86,11 @@ public final class LocalRuntime implements AutoCloseable {
     private final DynamoDbClient dynamoDb;
     private final StreamPoller poller;
     private final String stateMachineArn;
+    private final String bucketStateMachineArn;
     private final InProcessTransport stepFunctionsTransport;
+    private final CostMeter costMeter = new CostMeter();
+    private final DeletionLedger deletions = new DeletionLedger();
+    private final MeteredDynamoDb punctualDynamoDb;
 
     /**
      * How to run.
@@ -80,14 +105,16 @@ public final class LocalRuntime implements AutoCloseable {
      *     StartExecution fail with {@code ExecutionLimitExceeded}, as it would at the real quota
      * @param handlerOverHttp whether the stream handler calls the Step Functions API over HTTP rather
      *     than through the in-process transport
+     * @param mode how every watched table's expirations are scheduled
      */
     public record Options(int dynamoDbPort, int stepFunctionsPort, Path dataDirectory, Set<String> tables,
                           boolean cancelStale, MappingSettings mapping, int maxOpenExecutions,
-                          boolean handlerOverHttp) {
+                          boolean handlerOverHttp, ExpiryMode mode) {
 
         public Options {
             tables = Set.copyOf(tables);
             Objects.requireNonNull(mapping, "mapping");
+            Objects.requireNonNull(mode, "mode");
             if (maxOpenExecutions < 1) {
                 throw new IllegalArgumentException("maxOpenExecutions must be at least 1, got " + maxOpenExecutions);
             }
@@ -97,7 +124,7 @@ public final class LocalRuntime implements AutoCloseable {
         public Options(int dynamoDbPort, int stepFunctionsPort, Path dataDirectory, Set<String> tables,
                        boolean cancelStale, MappingSettings mapping) {
             this(dynamoDbPort, stepFunctionsPort, dataDirectory, tables, cancelStale, mapping,
-                    StepFunctionsEngine.DEFAULT_MAX_OPEN_EXECUTIONS, false);
+                    StepFunctionsEngine.DEFAULT_MAX_OPEN_EXECUTIONS, false, ExpiryMode.PER_ITEM);
         }
 
         /** The defaults: well-known ports, in memory, every eligible table, cancellation on. */
@@ -113,32 +140,32 @@ public final class LocalRuntime implements AutoCloseable {
 
         public Options withDataDirectory(Path directory) {
             return new Options(dynamoDbPort, stepFunctionsPort, directory, tables, cancelStale, mapping, maxOpenExecutions,
-                    handlerOverHttp);
+                    handlerOverHttp, mode);
         }
 
         public Options withPorts(int dynamoDb, int stepFunctionsApi) {
             return new Options(dynamoDb, stepFunctionsApi, dataDirectory, tables, cancelStale, mapping, maxOpenExecutions,
-                    handlerOverHttp);
+                    handlerOverHttp, mode);
         }
 
         public Options withTables(Set<String> names) {
             return new Options(dynamoDbPort, stepFunctionsPort, dataDirectory, names, cancelStale, mapping, maxOpenExecutions,
-                    handlerOverHttp);
+                    handlerOverHttp, mode);
         }
 
         public Options withCancelStale(boolean cancel) {
             return new Options(dynamoDbPort, stepFunctionsPort, dataDirectory, tables, cancel, mapping, maxOpenExecutions,
-                    handlerOverHttp);
+                    handlerOverHttp, mode);
         }
 
         public Options withMapping(MappingSettings settings) {
             return new Options(dynamoDbPort, stepFunctionsPort, dataDirectory, tables, cancelStale, settings, maxOpenExecutions,
-                    handlerOverHttp);
+                    handlerOverHttp, mode);
         }
 
         public Options withMaxOpenExecutions(int max) {
             return new Options(dynamoDbPort, stepFunctionsPort, dataDirectory, tables, cancelStale, mapping, max,
-                    handlerOverHttp);
+                    handlerOverHttp, mode);
         }
 
         /**
@@ -147,7 +174,13 @@ public final class LocalRuntime implements AutoCloseable {
          */
         public Options withHandlerOverHttp(boolean overHttp) {
             return new Options(dynamoDbPort, stepFunctionsPort, dataDirectory, tables, cancelStale, mapping,
-                    maxOpenExecutions, overHttp);
+                    maxOpenExecutions, overHttp, mode);
+        }
+
+        /** Per-item (the default) or windowed, for every watched table. */
+        public Options withMode(ExpiryMode expiryMode) {
+            return new Options(dynamoDbPort, stepFunctionsPort, dataDirectory, tables, cancelStale, mapping,
+                    maxOpenExecutions, handlerOverHttp, expiryMode);
         }
 
         private Path under(String child) {
@@ -170,9 +203,14 @@ public final class LocalRuntime implements AutoCloseable {
             ExecutorService tasks = register(Executors.newFixedThreadPool(TASK_THREADS, named("punctual-task")));
             ClockTimer timer = register(new ClockTimer(Clock.systemUTC(), timerActions, "punctual-timer"));
             faults = DynamoDbFaults.none();
+            // Punctual's own DynamoDB calls (the state machine's deletes, the functions' index calls)
+            // are metered for the cost report; the index is Punctual's, every other table a user's.
+            punctualDynamoDb = new MeteredDynamoDb(inProcess.dynamoDb(), costMeter, deletions,
+                    table -> !ScheduleIndexTable.LOCAL_TABLE_NAME.equals(table), Clock.systemUTC());
+            LambdaFunctions functions = new LambdaFunctions();
             stepFunctions = register(StepFunctionsLocal.builder()
                     .interpreter(resources -> new Interpreter(timer, resources, tasks))
-                    .taskResources(List.of(new DynamoDbTaskResource(inProcess.dynamoDb(), faults)))
+                    .taskResources(List.of(new DynamoDbTaskResource(punctualDynamoDb, faults), new LambdaTaskResource(functions)))
                     .timer(timer)
                     .dataDirectory(options.under("stepfunctions"))
                     .region(LocalDefaults.REGION)
@@ -181,15 +219,25 @@ public final class LocalRuntime implements AutoCloseable {
                     .build());
             stepFunctionsServer = register(StepFunctionsServer.start(stepFunctions.engine(),
                     new InetSocketAddress(LocalDefaults.LOOPBACK, options.stepFunctionsPort())));
-            stateMachineArn = deployExpireItem(stepFunctions.engine());
+            stateMachineArn = deploy(stepFunctions.engine(), LocalDefaults.STATE_MACHINE_NAME, StateMachineDefinitions.expireItem("aws"));
             stepFunctionsTransport = options.handlerOverHttp() ? null : new InProcessTransport(stepFunctions.engine());
+            if (options.mode() == ExpiryMode.WINDOWED) {
+                createScheduleIndex(dynamoDb);
+                bucketStateMachineArn = deploy(stepFunctions.engine(), LocalDefaults.BUCKET_STATE_MACHINE_NAME,
+                        StateMachineDefinitions.expireBucket("aws", LocalDefaults.bucketFunctionArn()));
+                BucketFunction bucketFunction = register(new BucketFunction(bucketFunctionEnvironment(), stepFunctionsTransport,
+                        punctualDynamoDb));
+                functions.register(LocalDefaults.BUCKET_FUNCTION_NAME, payload -> invokeMetered(bucketFunction, payload));
+            } else {
+                bucketStateMachineArn = null;
+            }
 
             MappingSettings mapping = options.mapping().toBuilder().tableAllowList(options.tables()).build();
             poller = register(StreamPoller.builder()
                     .dynamoDb(inProcess.dynamoDb())
                     .streams(inProcess.streams())
                     .handlerFactory(this::handlerFor)
-                    .filterPatterns(table -> StreamWiring.filterPatterns(table.ttlAttribute(), options.cancelStale()))
+                    .filterPatterns(table -> StreamWiring.filterPatterns(table.ttlAttribute(), cancelStale()))
                     .settings(mapping)
                     .dataDirectory(options.under("stream"))
                     .region(LocalDefaults.REGION)
@@ -223,6 +271,27 @@ public final class LocalRuntime implements AutoCloseable {
     /** ARN of the expire-item state machine. */
     public String stateMachineArn() {
         return stateMachineArn;
+    }
+
+    /** ARN of windowed mode's expire-bucket state machine; empty in per-item mode. */
+    public Optional<String> bucketStateMachineArn() {
+        return Optional.ofNullable(bucketStateMachineArn);
+    }
+
+    /** The state machine the stream handler starts executions of: expire-bucket when windowed, else expire-item. */
+    public String scheduledStateMachineArn() {
+        return bucketStateMachineArn != null ? bucketStateMachineArn : stateMachineArn;
+    }
+
+    /** What Punctual's own work on this runtime would be billed, counted so far. */
+    public CostMeter.Snapshot costs() {
+        StepFunctionsEngine engine = stepFunctions.engine();
+        return costMeter.snapshot(engine.billedTransitions(), engine.startExecutionCalls(), engine.peakOpenExecutions());
+    }
+
+    /** When Punctual deleted each item of the tables it is asked to track. */
+    public DeletionLedger deletions() {
+        return deletions;
     }
 
     /** A DynamoDB client for the runtime's tables, owned by the runtime. */
@@ -265,31 +334,89 @@ public final class LocalRuntime implements AutoCloseable {
      * Lambda, with the Step Functions endpoint pointed at this runtime.
      */
     public Map<String, String> handlerEnvironment(WatchedTable table) {
-        return Map.of(
-                StreamWiring.ENV_STATE_MACHINE_ARN, stateMachineArn,
+        Map<String, String> environment = new HashMap<>(Map.of(
+                StreamWiring.ENV_STATE_MACHINE_ARN, scheduledStateMachineArn(),
                 StreamWiring.ENV_TTL_ATTRIBUTE, table.ttlAttribute(),
                 StreamWiring.ENV_STEP_FUNCTIONS_ENDPOINT, stepFunctionsEndpoint().toString(),
-                StreamWiring.ENV_CANCEL_STALE, Boolean.toString(options.cancelStale()));
+                StreamWiring.ENV_CANCEL_STALE, Boolean.toString(cancelStale()),
+                StreamWiring.ENV_MODE, options.mode().label()));
+        if (options.mode() == ExpiryMode.WINDOWED) {
+            environment.put(StreamWiring.ENV_SCHEDULE_TABLE, ScheduleIndexTable.LOCAL_TABLE_NAME);
+            environment.put(StreamWiring.ENV_DYNAMODB_ENDPOINT, dynamoDbEndpoint().toString());
+        }
+        return Map.copyOf(environment);
+    }
+
+    /** The bucket function's environment, as the CDK construct sets it in Lambda. */
+    private Map<String, String> bucketFunctionEnvironment() {
+        return Map.of(
+                StreamWiring.ENV_STATE_MACHINE_ARN, bucketStateMachineArn,
+                StreamWiring.ENV_SCHEDULE_TABLE, ScheduleIndexTable.LOCAL_TABLE_NAME,
+                StreamWiring.ENV_STEP_FUNCTIONS_ENDPOINT, stepFunctionsEndpoint().toString(),
+                StreamWiring.ENV_DYNAMODB_ENDPOINT, dynamoDbEndpoint().toString());
+    }
+
+    /** Windowed mode stops no executions: a stale index entry is harmless, its delete being conditional. */
+    private boolean cancelStale() {
+        return options.cancelStale() && options.mode() == ExpiryMode.PER_ITEM;
     }
 
     private RequestHandler<DynamodbEvent, StreamsEventResponse> handlerFor(WatchedTable table) {
-        return handlers.computeIfAbsent(table, t -> stepFunctionsTransport == null
-                ? new ExpiryStreamHandler(handlerEnvironment(t))
-                : new ExpiryStreamHandler(handlerEnvironment(t), stepFunctionsTransport));
+        ExpiryStreamHandler handler = handlers.computeIfAbsent(table,
+                t -> new ExpiryStreamHandler(handlerEnvironment(t), stepFunctionsTransport, punctualDynamoDb));
+        return (event, context) -> {
+            long started = System.nanoTime();
+            try {
+                return handler.handleRequest(event, context);
+            } finally {
+                costMeter.invocation(StreamWiring.STREAM_FUNCTION_MEMORY_MB, Duration.ofNanos(System.nanoTime() - started));
+            }
+        };
     }
 
-    private static String deployExpireItem(StepFunctionsEngine engine) {
-        String definition = StateMachineDefinitions.expireItem("aws");
-        String arn = engine.stateMachineArn(LocalDefaults.STATE_MACHINE_NAME);
+    private JsonNode invokeMetered(BucketFunction function, JsonNode payload) {
+        long started = System.nanoTime();
+        try {
+            Map<String, Object> input = PAYLOADS.convertValue(payload, new TypeReference<Map<String, Object>>() { });
+            return PAYLOADS.valueToTree(function.handleRequest(input, null));
+        } finally {
+            costMeter.invocation(StreamWiring.BUCKET_FUNCTION_MEMORY_MB, Duration.ofNanos(System.nanoTime() - started));
+        }
+    }
+
+    /**
+     * Creates the state machine, or updates it when a data directory from an earlier run holds it:
+     * running executions keep the definition they started with, new ones get today's file.
+     */
+    private static String deploy(StepFunctionsEngine engine, String name, String definition) {
+        String arn = engine.stateMachineArn(name);
         try {
             engine.describeStateMachine(arn);
-            // A data directory from an earlier version: running executions keep the definition they
-            // started with, new ones get today's file.
             engine.updateStateMachine(arn, definition, LocalDefaults.ROLE_ARN);
         } catch (StepFunctionsException notThereYet) {
-            engine.createStateMachine(LocalDefaults.STATE_MACHINE_NAME, definition, LocalDefaults.ROLE_ARN, "STANDARD");
+            engine.createStateMachine(name, definition, LocalDefaults.ROLE_ARN, "STANDARD");
         }
         return arn;
+    }
+
+    /** The schedule index as the construct creates it in AWS (on-demand, TTL on its expiresAt). */
+    private static void createScheduleIndex(DynamoDbClient dynamoDb) {
+        try {
+            dynamoDb.createTable(r -> r.tableName(ScheduleIndexTable.LOCAL_TABLE_NAME)
+                    .billingMode(BillingMode.PAY_PER_REQUEST)
+                    .attributeDefinitions(
+                            AttributeDefinition.builder().attributeName(ScheduleIndexTable.PARTITION_KEY)
+                                    .attributeType(ScalarAttributeType.S).build(),
+                            AttributeDefinition.builder().attributeName(ScheduleIndexTable.SORT_KEY)
+                                    .attributeType(ScalarAttributeType.S).build())
+                    .keySchema(
+                            KeySchemaElement.builder().attributeName(ScheduleIndexTable.PARTITION_KEY).keyType(KeyType.HASH).build(),
+                            KeySchemaElement.builder().attributeName(ScheduleIndexTable.SORT_KEY).keyType(KeyType.RANGE).build()));
+            dynamoDb.updateTimeToLive(r -> r.tableName(ScheduleIndexTable.LOCAL_TABLE_NAME)
+                    .timeToLiveSpecification(t -> t.enabled(true).attributeName(ScheduleIndexTable.EXPIRES_AT)));
+        } catch (ResourceInUseException exists) {
+            // A data directory from an earlier run already holds the index.
+        }
     }
 
     private <T extends AutoCloseable> T register(T closeable) {

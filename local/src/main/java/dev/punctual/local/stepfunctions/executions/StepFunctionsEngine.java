@@ -37,6 +37,7 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
 
 /**
@@ -73,6 +74,9 @@ public final class StepFunctionsEngine implements AutoCloseable, Journal.Snapsho
     private final int closedRetention;
     private final Map<String, StateMachine> machines = new ConcurrentHashMap<>();
     private final AtomicInteger openExecutions = new AtomicInteger();
+    private final AtomicInteger peakOpenExecutions = new AtomicInteger();
+    private final LongAdder billedTransitions = new LongAdder();
+    private final LongAdder startExecutionCalls = new LongAdder();
     private final ExecutorService launcher;
     private final ConcurrentLinkedQueue<Execution> closedOrder = new ConcurrentLinkedQueue<>();
     private final AtomicInteger closedCount = new AtomicInteger();
@@ -109,6 +113,29 @@ public final class StepFunctionsEngine implements AutoCloseable, Journal.Snapsho
     /** Running executions, all state machines together. */
     public int openExecutions() {
         return openExecutions.get();
+    }
+
+    /** The most executions open at once since the last {@link #resetPeakOpenExecutions()}. */
+    public int peakOpenExecutions() {
+        return peakOpenExecutions.get();
+    }
+
+    /** Starts measuring the peak of open executions again from the current count. */
+    public void resetPeakOpenExecutions() {
+        peakOpenExecutions.set(openExecutions.get());
+    }
+
+    /**
+     * State transitions as AWS bills them: every state entered, and every retry of a Task (each
+     * attempt is scheduled anew). Counted since the engine started; replayed history is not billed again.
+     */
+    public long billedTransitions() {
+        return billedTransitions.sum();
+    }
+
+    /** StartExecution calls received, accepted or not. */
+    public long startExecutionCalls() {
+        return startExecutionCalls.sum();
     }
 
     // ---------------------------------------------------------------- state machines
@@ -219,6 +246,7 @@ public final class StepFunctionsEngine implements AutoCloseable, Journal.Snapsho
      * @param input {@code null} for {@code {}}
      */
     public CompletableFuture<StartedExecution> startExecution(String stateMachineArn, String name, String input) {
+        startExecutionCalls.increment();
         StateMachine sm = machine(stateMachineArn);
         String executionName = name == null ? UUID.randomUUID().toString() : name;
         Names.validate("name", executionName);
@@ -243,11 +271,13 @@ public final class StepFunctionsEngine implements AutoCloseable, Journal.Snapsho
                         ? "running with a different input" : "closed with status " + existing.status)
                         + "); execution names are unique per state machine");
             }
-            if (openExecutions.incrementAndGet() > maxOpenExecutions) {
+            int open = openExecutions.incrementAndGet();
+            if (open > maxOpenExecutions) {
                 openExecutions.decrementAndGet();
                 throw new StepFunctionsException(ErrorCode.EXECUTION_LIMIT_EXCEEDED, "Execution Limit Exceeded: "
                         + maxOpenExecutions + " executions are open; wait for some to close or stop them");
             }
+            peakOpenExecutions.accumulateAndGet(open, Math::max);
             created = new Execution(sm, sm.current, executionName, clock.millis(), inputBytes);
             synchronized (created) {
                 durable = journal.append(JournalRecords.executionStarted(created));
@@ -565,6 +595,9 @@ public final class StepFunctionsEngine implements AutoCloseable, Journal.Snapsho
     }
 
     private void appendEvent(Execution e, String type, ObjectNode details, long timestampMillis) {
+        if (type.endsWith("Scheduled") || (type.endsWith("StateEntered") && !type.equals("TaskStateEntered"))) {
+            billedTransitions.increment();
+        }
         byte[] encoded = HistoryCodec.encode(type, timestampMillis, details, e.input);
         e.appendHistory(encoded);
         journal.append(JournalRecords.event(e, e.eventCount, encoded));

@@ -1,4 +1,4 @@
-package dev.punctual.backfill;
+package dev.punctual.expiry;
 
 import java.time.Duration;
 

@@ -1,0 +1,64 @@
+package dev.punctual.functions;
+
+import java.time.Duration;
+import java.util.Map;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
+import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.core.retry.RetryMode;
+import software.amazon.awssdk.http.apache5.Apache5HttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClientBuilder;
+
+/**
+ * How the functions build their SDK clients: once per container, with the standard retry mode and
+ * bounded call times. Pointed at an endpoint override with no {@code AWS_ACCESS_KEY_ID} in the
+ * environment, a client signs with the dummy credentials {@code local}/{@code local} in us-east-1,
+ * which is what the local runtime accepts; otherwise it uses the default credential chain.
+ */
+final class AwsClients {
+
+    /** Longest a single call may take, retries included; well inside a Lambda timeout. */
+    static final Duration API_CALL_TIMEOUT = Duration.ofSeconds(20);
+    /** Longest one attempt may take. */
+    static final Duration ATTEMPT_TIMEOUT = Duration.ofSeconds(5);
+    /**
+     * Connections a DynamoDB client keeps: a one-second bucket deletes its items concurrently, and
+     * each delete in flight holds one.
+     */
+    static final int DYNAMODB_CONNECTIONS = 64;
+
+    private AwsClients() {
+    }
+
+    /** Whether a client for {@code endpointSet} should sign with the local runtime's credentials. */
+    static boolean local(boolean endpointSet, Map<String, String> environment) {
+        return endpointSet && !environment.containsKey("AWS_ACCESS_KEY_ID");
+    }
+
+    static AwsCredentialsProvider credentials(boolean local) {
+        return local ? StaticCredentialsProvider.create(AwsBasicCredentials.create("local", "local"))
+                : DefaultCredentialsProvider.builder().build();
+    }
+
+    static Region region(boolean local, ExpirySettings settings) {
+        return local ? Region.US_EAST_1 : Region.of(settings.region());
+    }
+
+    /** A DynamoDB client for the table and the schedule index, configured from {@code settings}. */
+    static DynamoDbClient dynamoDb(ExpirySettings settings, Map<String, String> environment) {
+        DynamoDbClientBuilder builder = DynamoDbClient.builder()
+                .httpClientBuilder(Apache5HttpClient.builder()
+                        .maxConnections(DYNAMODB_CONNECTIONS)
+                        .connectionTimeout(Duration.ofSeconds(2))
+                        .socketTimeout(ATTEMPT_TIMEOUT))
+                .overrideConfiguration(o -> o.retryStrategy(RetryMode.STANDARD)
+                        .apiCallTimeout(API_CALL_TIMEOUT)
+                        .apiCallAttemptTimeout(ATTEMPT_TIMEOUT));
+        boolean local = local(settings.dynamoDbEndpoint().isPresent(), environment);
+        settings.dynamoDbEndpoint().ifPresent(builder::endpointOverride);
+        return builder.credentialsProvider(credentials(local)).region(region(local, settings)).build();
+    }
+}

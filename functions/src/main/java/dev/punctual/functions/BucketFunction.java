@@ -1,0 +1,101 @@
+package dev.punctual.functions;
+
+import static software.amazon.lambda.powertools.logging.argument.StructuredArguments.entry;
+
+import com.amazonaws.services.lambda.runtime.Context;
+import com.amazonaws.services.lambda.runtime.RequestHandler;
+import dev.punctual.expiry.Sleeper;
+import dev.punctual.windowed.BucketInput;
+import dev.punctual.windowed.BucketWorker;
+import java.time.Clock;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import software.amazon.awssdk.http.SdkHttpClient;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.lambda.powertools.logging.PowertoolsLogging;
+
+/**
+ * The Lambda function the {@code expire-bucket} state machine invokes once a bucket's Wait ends:
+ * the payload is the execution's input, the result its output. Thin: it reads the payload and hands
+ * it to {@link BucketWorker}, logging one line per bucket (table, bucket, level, counts; never keys).
+ *
+ * <p>Configured by {@link dev.punctual.statemachine.StreamWiring#ENV_STATE_MACHINE_ARN} (the bucket
+ * state machine, for child buckets and successors) and
+ * {@link dev.punctual.statemachine.StreamWiring#ENV_SCHEDULE_TABLE}.
+ */
+public final class BucketFunction implements RequestHandler<Map<String, Object>, Map<String, Object>>, AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(BucketFunction.class);
+    /** Deletes and starts in flight at once within one bucket. */
+    static final int CONCURRENCY = AwsClients.DYNAMODB_CONNECTIONS;
+
+    private final BucketWorker worker;
+    private final SfnExecutions buckets;
+    private final DynamoDbClient ownedDynamoDb;
+    private final ExecutorService pool;
+
+    /** The Lambda runtime's constructor: configuration from {@code System.getenv()}. */
+    public BucketFunction() {
+        this(System.getenv(), null, null);
+    }
+
+    /**
+     * A function configured from {@code environment}; {@code stepFunctionsTransport} and
+     * {@code dynamoDb} (owned by the caller) are the local runtime's in-process routes, or
+     * {@code null} to build the clients from {@code environment}.
+     *
+     * @throws IllegalArgumentException naming the variable that is missing or malformed
+     */
+    public BucketFunction(Map<String, String> environment, SdkHttpClient stepFunctionsTransport, DynamoDbClient dynamoDb) {
+        ExpirySettings settings = ExpirySettings.forBucketFunction(environment);
+        this.buckets = stepFunctionsTransport == null ? SfnExecutions.create(settings, environment)
+                : SfnExecutions.create(settings, environment, stepFunctionsTransport);
+        this.ownedDynamoDb = dynamoDb == null ? AwsClients.dynamoDb(settings, environment) : null;
+        DynamoDbClient client = dynamoDb == null ? ownedDynamoDb : dynamoDb;
+        this.pool = Executors.newFixedThreadPool(CONCURRENCY, ExpiryStreamHandler.daemonThreads("punctual-bucket"));
+        this.worker = new BucketWorker(new DynamoDbScheduleIndex(client, settings.scheduleTable()),
+                new DynamoDbItemDeleter(client), buckets, Clock.systemUTC(), Sleeper.SYSTEM, pool);
+    }
+
+    @Override
+    public Map<String, Object> handleRequest(Map<String, Object> payload, Context context) {
+        if (context == null) {
+            return handle(payload);
+        }
+        return PowertoolsLogging.withLogging(context, () -> handle(payload));
+    }
+
+    private Map<String, Object> handle(Map<String, Object> payload) {
+        BucketInput input;
+        try {
+            input = BucketInput.fromPayload(payload);
+        } catch (IllegalArgumentException e) {
+            LOG.error("bucket payload not readable: " + e.getMessage(), entry("outcome", "failed"));
+            throw e;
+        }
+        BucketWorker.Result result = worker.work(input);
+        LOG.info("bucket worked",
+                entry("table", input.bucket().table()),
+                entry("bucket", input.executionName()),
+                entry("bucketLevel", input.bucket().level().label()),
+                entry("outcome", result.outcome()),
+                entry("items", result.items()),
+                entry("expired", result.expired()),
+                entry("superseded", result.superseded()),
+                entry("buckets", result.buckets()));
+        return result.toOutput();
+    }
+
+    /** Releases the worker threads and the clients this function built (the local runtime's shutdown). */
+    @Override
+    public void close() {
+        pool.shutdown();
+        buckets.close();
+        if (ownedDynamoDb != null) {
+            ownedDynamoDb.close();
+        }
+    }
+}

@@ -1,0 +1,161 @@
+package dev.punctual.functions;
+
+import dev.punctual.expiry.ItemKey;
+import dev.punctual.statemachine.ScheduleIndexTable;
+import dev.punctual.windowed.Bucket;
+import dev.punctual.windowed.BucketLevel;
+import dev.punctual.windowed.IndexEntry;
+import dev.punctual.windowed.ScheduleIndex;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SortedSet;
+import java.util.TreeSet;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
+import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
+
+/**
+ * {@link ScheduleIndex} on a DynamoDB table laid out as {@link ScheduleIndexTable} describes. Entry
+ * partitions are {@code <table>|<minute start>}, sort keys {@code <second>|<chunk digest>}: one
+ * second's entries are a {@code begins_with} range of one partition, and a minute's seconds one
+ * query. Every read is strongly consistent.
+ */
+public final class DynamoDbScheduleIndex implements ScheduleIndex {
+
+    private final DynamoDbClient dynamoDb;
+    private final String indexTable;
+
+    /** An index on {@code indexTable}, through a client the caller owns. */
+    public DynamoDbScheduleIndex(DynamoDbClient dynamoDb, String indexTable) {
+        this.dynamoDb = dynamoDb;
+        this.indexTable = indexTable;
+    }
+
+    static String entryPartition(String table, long second) {
+        return table + "|" + BucketLevel.MINUTE.startOf(second);
+    }
+
+    static String sealPartition(Bucket bucket) {
+        return "seal|" + bucket.table() + "|" + bucket.level().label() + "|" + bucket.start();
+    }
+
+    @Override
+    public void putChunk(String table, long second, String digest, Collection<IndexEntry> entries) {
+        List<AttributeValue> list = new ArrayList<>(entries.size());
+        for (IndexEntry entry : entries) {
+            list.add(AttributeValue.fromM(Map.of(
+                    ScheduleIndexTable.ENTRY_KEY, AttributeValue.fromM(toAttributes(entry.key())),
+                    ScheduleIndexTable.ENTRY_TTL, AttributeValue.fromS(entry.ttl()))));
+        }
+        dynamoDb.putItem(r -> r.tableName(indexTable).item(Map.of(
+                ScheduleIndexTable.PARTITION_KEY, AttributeValue.fromS(entryPartition(table, second)),
+                ScheduleIndexTable.SORT_KEY, AttributeValue.fromS(second + "|" + digest),
+                ScheduleIndexTable.ENTRIES, AttributeValue.fromL(list),
+                ScheduleIndexTable.EXPIRES_AT, AttributeValue.fromN(Long.toString(second + ScheduleIndexTable.RETENTION.toSeconds())))));
+    }
+
+    @Override
+    public List<IndexEntry> entriesDue(String table, long second) {
+        List<IndexEntry> entries = new ArrayList<>();
+        QueryRequest request = QueryRequest.builder()
+                .tableName(indexTable)
+                .consistentRead(true)
+                .keyConditionExpression("#b = :b AND begins_with(#e, :second)")
+                .expressionAttributeNames(Map.of("#b", ScheduleIndexTable.PARTITION_KEY, "#e", ScheduleIndexTable.SORT_KEY))
+                .expressionAttributeValues(Map.of(":b", AttributeValue.fromS(entryPartition(table, second)),
+                        ":second", AttributeValue.fromS(second + "|")))
+                .build();
+        for (QueryResponse page : dynamoDb.queryPaginator(request)) {
+            for (Map<String, AttributeValue> chunk : page.items()) {
+                for (AttributeValue item : chunk.getOrDefault(ScheduleIndexTable.ENTRIES, AttributeValue.fromL(List.of())).l()) {
+                    Map<String, AttributeValue> fields = item.m();
+                    entries.add(new IndexEntry(fromAttributes(fields.get(ScheduleIndexTable.ENTRY_KEY).m()),
+                            fields.get(ScheduleIndexTable.ENTRY_TTL).s(), second));
+                }
+            }
+        }
+        return entries;
+    }
+
+    @Override
+    public SortedSet<Long> dueSeconds(String table, long minuteStart) {
+        SortedSet<Long> seconds = new TreeSet<>();
+        for (QueryResponse page : dynamoDb.queryPaginator(minuteQuery(table, minuteStart).build())) {
+            for (Map<String, AttributeValue> chunk : page.items()) {
+                String sortKey = chunk.get(ScheduleIndexTable.SORT_KEY).s();
+                seconds.add(Long.parseLong(sortKey.substring(0, sortKey.indexOf('|'))));
+            }
+        }
+        return seconds;
+    }
+
+    @Override
+    public boolean hasEntries(String table, long minuteStart) {
+        return !dynamoDb.query(minuteQuery(table, minuteStart).limit(1).build()).items().isEmpty();
+    }
+
+    private QueryRequest.Builder minuteQuery(String table, long minuteStart) {
+        return QueryRequest.builder()
+                .tableName(indexTable)
+                .consistentRead(true)
+                .keyConditionExpression("#b = :b")
+                .projectionExpression("#e")
+                .expressionAttributeNames(Map.of("#b", ScheduleIndexTable.PARTITION_KEY, "#e", ScheduleIndexTable.SORT_KEY))
+                .expressionAttributeValues(Map.of(":b", AttributeValue.fromS(entryPartition(table, minuteStart))));
+    }
+
+    @Override
+    public void seal(Bucket bucket, Instant at) {
+        dynamoDb.putItem(r -> r.tableName(indexTable).item(Map.of(
+                ScheduleIndexTable.PARTITION_KEY, AttributeValue.fromS(sealPartition(bucket)),
+                ScheduleIndexTable.SORT_KEY, AttributeValue.fromS(ScheduleIndexTable.SEAL_SORT_KEY),
+                ScheduleIndexTable.SEALED_AT, AttributeValue.fromS(at.toString()),
+                ScheduleIndexTable.EXPIRES_AT, AttributeValue.fromN(Long.toString(bucket.end() + ScheduleIndexTable.RETENTION.toSeconds())))));
+    }
+
+    @Override
+    public boolean isSealed(Bucket bucket) {
+        return dynamoDb.getItem(r -> r.tableName(indexTable).consistentRead(true)
+                .projectionExpression("#b")
+                .expressionAttributeNames(Map.of("#b", ScheduleIndexTable.PARTITION_KEY))
+                .key(Map.of(ScheduleIndexTable.PARTITION_KEY, AttributeValue.fromS(sealPartition(bucket)),
+                        ScheduleIndexTable.SORT_KEY, AttributeValue.fromS(ScheduleIndexTable.SEAL_SORT_KEY))))
+                .hasItem();
+    }
+
+    /** An item key as SDK attribute values. */
+    static Map<String, AttributeValue> toAttributes(ItemKey key) {
+        Map<String, AttributeValue> attributes = new HashMap<>();
+        key.attributes().forEach((name, value) -> attributes.put(name, switch (value.type()) {
+            case S -> AttributeValue.fromS(value.text());
+            case N -> AttributeValue.fromN(value.text());
+            case B -> AttributeValue.fromB(software.amazon.awssdk.core.SdkBytes.fromByteArray(
+                    java.util.Base64.getDecoder().decode(value.text())));
+            default -> throw new IllegalArgumentException("key attribute " + name + " has type " + value.type()
+                    + "; keys are S, N or B");
+        }));
+        return attributes;
+    }
+
+    /** An item key from SDK attribute values. */
+    static ItemKey fromAttributes(Map<String, AttributeValue> attributes) {
+        Map<String, dev.punctual.expiry.AttributeValue> key = new HashMap<>();
+        attributes.forEach((name, value) -> {
+            if (value.s() != null) {
+                key.put(name, dev.punctual.expiry.AttributeValue.s(value.s()));
+            } else if (value.n() != null) {
+                key.put(name, dev.punctual.expiry.AttributeValue.n(value.n()));
+            } else if (value.b() != null) {
+                key.put(name, dev.punctual.expiry.AttributeValue.b(java.util.Base64.getEncoder().encodeToString(value.b().asByteArray())));
+            } else {
+                throw new IllegalArgumentException("index entry key attribute " + name + " is not S, N or B");
+            }
+        });
+        return ItemKey.of(key);
+    }
+}

@@ -1,0 +1,58 @@
+package dev.punctual.windowed;
+
+import dev.punctual.expiry.ExecutionNames;
+import dev.punctual.statemachine.BucketWorkflow;
+import java.time.Instant;
+import java.util.Objects;
+
+/**
+ * One bucket of one table: a level and the second it starts at. Its execution is named from both
+ * ({@link ExecutionNames#bucketName}), so every record that needs the bucket starts the same one.
+ */
+public record Bucket(String table, BucketLevel level, long start) {
+
+    public Bucket {
+        Objects.requireNonNull(table, "table");
+        Objects.requireNonNull(level, "level");
+        if (level.startOf(start) != start) {
+            throw new IllegalArgumentException("a " + level.label() + " bucket starts on a multiple of "
+                    + level.width() + " s, not at " + start);
+        }
+    }
+
+    /** The bucket of {@code level} that holds {@code second}. */
+    public static Bucket containing(String table, BucketLevel level, long second) {
+        return new Bucket(table, level, level.startOf(second));
+    }
+
+    /** The first second after the bucket. */
+    public long end() {
+        return start + level.width();
+    }
+
+    /**
+     * When its execution's Wait ends, before any one-year cap: a one-second bucket
+     * {@link BucketWorkflow#WARM_LEAD} before its second (its function then waits for the instant
+     * itself), a coarse bucket when it cascades.
+     */
+    public Instant naturalWake() {
+        long lead = level == BucketLevel.SECOND ? BucketWorkflow.WARM_LEAD.toSeconds() : level.cascadeLead();
+        return Instant.ofEpochSecond(start - lead);
+    }
+
+    /** The finer bucket holding {@code second}; only for coarse buckets. */
+    public Bucket finerContaining(long second) {
+        BucketLevel finer = level.finer().orElseThrow(() -> new IllegalStateException("a one-second bucket has no finer level"));
+        return containing(table, finer, second);
+    }
+
+    /** Its execution's name. */
+    public String executionName() {
+        return ExecutionNames.bucketName(table, level.label(), Instant.ofEpochSecond(start));
+    }
+
+    @Override
+    public String toString() {
+        return table + "/" + level.label() + "@" + Instant.ofEpochSecond(start);
+    }
+}

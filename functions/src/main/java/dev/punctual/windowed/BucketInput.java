@@ -1,0 +1,116 @@
+package dev.punctual.windowed;
+
+import dev.punctual.expiry.JsonText;
+import dev.punctual.statemachine.BucketWorkflow;
+import dev.punctual.statemachine.ExpiryWorkflow;
+import java.time.Instant;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeParseException;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * The input of one {@code expire-bucket} execution, which the bucket function receives as its
+ * payload. The same bucket always gets the same input unless it lies beyond one horizon, so a
+ * repeated StartExecution finds the running execution (Step Functions' idempotency rule).
+ *
+ * @param wakeAt when the Wait ends: {@link Bucket#naturalWake()}, capped at one
+ *     {@link ExpiryWorkflow#HORIZON} after the execution starts
+ * @param hop one-year successors before this execution (0 for the first)
+ */
+public record BucketInput(Bucket bucket, String ttlAttribute, Instant wakeAt, int hop) {
+
+    public BucketInput {
+        Objects.requireNonNull(bucket, "bucket");
+        Objects.requireNonNull(ttlAttribute, "ttlAttribute");
+        Objects.requireNonNull(wakeAt, "wakeAt");
+        if (hop < 0) {
+            throw new IllegalArgumentException("hop must not be negative, got " + hop);
+        }
+    }
+
+    /** The first execution of {@code bucket}, started at {@code now}. */
+    public static BucketInput first(Bucket bucket, String ttlAttribute, Instant now) {
+        return new BucketInput(bucket, ttlAttribute, cappedWake(bucket, now), 0);
+    }
+
+    /** The input of the successor that carries the wait on from {@code now}. */
+    public BucketInput successor(Instant now) {
+        return new BucketInput(bucket, ttlAttribute, cappedWake(bucket, now), hop + 1);
+    }
+
+    /** The execution's name: the bucket's, with {@code -h<hop>} for successors. */
+    public String executionName() {
+        return hop == 0 ? bucket.executionName() : bucket.executionName() + "-h" + hop;
+    }
+
+    /** Whether the execution woke before its bucket's time because of the one-year cap. */
+    public boolean wokeForHorizon() {
+        return wakeAt.isBefore(bucket.naturalWake());
+    }
+
+    private static Instant cappedWake(Bucket bucket, Instant now) {
+        Instant cap = now.plus(ExpiryWorkflow.HORIZON).truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
+        Instant natural = bucket.naturalWake();
+        return natural.isAfter(cap) ? cap : natural;
+    }
+
+    /** The input as JSON, fields in a fixed order. */
+    public String toJson() {
+        StringBuilder json = new StringBuilder(200);
+        json.append('{');
+        field(json, BucketWorkflow.TABLE, bucket.table()).append(',');
+        field(json, BucketWorkflow.TTL_ATTRIBUTE, ttlAttribute).append(',');
+        field(json, BucketWorkflow.LEVEL, bucket.level().label()).append(',');
+        field(json, BucketWorkflow.BUCKET_START, DateTimeFormatter.ISO_INSTANT.format(Instant.ofEpochSecond(bucket.start()))).append(',');
+        field(json, BucketWorkflow.WAKE_AT, DateTimeFormatter.ISO_INSTANT.format(wakeAt)).append(',');
+        JsonText.appendString(json, BucketWorkflow.HOP);
+        json.append(':').append(hop).append('}');
+        return json.toString();
+    }
+
+    /**
+     * Reads the payload the bucket function receives: the execution's input, as the Lambda runtime
+     * deserializes it.
+     *
+     * @throws IllegalArgumentException naming the field that is missing or malformed
+     */
+    public static BucketInput fromPayload(Map<String, ?> payload) {
+        if (payload == null) {
+            throw new IllegalArgumentException("bucket payload is empty; expected the expire-bucket execution's input");
+        }
+        String table = text(payload, BucketWorkflow.TABLE);
+        BucketLevel level = BucketLevel.fromLabel(text(payload, BucketWorkflow.LEVEL));
+        Instant start = instant(payload, BucketWorkflow.BUCKET_START);
+        Object hop = payload.get(BucketWorkflow.HOP);
+        if (!(hop instanceof Number number)) {
+            throw new IllegalArgumentException("bucket payload field '" + BucketWorkflow.HOP + "' must be a number, got " + hop);
+        }
+        return new BucketInput(new Bucket(table, level, start.getEpochSecond()), text(payload, BucketWorkflow.TTL_ATTRIBUTE),
+                instant(payload, BucketWorkflow.WAKE_AT), number.intValue());
+    }
+
+    private static String text(Map<String, ?> payload, String field) {
+        Object value = payload.get(field);
+        if (!(value instanceof String text) || text.isEmpty()) {
+            throw new IllegalArgumentException("bucket payload field '" + field + "' must be a non-empty string, got " + value);
+        }
+        return text;
+    }
+
+    private static Instant instant(Map<String, ?> payload, String field) {
+        String text = text(payload, field);
+        try {
+            return Instant.parse(text);
+        } catch (DateTimeParseException e) {
+            throw new IllegalArgumentException("bucket payload field '" + field + "' must be an RFC 3339 instant, got '" + text + "'", e);
+        }
+    }
+
+    private static StringBuilder field(StringBuilder json, String name, String value) {
+        JsonText.appendString(json, name);
+        json.append(':');
+        JsonText.appendString(json, value);
+        return json;
+    }
+}

@@ -1,0 +1,235 @@
+package dev.punctual.windowed;
+
+import dev.punctual.expiry.ExecutionNames;
+import dev.punctual.expiry.Executions;
+import dev.punctual.expiry.ItemKey;
+import dev.punctual.expiry.Sleeper;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.AbstractMap;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+
+/**
+ * The stream handler's half of windowed mode: indexes a batch's items under their seconds and makes
+ * sure a bucket execution will delete each one at its TTL.
+ *
+ * <p><b>The seal protocol.</b> A bucket's execution <em>seals</em> its bucket before it reads it;
+ * the handler <em>writes</em> an entry before it reads the seal. Both reads are strongly consistent,
+ * so for every entry one of two things holds:
+ * <ul>
+ *   <li>the handler's seal read came before the seal: then so did its write, and the execution's
+ *       read, which follows the seal, sees the entry;</li>
+ *   <li>the handler sees the seal: the bucket may have missed the entry, so the handler places it
+ *       in the finer bucket that holds its second (whose own seal it checks in turn); a sealed
+ *       one-second bucket means the second has come, and the handler deletes the item itself.</li>
+ * </ul>
+ * Both may act on one entry; the delete is conditional, so the item is deleted once and the second
+ * delete finds it gone. Items whose TTL has already passed are deleted at once, without the index.
+ */
+public final class BucketScheduler {
+
+    /**
+     * Bytes of entries one index item holds at most: DynamoDB allows 400 KB per item; the margin
+     * covers attribute names and the estimate's slack.
+     */
+    static final int MAX_CHUNK_BYTES = 256 * 1024;
+    /** Bytes an entry adds beyond its key and TTL text, for the estimate. */
+    private static final int ENTRY_OVERHEAD_BYTES = 32;
+
+    /** One item to schedule: from a decision to schedule, in any mode. */
+    public record Request(String table, String ttlAttribute, ItemKey key, String ttl, Instant expireAt) {
+        public Request {
+            Objects.requireNonNull(table, "table");
+            Objects.requireNonNull(ttlAttribute, "ttlAttribute");
+            Objects.requireNonNull(key, "key");
+            Objects.requireNonNull(ttl, "ttl");
+            Objects.requireNonNull(expireAt, "expireAt");
+        }
+
+        long due() {
+            return expireAt.getEpochSecond();
+        }
+
+        IndexEntry entry() {
+            return new IndexEntry(key, ttl, due());
+        }
+    }
+
+    /** What scheduling one item did. */
+    public enum Outcome {
+        /** Indexed; the named bucket execution deletes it at its TTL. */
+        INDEXED,
+        /** Its TTL had passed (or its second was sealed): deleted now. */
+        DELETED,
+        /** Its TTL had passed and the item had changed or was gone: nothing deleted. */
+        SUPERSEDED
+    }
+
+    /** Where an item ended up: the outcome and, for {@link Outcome#INDEXED}, the bucket's execution. */
+    public record Placement(Outcome outcome, String execution) {
+    }
+
+    private final ScheduleIndex index;
+    private final ItemDeleter deleter;
+    private final Executions buckets;
+    private final Clock clock;
+    private final Sleeper sleeper;
+    private final Executor pool;
+
+    /**
+     * @param buckets the {@code expire-bucket} state machine's executions
+     * @param pool runs index writes, bucket starts and deletes concurrently
+     */
+    public BucketScheduler(ScheduleIndex index, ItemDeleter deleter, Executions buckets, Clock clock, Sleeper sleeper,
+            Executor pool) {
+        this.index = Objects.requireNonNull(index, "index");
+        this.deleter = Objects.requireNonNull(deleter, "deleter");
+        this.buckets = Objects.requireNonNull(buckets, "buckets");
+        this.clock = Objects.requireNonNull(clock, "clock");
+        this.sleeper = Objects.requireNonNull(sleeper, "sleeper");
+        this.pool = Objects.requireNonNull(pool, "pool");
+    }
+
+    /**
+     * Schedules every request. Returns a completed future per distinct request: its placement, or
+     * the failure (the record is to be retried; everything done so far is safe to repeat).
+     */
+    public Map<Request, CompletableFuture<Placement>> schedule(List<Request> requests) {
+        Instant now = clock.instant();
+        Map<Request, CompletableFuture<Placement>> results = new LinkedHashMap<>();
+        Map<ChunkKey, List<Request>> bySecond = new LinkedHashMap<>();
+        for (Request request : new LinkedHashSet<>(requests)) {
+            if (request.expireAt().isAfter(now)) {
+                bySecond.computeIfAbsent(new ChunkKey(request.table(), request.due()), k -> new ArrayList<>()).add(request);
+            } else {
+                results.put(request, CompletableFuture.supplyAsync(() -> deleteAtDue(request), pool));
+            }
+        }
+        Map<ChunkKey, CompletableFuture<Void>> writes = new LinkedHashMap<>();
+        bySecond.forEach((second, items) -> writes.put(second, CompletableFuture.runAsync(() -> writeChunks(second, items), pool)));
+
+        Map<Bucket, List<Request>> byBucket = new LinkedHashMap<>();
+        bySecond.forEach((second, items) -> {
+            BucketLevel level = BucketLevel.forLead(second.second() - now.getEpochSecond());
+            byBucket.computeIfAbsent(Bucket.containing(second.table(), level, second.second()), b -> new ArrayList<>()).addAll(items);
+        });
+        byBucket.forEach((bucket, items) -> {
+            CompletableFuture<?>[] written = items.stream().map(r -> writes.get(new ChunkKey(r.table(), r.due())))
+                    .distinct().toArray(CompletableFuture[]::new);
+            CompletableFuture<Map<Request, Placement>> placed = CompletableFuture.allOf(written)
+                    .thenApplyAsync(ignored -> place(bucket, items), pool);
+            for (Request item : items) {
+                results.put(item, placed.thenApply(placements -> placements.get(item)));
+            }
+        });
+        for (CompletableFuture<Placement> result : results.values()) {
+            result.exceptionally(failure -> null).join();
+        }
+        return results;
+    }
+
+    /**
+     * Makes sure {@code bucket}'s execution exists, then reads its seal; a sealed bucket hands its
+     * items down a level (see the class comment).
+     */
+    private Map<Request, Placement> place(Bucket bucket, List<Request> items) {
+        String ttlAttribute = items.get(0).ttlAttribute();
+        boolean closed = ensureStarted(bucket, ttlAttribute);
+        boolean sealed = index.isSealed(bucket);
+        if (closed && !sealed) {
+            throw new IllegalStateException("bucket execution " + bucket.executionName() + " ended without sealing its bucket"
+                    + " (it failed or was stopped; see its history); the record is reported for retry");
+        }
+        Map<Request, Placement> placements = new LinkedHashMap<>();
+        if (!sealed) {
+            Placement indexed = new Placement(Outcome.INDEXED, bucket.executionName());
+            items.forEach(item -> placements.put(item, indexed));
+            return placements;
+        }
+        if (bucket.level() == BucketLevel.SECOND) {
+            items.forEach(item -> placements.put(item, deleteAtDue(item)));
+            return placements;
+        }
+        Map<Bucket, List<Request>> finer = new LinkedHashMap<>();
+        items.forEach(item -> finer.computeIfAbsent(bucket.finerContaining(item.due()), b -> new ArrayList<>()).add(item));
+        finer.forEach((child, childItems) -> placements.putAll(place(child, childItems)));
+        return placements;
+    }
+
+    /** Starts the bucket's execution; whether the name is held by an execution that has closed. */
+    private boolean ensureStarted(Bucket bucket, String ttlAttribute) {
+        BucketInput input = BucketInput.first(bucket, ttlAttribute, clock.instant());
+        if (buckets.start(input.executionName(), input.toJson()) == Executions.StartResult.STARTED) {
+            return false;
+        }
+        // Held: running with another input (a bucket beyond a horizon), handed over to a one-year
+        // successor, or closed, in which case it sealed the bucket before it finished.
+        Executions.Holder holder = buckets.describe(input.executionName());
+        return switch (holder.status()) {
+            case RUNNING, CONTINUED -> false;
+            case CLOSED -> true;
+            case MISSING -> throw new IllegalStateException("StartExecution said " + input.executionName()
+                    + " exists but DescribeExecution does not find it; the record is reported for retry");
+        };
+    }
+
+    private void writeChunks(ChunkKey second, List<Request> items) {
+        List<Map.Entry<ItemKey, String>> sorted = new ArrayList<>(new LinkedHashSet<>(
+                items.stream().map(r -> (Map.Entry<ItemKey, String>) new AbstractMap.SimpleImmutableEntry<>(r.key(), r.ttl())).toList()));
+        sorted.sort(Comparator.comparing((Map.Entry<ItemKey, String> e) -> e.getKey().toDynamoJson()).thenComparing(Map.Entry::getValue));
+        List<Map.Entry<ItemKey, String>> chunk = new ArrayList<>();
+        int bytes = 0;
+        for (Map.Entry<ItemKey, String> item : sorted) {
+            int size = item.getKey().toDynamoJson().length() + item.getValue().length() + ENTRY_OVERHEAD_BYTES;
+            if (!chunk.isEmpty() && bytes + size > MAX_CHUNK_BYTES) {
+                putChunk(second, chunk);
+                chunk = new ArrayList<>();
+                bytes = 0;
+            }
+            chunk.add(item);
+            bytes += size;
+        }
+        if (!chunk.isEmpty()) {
+            putChunk(second, chunk);
+        }
+    }
+
+    private void putChunk(ChunkKey second, List<Map.Entry<ItemKey, String>> chunk) {
+        String digest = ExecutionNames.chunkDigest(second.table(), second.second(), chunk);
+        index.putChunk(second.table(), second.second(), digest,
+                chunk.stream().map(e -> new IndexEntry(e.getKey(), e.getValue(), second.second())).toList());
+    }
+
+    /** Deletes an item whose second has come, waiting out any part of it still ahead: never early. */
+    private Placement deleteAtDue(Request request) {
+        waitUntil(clock, sleeper, request.expireAt());
+        return switch (deleter.deleteIfUnchanged(request.table(), request.key(), request.ttlAttribute(), request.ttl())) {
+            case DELETED -> new Placement(Outcome.DELETED, null);
+            case SUPERSEDED -> new Placement(Outcome.SUPERSEDED, null);
+        };
+    }
+
+    /** Sleeps until {@code clock} reads {@code instant} or later. */
+    static void waitUntil(Clock clock, Sleeper sleeper, Instant instant) {
+        for (Instant now = clock.instant(); now.isBefore(instant); now = clock.instant()) {
+            try {
+                sleeper.sleep(Duration.between(now, instant));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while waiting for " + instant, e);
+            }
+        }
+    }
+
+    private record ChunkKey(String table, long second) {
+    }
+}

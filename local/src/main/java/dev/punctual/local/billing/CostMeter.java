@@ -1,0 +1,102 @@
+package dev.punctual.local.billing;
+
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.DoubleAdder;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * Counts what AWS would bill for Punctual's own work on the local runtime: Lambda invocations and
+ * their duration at the configured memory, and DynamoDB request units, split into Punctual's own
+ * calls and the expired items' deletes (which every approach pays). State transitions and
+ * StartExecution calls are counted by the engine ({@link #snapshot} takes them as arguments).
+ *
+ * <p>Lambda duration is the wall time of each in-process invocation: a local proxy for billed
+ * duration, with none of Lambda's start-up and with this machine's DynamoDB Local behind each call.
+ */
+public final class CostMeter {
+
+    private final LongAdder lambdaInvocations = new LongAdder();
+    private final DoubleAdder lambdaGbSeconds = new DoubleAdder();
+    private final DoubleAdder writeUnits = new DoubleAdder();
+    private final DoubleAdder readUnits = new DoubleAdder();
+    private final DoubleAdder itemDeleteWriteUnits = new DoubleAdder();
+    private final AtomicLong itemsDeleted = new AtomicLong();
+
+    /** One invocation of a function configured with {@code memoryMb} that ran for {@code wallTime}. */
+    public void invocation(int memoryMb, Duration wallTime) {
+        lambdaInvocations.increment();
+        lambdaGbSeconds.add(memoryMb / 1024.0 * wallTime.toNanos() / 1e9);
+    }
+
+    /** Request units of one of Punctual's own DynamoDB calls (the schedule index, reads). */
+    public void punctualUnits(double write, double read) {
+        writeUnits.add(write);
+        readUnits.add(read);
+    }
+
+    /** Write units of one successful delete of an expired item. */
+    public void itemDelete(double write) {
+        itemDeleteWriteUnits.add(write);
+        itemsDeleted.incrementAndGet();
+    }
+
+    /** The counts so far, with the engine's. */
+    public Snapshot snapshot(long transitions, long startExecutions, int openExecutionsMax) {
+        return new Snapshot(transitions, startExecutions, openExecutionsMax, lambdaInvocations.sum(), lambdaGbSeconds.sum(),
+                writeUnits.sum(), readUnits.sum(), itemDeleteWriteUnits.sum(), itemsDeleted.get());
+    }
+
+    /** Counts at one moment; {@link #minus} gives a run's share. */
+    public record Snapshot(long transitions, long startExecutions, int openExecutionsMax, long lambdaInvocations,
+                           double lambdaGbSeconds, double writeUnits, double readUnits, double itemDeleteWriteUnits,
+                           long itemsDeleted) {
+
+        /** What happened between {@code earlier} and this; the peak is kept as measured since then. */
+        public Snapshot minus(Snapshot earlier) {
+            return new Snapshot(transitions - earlier.transitions, startExecutions - earlier.startExecutions,
+                    openExecutionsMax, lambdaInvocations - earlier.lambdaInvocations,
+                    lambdaGbSeconds - earlier.lambdaGbSeconds, writeUnits - earlier.writeUnits,
+                    readUnits - earlier.readUnits, itemDeleteWriteUnits - earlier.itemDeleteWriteUnits,
+                    itemsDeleted - earlier.itemsDeleted);
+        }
+
+        /** USD of Punctual's own work: transitions, Lambda, and its own DynamoDB units. */
+        public double punctualUsd() {
+            return transitions * Prices.STATE_TRANSITION + lambdaInvocations * Prices.LAMBDA_REQUEST
+                    + lambdaGbSeconds * Prices.LAMBDA_GB_SECOND + writeUnits * Prices.WRITE_REQUEST_UNIT
+                    + readUnits * Prices.READ_REQUEST_UNIT;
+        }
+
+        /** USD of the expired items' own deletes. */
+        public double itemDeleteUsd() {
+            return itemDeleteWriteUnits * Prices.WRITE_REQUEST_UNIT;
+        }
+
+        /** The {@code cost} object of {@code bench --json}, per million of {@code expiries}. */
+        public String toJson(long expiries) {
+            double perMillion = expiries == 0 ? 0 : 1_000_000.0 / expiries;
+            return String.format(java.util.Locale.ROOT,
+                    "{\"transitions\":%d,\"startExecutions\":%d,\"openExecutionsMax\":%d,\"lambdaInvocations\":%d,"
+                            + "\"lambdaGbSeconds\":%.3f,\"lambdaGbSecondsNote\":\"wall time of in-process invocations at the"
+                            + " configured memory: a local proxy for billed duration\",\"writeUnits\":%.1f,\"readUnits\":%.1f,"
+                            + "\"usdPerMillion\":%.4f,\"itemDeleteUsdPerMillion\":%.4f}",
+                    transitions, startExecutions, openExecutionsMax, lambdaInvocations, lambdaGbSeconds, writeUnits, readUnits,
+                    punctualUsd() * perMillion, itemDeleteUsd() * perMillion);
+        }
+
+        /** Lines for the text report. */
+        public String toText(long expiries) {
+            double perMillion = expiries == 0 ? 0 : 1_000_000.0 / expiries;
+            return String.format(java.util.Locale.ROOT, String.join("%n",
+                    "transitions        %d",
+                    "startExecutions    %d",
+                    "open executions    %d at most",
+                    "lambda             %d invocations, %.2f GB-s (local wall time)",
+                    "dynamodb units     %.0f write, %.0f read (Punctual's own)",
+                    "cost               $%.2f per million expiries (+ $%.2f for the items' own deletes)"),
+                    transitions, startExecutions, openExecutionsMax, lambdaInvocations, lambdaGbSeconds, writeUnits, readUnits,
+                    punctualUsd() * perMillion, itemDeleteUsd() * perMillion);
+        }
+    }
+}

@@ -1,0 +1,139 @@
+package dev.punctual.local.billing;
+
+import java.time.Clock;
+import java.util.function.Predicate;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.BatchWriteItemRequest;
+import software.amazon.awssdk.services.dynamodb.model.BatchWriteItemResponse;
+import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
+import software.amazon.awssdk.services.dynamodb.model.ConsumedCapacity;
+import software.amazon.awssdk.services.dynamodb.model.DeleteItemRequest;
+import software.amazon.awssdk.services.dynamodb.model.DeleteItemResponse;
+import software.amazon.awssdk.services.dynamodb.model.GetItemRequest;
+import software.amazon.awssdk.services.dynamodb.model.GetItemResponse;
+import software.amazon.awssdk.services.dynamodb.model.PutItemRequest;
+import software.amazon.awssdk.services.dynamodb.model.PutItemResponse;
+import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
+import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
+import software.amazon.awssdk.services.dynamodb.model.ReturnConsumedCapacity;
+import software.amazon.awssdk.services.dynamodb.model.ScanRequest;
+import software.amazon.awssdk.services.dynamodb.model.ScanResponse;
+import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
+import software.amazon.awssdk.services.dynamodb.model.UpdateItemResponse;
+
+/**
+ * The DynamoDB client Punctual's own code gets on the local runtime: it asks DynamoDB Local for the
+ * consumed capacity of every call and adds it to a {@link CostMeter}, and it tells a
+ * {@link DeletionLedger} when a conditional delete of an item succeeded, with the time it returned.
+ * Deletes on a table {@code isUserTable} accepts are the items' own deletes; every other call is
+ * Punctual's. Only the operations Punctual and the state machine's DynamoDB tasks use are offered.
+ */
+public final class MeteredDynamoDb implements DynamoDbClient {
+
+    private final DynamoDbClient delegate;
+    private final CostMeter meter;
+    private final DeletionLedger ledger;
+    private final Predicate<String> isUserTable;
+    private final Clock clock;
+
+    public MeteredDynamoDb(DynamoDbClient delegate, CostMeter meter, DeletionLedger ledger, Predicate<String> isUserTable,
+            Clock clock) {
+        this.delegate = delegate;
+        this.meter = meter;
+        this.ledger = ledger;
+        this.isUserTable = isUserTable;
+        this.clock = clock;
+    }
+
+    @Override
+    public DeleteItemResponse deleteItem(DeleteItemRequest request) {
+        DeleteItemResponse response;
+        try {
+            response = delegate.deleteItem(request.toBuilder().returnConsumedCapacity(ReturnConsumedCapacity.TOTAL).build());
+        } catch (ConditionalCheckFailedException e) {
+            // DynamoDB bills a failed condition as a write; the delete found a changed or missing item.
+            meter.punctualUnits(1, 0);
+            throw e;
+        }
+        double units = units(response.consumedCapacity(), 1, true);
+        if (isUserTable.test(request.tableName())) {
+            meter.itemDelete(units);
+            ledger.deleted(request.tableName(), request.key(), clock.instant());
+        } else {
+            meter.punctualUnits(units, 0);
+        }
+        return response;
+    }
+
+    @Override
+    public PutItemResponse putItem(PutItemRequest request) {
+        PutItemResponse response = delegate.putItem(request.toBuilder().returnConsumedCapacity(ReturnConsumedCapacity.TOTAL).build());
+        meter.punctualUnits(units(response.consumedCapacity(), 1, true), 0);
+        return response;
+    }
+
+    @Override
+    public GetItemResponse getItem(GetItemRequest request) {
+        GetItemResponse response = delegate.getItem(request.toBuilder().returnConsumedCapacity(ReturnConsumedCapacity.TOTAL).build());
+        meter.punctualUnits(0, units(response.consumedCapacity(), 1, false));
+        return response;
+    }
+
+    @Override
+    public QueryResponse query(QueryRequest request) {
+        QueryResponse response = delegate.query(request.toBuilder().returnConsumedCapacity(ReturnConsumedCapacity.TOTAL).build());
+        meter.punctualUnits(0, units(response.consumedCapacity(), 1, false));
+        return response;
+    }
+
+    @Override
+    public UpdateItemResponse updateItem(UpdateItemRequest request) {
+        UpdateItemResponse response = delegate.updateItem(request.toBuilder().returnConsumedCapacity(ReturnConsumedCapacity.TOTAL).build());
+        meter.punctualUnits(units(response.consumedCapacity(), 1, true), 0);
+        return response;
+    }
+
+    @Override
+    public ScanResponse scan(ScanRequest request) {
+        ScanResponse response = delegate.scan(request.toBuilder().returnConsumedCapacity(ReturnConsumedCapacity.TOTAL).build());
+        meter.punctualUnits(0, units(response.consumedCapacity(), 1, false));
+        return response;
+    }
+
+    @Override
+    public BatchWriteItemResponse batchWriteItem(BatchWriteItemRequest request) {
+        BatchWriteItemResponse response = delegate.batchWriteItem(request.toBuilder()
+                .returnConsumedCapacity(ReturnConsumedCapacity.TOTAL).build());
+        double units = 0;
+        for (ConsumedCapacity capacity : response.consumedCapacity()) {
+            units += units(capacity, 1, true);
+        }
+        meter.punctualUnits(units, 0);
+        return response;
+    }
+
+    /**
+     * The units a response reports; {@code fallback} when DynamoDB Local reports none (a write or
+     * read of an item up to 1 KB / 4 KB costs one unit).
+     */
+    private static double units(ConsumedCapacity capacity, double fallback, boolean write) {
+        if (capacity == null) {
+            return fallback;
+        }
+        Double units = write ? capacity.writeCapacityUnits() : capacity.readCapacityUnits();
+        if (units == null) {
+            units = capacity.capacityUnits();
+        }
+        return units == null ? fallback : units;
+    }
+
+    @Override
+    public String serviceName() {
+        return delegate.serviceName();
+    }
+
+    @Override
+    public void close() {
+        // The delegate belongs to the runtime.
+    }
+}

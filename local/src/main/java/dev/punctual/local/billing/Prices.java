@@ -1,0 +1,24 @@
+package dev.punctual.local.billing;
+
+/**
+ * The prices the local runtime turns its counts into dollars with: us-east-1, on-demand, in one
+ * place. Each figure names its source; check them before quoting (they change).
+ */
+public final class Prices {
+
+    /** Step Functions Standard, per state transition: $0.025 per 1,000 (aws.amazon.com/step-functions/pricing). */
+    public static final double STATE_TRANSITION = 0.025 / 1_000;
+    /** Lambda arm64, per GB-second: $0.0000133334 (aws.amazon.com/lambda/pricing). */
+    public static final double LAMBDA_GB_SECOND = 0.0000133334;
+    /** Lambda, per request: $0.20 per million (aws.amazon.com/lambda/pricing). */
+    public static final double LAMBDA_REQUEST = 0.20 / 1_000_000;
+    /** DynamoDB on-demand, per write request unit: $0.625 per million (aws.amazon.com/dynamodb/pricing/on-demand). */
+    public static final double WRITE_REQUEST_UNIT = 0.625 / 1_000_000;
+    /** DynamoDB on-demand, per read request unit: $0.125 per million (aws.amazon.com/dynamodb/pricing/on-demand). */
+    public static final double READ_REQUEST_UNIT = 0.125 / 1_000_000;
+    /** EventBridge Scheduler, per invocation after the free tier: $1.00 per million (aws.amazon.com/eventbridge/pricing). */
+    public static final double SCHEDULER_INVOCATION = 1.00 / 1_000_000;
+
+    private Prices() {
+    }
+}
