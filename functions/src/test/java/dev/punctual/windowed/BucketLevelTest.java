@@ -1,0 +1,63 @@
+package dev.punctual.windowed;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Instant;
+import org.junit.jupiter.api.Test;
+
+class BucketLevelTest {
+
+    @Test
+    void horizon_isTheCoarserLevelsCascadeLeadPlusItsWidth() {
+        assertThat(BucketLevel.SECOND.horizon()).isEqualTo(120);
+        assertThat(BucketLevel.MINUTE.horizon()).isEqualTo(600 + 3_600);
+        assertThat(BucketLevel.HOUR.horizon()).isEqualTo(21_600 + 86_400);
+        assertThat(BucketLevel.DAY.horizon()).isEqualTo(Long.MAX_VALUE);
+    }
+
+    @Test
+    void forLead_picksTheFinestLevelWhoseHorizonReachesTheItem() {
+        assertThat(BucketLevel.forLead(-5)).isEqualTo(BucketLevel.SECOND);
+        assertThat(BucketLevel.forLead(119)).isEqualTo(BucketLevel.SECOND);
+        assertThat(BucketLevel.forLead(120)).isEqualTo(BucketLevel.MINUTE);
+        assertThat(BucketLevel.forLead(4_199)).isEqualTo(BucketLevel.MINUTE);
+        assertThat(BucketLevel.forLead(4_200)).isEqualTo(BucketLevel.HOUR);
+        assertThat(BucketLevel.forLead(107_999)).isEqualTo(BucketLevel.HOUR);
+        assertThat(BucketLevel.forLead(108_000)).isEqualTo(BucketLevel.DAY);
+    }
+
+    @Test
+    void aCoarseBucketCascades_beforeAnyOfItsItemsFallsOutsideTheFinerHorizon() {
+        // An item placed at a level with the longest lead that level allows must still find its
+        // bucket not yet cascaded, and the cascade must put its children within the finer horizon.
+        for (BucketLevel level : new BucketLevel[] {BucketLevel.MINUTE, BucketLevel.HOUR, BucketLevel.DAY}) {
+            long now = 1_800_000_000L;
+            long due = now + level.finer().orElseThrow().horizon();
+            Bucket bucket = Bucket.containing("t", level, due);
+            assertThat(bucket.naturalWake()).as("%s cascade time", level).isAfter(Instant.ofEpochSecond(now));
+            long cascadeAt = bucket.naturalWake().getEpochSecond();
+            assertThat(bucket.end() - 1 - cascadeAt).as("%s: furthest child's lead at the cascade", level)
+                    .isLessThan(level.finer().orElseThrow().horizon());
+        }
+    }
+
+    @Test
+    void bucket_onBoundaries_startsOnMultiplesOfItsWidth() {
+        assertThat(Bucket.containing("t", BucketLevel.MINUTE, 1_800_000_059L).start()).isEqualTo(1_800_000_000L);
+        assertThat(Bucket.containing("t", BucketLevel.MINUTE, 1_800_000_060L).start()).isEqualTo(1_800_000_060L);
+        assertThat(Bucket.containing("t", BucketLevel.HOUR, 1_799_996_400L).start()).isEqualTo(1_799_996_400L);
+        assertThatThrownBy(() -> new Bucket("t", BucketLevel.MINUTE, 1_800_000_001L))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("multiple of 60");
+    }
+
+    @Test
+    void executionName_sortsByStart_namesTheLevel_andTellsTablesWithTheSameLabelApart() {
+        Bucket a = new Bucket("orders-2026-with-a-very-long-name-one", BucketLevel.MINUTE, 1_800_000_000L);
+        Bucket b = new Bucket("orders-2026-with-a-very-long-name-two", BucketLevel.MINUTE, 1_800_000_000L);
+
+        assertThat(a.executionName()).startsWith("20270115T080000Z-minute-orders-2026-with-a-very-");
+        assertThat(a.executionName()).isNotEqualTo(b.executionName());
+        assertThat(a.executionName().length() + "-h99".length()).isLessThanOrEqualTo(80);
+    }
+}

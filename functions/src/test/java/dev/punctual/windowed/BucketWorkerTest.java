@@ -1,0 +1,159 @@
+package dev.punctual.windowed;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.punctual.expiry.AttributeValue;
+import dev.punctual.expiry.ItemKey;
+import dev.punctual.statemachine.BucketWorkflow;
+import dev.punctual.statemachine.ExpiryWorkflow;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+class BucketWorkerTest {
+
+    private static final Instant NOW = Instant.parse("2027-01-15T08:00:00Z");
+    private static final long T = NOW.getEpochSecond();
+    private static final String TABLE = "orders";
+
+    private WindowedFakes.ManualClock clock;
+    private WindowedFakes.Index index;
+    private WindowedFakes.Table table;
+    private WindowedFakes.BucketExecutions executions;
+    private ExecutorService pool;
+    private BucketWorker worker;
+
+    @BeforeEach
+    void setUp() {
+        clock = new WindowedFakes.ManualClock(NOW);
+        index = new WindowedFakes.Index();
+        table = new WindowedFakes.Table(clock);
+        executions = new WindowedFakes.BucketExecutions();
+        pool = Executors.newFixedThreadPool(4);
+        worker = new BucketWorker(index, table, executions, clock, clock, pool);
+    }
+
+    @AfterEach
+    void tearDown() {
+        pool.shutdownNow();
+    }
+
+    private static ItemKey key(String id) {
+        return ItemKey.of(Map.of("id", AttributeValue.s(id)));
+    }
+
+    @Test
+    void secondBucket_wokenEarly_waitsForItsSecond_sealsBeforeReading_andDeletesEachItemOnce() {
+        long due = T + 10;
+        Bucket bucket = Bucket.containing(TABLE, BucketLevel.SECOND, due);
+        table.put(key("a"), Long.toString(due));
+        table.put(key("b"), Long.toString(due));
+        index.putChunk(TABLE, due, "c1", List.of(new IndexEntry(key("a"), Long.toString(due), due)));
+        // A second delivery of the batch, chunked differently, indexed "a" again.
+        index.putChunk(TABLE, due, "c2", List.of(new IndexEntry(key("a"), Long.toString(due), due),
+                new IndexEntry(key("b"), Long.toString(due), due)));
+        clock.set(BucketInput.first(bucket, "ttl", NOW).wakeAt());
+        index.beforeNext("entriesDue", () -> assertThat(index.isSealed(bucket)).as("sealed before the read").isTrue());
+
+        BucketWorker.Result result = worker.work(BucketInput.first(bucket, "ttl", NOW));
+
+        assertThat(result).isEqualTo(new BucketWorker.Result(BucketWorkflow.OUTCOME_EXPIRED, 2, 2, 0, 0));
+        assertThat(table.deletes).hasSize(2).allSatisfy(d -> assertThat(d.at()).isEqualTo(Instant.ofEpochSecond(due)));
+    }
+
+    @Test
+    void secondBucket_itemWhoseTtlChanged_isSupersededAndKept() {
+        long due = T + 1;
+        table.put(key("a"), Long.toString(due + 60));
+        index.putChunk(TABLE, due, "c1", List.of(new IndexEntry(key("a"), Long.toString(due), due)));
+
+        BucketWorker.Result result = worker.work(BucketInput.first(Bucket.containing(TABLE, BucketLevel.SECOND, due), "ttl", NOW));
+
+        assertThat(result.superseded()).isEqualTo(1);
+        assertThat(table.contains(key("a"))).isTrue();
+    }
+
+    @Test
+    void secondBucket_whenSomeDeletesFail_reportsTheBucketFailed_andARetryFinishesIt() {
+        long due = T;
+        AtomicInteger calls = new AtomicInteger();
+        ItemDeleter flaky = (t, key, attribute, ttl) -> {
+            if (key.equals(key("b")) && calls.incrementAndGet() == 1) {
+                throw new IllegalStateException("ProvisionedThroughputExceeded");
+            }
+            return table.deleteIfUnchanged(t, key, attribute, ttl);
+        };
+        BucketWorker flakyWorker = new BucketWorker(index, flaky, executions, clock, clock, pool);
+        table.put(key("a"), Long.toString(due));
+        table.put(key("b"), Long.toString(due));
+        index.putChunk(TABLE, due, "c1", List.of(new IndexEntry(key("a"), Long.toString(due), due),
+                new IndexEntry(key("b"), Long.toString(due), due)));
+        BucketInput input = BucketInput.first(Bucket.containing(TABLE, BucketLevel.SECOND, due), "ttl", NOW);
+
+        assertThatThrownBy(() -> flakyWorker.work(input)).isInstanceOf(BucketWorker.BucketFailedException.class)
+                .hasMessageContaining("1 of 2 deletes failed");
+        BucketWorker.Result retried = flakyWorker.work(input);
+
+        assertThat(retried.expired()).isEqualTo(1);
+        assertThat(retried.superseded()).as("deleted by the first attempt").isEqualTo(1);
+        assertThat(table.deletes).hasSize(2);
+    }
+
+    @Test
+    void minuteBucket_cascadesIntoTheSecondsThatHoldEntries_andSealsItself() {
+        long minute = T + 600;
+        index.putChunk(TABLE, minute + 3, "c1", List.of(new IndexEntry(key("a"), "x", minute + 3)));
+        index.putChunk(TABLE, minute + 59, "c2", List.of(new IndexEntry(key("b"), "y", minute + 59)));
+        Bucket bucket = Bucket.containing(TABLE, BucketLevel.MINUTE, minute);
+        clock.set(bucket.naturalWake());
+
+        BucketWorker.Result result = worker.work(BucketInput.first(bucket, "ttl", NOW));
+
+        assertThat(result.outcome()).isEqualTo(BucketWorkflow.OUTCOME_CASCADED);
+        assertThat(executions.inputs.keySet()).containsExactly(
+                Bucket.containing(TABLE, BucketLevel.SECOND, minute + 3).executionName(),
+                Bucket.containing(TABLE, BucketLevel.SECOND, minute + 59).executionName());
+        assertThat(index.isSealed(bucket)).isTrue();
+    }
+
+    @Test
+    void hourAndDayBuckets_startOnlyTheChildrenThatHoldEntries() {
+        long day = BucketLevel.DAY.startOf(T) + 3 * 86_400;
+        long due = day + 5 * 3_600 + 17 * 60 + 9;
+        index.putChunk(TABLE, due, "c1", List.of(new IndexEntry(key("a"), "x", due)));
+
+        worker.work(BucketInput.first(new Bucket(TABLE, BucketLevel.DAY, day), "ttl", clock.instant()));
+        worker.work(BucketInput.first(Bucket.containing(TABLE, BucketLevel.HOUR, due), "ttl", clock.instant()));
+
+        assertThat(executions.inputs.keySet()).containsExactly(
+                Bucket.containing(TABLE, BucketLevel.HOUR, due).executionName(),
+                Bucket.containing(TABLE, BucketLevel.MINUTE, due).executionName());
+    }
+
+    @Test
+    void bucketYearsOut_wakesWithinAHorizon_andContinuesAsItsSuccessor_untilItsTime() {
+        long due = T + 3 * 365 * 86_400L;
+        Bucket bucket = Bucket.containing(TABLE, BucketLevel.DAY, due);
+        BucketInput first = BucketInput.first(bucket, "ttl", NOW);
+        assertThat(first.wakeAt()).isEqualTo(NOW.plus(ExpiryWorkflow.HORIZON));
+
+        clock.set(first.wakeAt());
+        BucketWorker.Result hop = worker.work(first);
+
+        assertThat(hop.outcome()).isEqualTo(ExpiryWorkflow.OUTCOME_CONTINUED);
+        assertThat(index.isSealed(bucket)).as("a hop does not seal").isFalse();
+        String successor = bucket.executionName() + "-h1";
+        assertThat(executions.inputs).containsKey(successor);
+        assertThat(executions.inputs.get(successor)).contains("\"hop\":1")
+                .contains("\"wakeAt\":\"" + first.wakeAt().plus(ExpiryWorkflow.HORIZON) + "\"");
+        assertThat(Duration.between(NOW, bucket.naturalWake()).toDays()).isGreaterThan(2 * 360);
+    }
+}

@@ -1,0 +1,140 @@
+package dev.punctual.windowed;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.punctual.expiry.AttributeValue;
+import dev.punctual.expiry.ItemKey;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * Every interleaving of the stream handler's steps (write the entry, start the bucket, read the
+ * seal) with the bucket execution's (seal, read, delete), on a manual clock. In every one the item
+ * is deleted exactly once and never before its TTL.
+ */
+class SealProtocolTest {
+
+    private static final Instant NOW = Instant.parse("2027-01-15T08:00:00Z");
+    private static final ItemKey KEY = ItemKey.of(Map.of("id", AttributeValue.s("a")));
+    private static final String TABLE = "orders";
+
+    /** Where the bucket's execution runs, relative to the handler's steps. */
+    enum Point {
+        /** The execution ran and closed after the handler read its clock, before it wrote the entry. */
+        BEFORE_WRITE,
+        /** After the write, before the handler starts the bucket's execution. */
+        AFTER_WRITE_BEFORE_START,
+        /** After the start, before the handler reads the seal. */
+        AFTER_START_BEFORE_SEAL_READ,
+        /** After the handler read the seal. */
+        AFTER_SEAL_READ
+    }
+
+    private WindowedFakes.ManualClock clock;
+    private WindowedFakes.Index index;
+    private WindowedFakes.Table table;
+    private WindowedFakes.BucketExecutions executions;
+    private ExecutorService pool;
+    private BucketScheduler scheduler;
+    private BucketWorker worker;
+
+    @BeforeEach
+    void setUp() {
+        clock = new WindowedFakes.ManualClock(NOW);
+        index = new WindowedFakes.Index();
+        table = new WindowedFakes.Table(clock);
+        executions = new WindowedFakes.BucketExecutions();
+        pool = Executors.newFixedThreadPool(4);
+        scheduler = new BucketScheduler(index, table, executions, clock, clock, pool);
+        worker = new BucketWorker(index, table, executions, clock, clock, pool);
+    }
+
+    @AfterEach
+    void tearDown() {
+        pool.shutdownNow();
+    }
+
+    @ParameterizedTest
+    @EnumSource(Point.class)
+    void oneSecondBucket_executionAtAnyPoint_deletesTheItemOnceAtItsTtl(Point point) {
+        long due = NOW.getEpochSecond() + 5;
+        Bucket bucket = Bucket.containing(TABLE, BucketLevel.SECOND, due);
+        table.put(KEY, Long.toString(due));
+        // Another item started the bucket earlier; its execution is waiting.
+        executions.start(bucket.executionName(), BucketInput.first(bucket, "ttl", NOW).toJson());
+        Runnable execution = () -> runExecution(BucketInput.first(bucket, "ttl", NOW));
+
+        switch (point) {
+            case BEFORE_WRITE -> index.beforeNext("putChunk", execution);
+            case AFTER_WRITE_BEFORE_START -> executions.beforeNextStart(execution);
+            case AFTER_START_BEFORE_SEAL_READ -> index.beforeNext("isSealed", execution);
+            case AFTER_SEAL_READ -> { }
+        }
+        BucketScheduler.Placement placement = schedule(due);
+        if (point == Point.AFTER_SEAL_READ) {
+            assertThat(placement.outcome()).isEqualTo(BucketScheduler.Outcome.INDEXED);
+            execution.run();
+        }
+
+        assertDeletedOnceAtOrAfter(due);
+    }
+
+    @ParameterizedTest
+    @EnumSource(Point.class)
+    void minuteBucket_cascadeAtAnyPoint_stillDeletesTheItemOnceAtItsTtl(Point point) {
+        long due = NOW.getEpochSecond() + 300;
+        Bucket minute = Bucket.containing(TABLE, BucketLevel.MINUTE, due);
+        Bucket second = Bucket.containing(TABLE, BucketLevel.SECOND, due);
+        table.put(KEY, Long.toString(due));
+        executions.start(minute.executionName(), BucketInput.first(minute, "ttl", NOW).toJson());
+        Runnable cascade = () -> runExecution(BucketInput.first(minute, "ttl", NOW));
+
+        switch (point) {
+            case BEFORE_WRITE -> index.beforeNext("putChunk", cascade);
+            case AFTER_WRITE_BEFORE_START -> executions.beforeNextStart(cascade);
+            case AFTER_START_BEFORE_SEAL_READ -> index.beforeNext("isSealed", cascade);
+            case AFTER_SEAL_READ -> { }
+        }
+        BucketScheduler.Placement placement = schedule(due);
+        if (point == Point.AFTER_SEAL_READ) {
+            assertThat(placement.execution()).isEqualTo(minute.executionName());
+            cascade.run();
+        }
+        assertThat(executions.running(second.executionName()))
+                .as("the one-second bucket's execution, started by the cascade or by the handler").isTrue();
+        runExecution(BucketInput.first(second, "ttl", clock.instant()));
+
+        assertDeletedOnceAtOrAfter(due);
+    }
+
+    private BucketScheduler.Placement schedule(long due) {
+        BucketScheduler.Request request = new BucketScheduler.Request(TABLE, "ttl", KEY, Long.toString(due), Instant.ofEpochSecond(due));
+        Map<BucketScheduler.Request, CompletableFuture<BucketScheduler.Placement>> result = scheduler.schedule(List.of(request));
+        return result.get(request).join();
+    }
+
+    /** The bucket's execution: its Wait ends, the function works the bucket, the execution closes. */
+    private void runExecution(BucketInput input) {
+        if (clock.instant().isBefore(input.wakeAt())) {
+            clock.set(input.wakeAt());
+        }
+        worker.work(input);
+        executions.close(input.executionName());
+    }
+
+    private void assertDeletedOnceAtOrAfter(long due) {
+        assertThat(table.contains(KEY)).as("item gone").isFalse();
+        assertThat(table.deletes).as("successful deletes").hasSize(1);
+        assertThat(table.deletes.get(0).at()).as("deleted at or after its TTL").isAfterOrEqualTo(Instant.ofEpochSecond(due));
+        assertThat(Duration.between(Instant.ofEpochSecond(due), table.deletes.get(0).at())).isLessThan(Duration.ofSeconds(1));
+    }
+}
