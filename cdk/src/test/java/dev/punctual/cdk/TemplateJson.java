@@ -8,7 +8,6 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import software.amazon.awscdk.CfnElement;
 import software.amazon.awscdk.Stack;
 import software.amazon.awscdk.assertions.Template;
@@ -39,77 +38,6 @@ final class TemplateJson {
 
     JsonNode outputs() {
         return template.path("Outputs");
-    }
-
-    /**
-     * A chain of resources that depend on each other in a circle (through {@code Ref}, {@code Fn::GetAtt}
-     * or {@code DependsOn}), first resource repeated at the end; empty when there is none. CloudFormation
-     * refuses such a template, but only at deploy time.
-     */
-    List<String> dependencyCycle() {
-        Map<String, Set<String>> edges = new java.util.LinkedHashMap<>();
-        resources().fields().forEachRemaining(entry -> {
-            Set<String> targets = new java.util.LinkedHashSet<>();
-            collectReferences(entry.getValue(), targets);
-            targets.retainAll(resourceIds());
-            edges.put(entry.getKey(), targets);
-        });
-        Map<String, Integer> state = new java.util.HashMap<>();
-        for (String start : edges.keySet()) {
-            List<String> cycle = cycleFrom(start, edges, state, new ArrayList<>());
-            if (!cycle.isEmpty()) {
-                return cycle;
-            }
-        }
-        return List.of();
-    }
-
-    private Set<String> resourceIds() {
-        Set<String> ids = new java.util.HashSet<>();
-        resources().fieldNames().forEachRemaining(ids::add);
-        return ids;
-    }
-
-    /** Depth-first search; state 1 = on the current path, 2 = finished without a cycle. */
-    private static List<String> cycleFrom(String node, Map<String, Set<String>> edges, Map<String, Integer> state,
-            List<String> path) {
-        Integer seen = state.get(node);
-        if (seen != null && seen == 2) {
-            return List.of();
-        }
-        if (seen != null && seen == 1) {
-            List<String> cycle = new ArrayList<>(path.subList(path.indexOf(node), path.size()));
-            cycle.add(node);
-            return cycle;
-        }
-        state.put(node, 1);
-        path.add(node);
-        for (String next : edges.getOrDefault(node, Set.of())) {
-            List<String> cycle = cycleFrom(next, edges, state, path);
-            if (!cycle.isEmpty()) {
-                return cycle;
-            }
-        }
-        path.remove(path.size() - 1);
-        state.put(node, 2);
-        return List.of();
-    }
-
-    private static void collectReferences(JsonNode node, Set<String> targets) {
-        if (node.isObject()) {
-            node.fields().forEachRemaining(field -> {
-                JsonNode value = field.getValue();
-                switch (field.getKey()) {
-                    case "Ref" -> targets.add(value.asText());
-                    case "Fn::GetAtt" -> targets.add(value.isArray() ? value.get(0).asText()
-                            : value.asText().split("\\.")[0]);
-                    case "DependsOn" -> listOf(value).forEach(id -> targets.add(id.asText()));
-                    default -> collectReferences(value, targets);
-                }
-            });
-        } else if (node.isArray()) {
-            node.forEach(element -> collectReferences(element, targets));
-        }
     }
 
     /** Logical IDs and properties of every resource of a type. */
