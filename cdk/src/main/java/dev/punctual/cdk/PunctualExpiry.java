@@ -127,8 +127,8 @@ public final class PunctualExpiry extends Construct {
      * {@code TimeoutSeconds} (300) in {@code expire-bucket.asl.json}. The Task's clock also runs through
      * the invoke and the SnapStart restore (at most 10 s), which the function's does not, so the
      * function's own timeout fires first: the Task then sees one failed invoke and retries it, instead of
-     * timing out and retrying while the first invocation still runs. Four minutes is still ample for a
-     * bucket of hundreds of thousands of items at the table's delete rate.
+     * timing out and retrying while the first invocation still runs. Four minutes still leaves a bucket
+     * far larger than the few thousand items one invocation is sized for time to finish.
      */
     public static final Duration BUCKET_TIMEOUT = Duration.seconds(240);
 
