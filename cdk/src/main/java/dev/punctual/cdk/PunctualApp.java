@@ -1,5 +1,6 @@
 package dev.punctual.cdk;
 
+import dev.punctual.statemachine.ExpiryMode;
 import io.github.cdklabs.cdknag.AwsSolutionsChecks;
 import java.util.function.UnaryOperator;
 import software.amazon.awscdk.App;
@@ -10,8 +11,9 @@ import software.amazon.awscdk.StackProps;
 
 /**
  * The CDK app: a demo table with Punctual ({@code cdk deploy}), or Punctual attached to an existing
- * table ({@code cdk deploy -c tableName=... -c tableStreamArn=... -c ttlAttribute=...}). cdk-nag's
- * AWS Solutions checks run on every synthesis, so a finding fails {@code cdk synth}.
+ * table ({@code cdk deploy -c tableName=... -c tableStreamArn=... -c ttlAttribute=...}), either one in
+ * windowed mode with {@code -c mode=windowed}. cdk-nag's AWS Solutions checks run on every synthesis,
+ * so a finding fails {@code cdk synth}.
  */
 public final class PunctualApp {
 
@@ -21,6 +23,8 @@ public final class PunctualApp {
     public static final String CONTEXT_TABLE_STREAM_ARN = "tableStreamArn";
     /** Context: the TTL attribute; required in attach mode, default {@value #DEMO_TTL_ATTRIBUTE} for the demo. */
     public static final String CONTEXT_TTL_ATTRIBUTE = "ttlAttribute";
+    /** Context: {@code per-item} (default) or {@code windowed}, see {@link ExpiryMode}. */
+    public static final String CONTEXT_MODE = "mode";
     /** The demo table's TTL attribute. */
     public static final String DEMO_TTL_ATTRIBUTE = "expiresAt";
     /** The demo stack's name. */
@@ -41,21 +45,34 @@ public final class PunctualApp {
         StackProps stackProps = StackProps.builder().env(environment()).build();
         String tableName = context(app, CONTEXT_TABLE_NAME);
         String ttlAttribute = context(app, CONTEXT_TTL_ATTRIBUTE);
+        ExpiryMode mode = mode(context(app, CONTEXT_MODE));
+        UnaryOperator<PunctualExpiryProps.Builder> tuning = builder -> builder.mode(mode);
         if (tableName == null) {
             return new DemoTableStack(app, DEMO_STACK_NAME, stackProps,
-                    ttlAttribute == null ? DEMO_TTL_ATTRIBUTE : ttlAttribute, UnaryOperator.identity());
+                    ttlAttribute == null ? DEMO_TTL_ATTRIBUTE : ttlAttribute, tuning);
         }
         if (ttlAttribute == null) {
             throw new IllegalArgumentException("Attaching to table " + tableName + " needs its TTL attribute: "
                     + "-c " + CONTEXT_TTL_ATTRIBUTE + "=<name> (see `aws dynamodb describe-time-to-live`)");
         }
         return new ExistingTableStack(app, attachStackName(tableName), stackProps, tableName,
-                context(app, CONTEXT_TABLE_STREAM_ARN), ttlAttribute, UnaryOperator.identity());
+                context(app, CONTEXT_TABLE_STREAM_ARN), ttlAttribute, tuning);
     }
 
     /** Stack names allow letters, digits and hyphens; table names also allow '_' and '.'. */
     static String attachStackName(String tableName) {
         return "Punctual-" + tableName.replaceAll("[^A-Za-z0-9-]", "-");
+    }
+
+    private static ExpiryMode mode(String label) {
+        if (label == null) {
+            return ExpiryMode.PER_ITEM;
+        }
+        try {
+            return ExpiryMode.fromLabel(label);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("-c " + CONTEXT_MODE + "=" + label + ": " + e.getMessage(), e);
+        }
     }
 
     private static String context(App app, String key) {

@@ -1,11 +1,15 @@
 package dev.punctual.cdk;
 
+import dev.punctual.statemachine.BucketWorkflow;
+import dev.punctual.statemachine.ExpiryMode;
 import dev.punctual.statemachine.ExpiryWorkflow;
+import dev.punctual.statemachine.ScheduleIndexTable;
 import dev.punctual.statemachine.StateMachineDefinitions;
 import dev.punctual.statemachine.StreamWiring;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import software.amazon.awscdk.Annotations;
@@ -14,6 +18,7 @@ import software.amazon.awscdk.ArnFormat;
 import software.amazon.awscdk.Aws;
 import software.amazon.awscdk.Duration;
 import software.amazon.awscdk.Names;
+import software.amazon.awscdk.RemovalPolicy;
 import software.amazon.awscdk.Stack;
 import software.amazon.awscdk.Token;
 import software.amazon.awscdk.UniqueResourceNameOptions;
@@ -25,10 +30,15 @@ import software.amazon.awscdk.services.cloudwatch.MetricOptions;
 import software.amazon.awscdk.services.cloudwatch.Stats;
 import software.amazon.awscdk.services.cloudwatch.TreatMissingData;
 import software.amazon.awscdk.services.cloudwatch.actions.SnsAction;
+import software.amazon.awscdk.services.dynamodb.Attribute;
+import software.amazon.awscdk.services.dynamodb.AttributeType;
+import software.amazon.awscdk.services.dynamodb.BillingMode;
 import software.amazon.awscdk.services.dynamodb.CfnTable;
 import software.amazon.awscdk.services.dynamodb.ITable;
+import software.amazon.awscdk.services.dynamodb.PointInTimeRecoverySpecification;
 import software.amazon.awscdk.services.dynamodb.Table;
 import software.amazon.awscdk.services.dynamodb.TableAttributes;
+import software.amazon.awscdk.services.dynamodb.TableEncryption;
 import software.amazon.awscdk.services.iam.Effect;
 import software.amazon.awscdk.services.iam.PolicyStatement;
 import software.amazon.awscdk.services.iam.Role;
@@ -58,6 +68,12 @@ import software.constructs.Construct;
  * Second-accurate expiry for one DynamoDB table: the table's stream feeds a SnapStart Java function
  * that starts one Step Functions Standard execution per item with a TTL; the execution waits until
  * the TTL and deletes the item only if its TTL is unchanged. Native TTL stays the backstop.
+ *
+ * <p>In {@link ExpiryMode#WINDOWED windowed mode} the function instead writes each item into a schedule
+ * index table ({@link ScheduleIndexTable}) and starts one {@code expire-bucket} execution per non-empty
+ * time bucket; when the bucket is due, the execution invokes a second function, the bucket function,
+ * which deletes the bucket's items (each only if its TTL is unchanged) or cascades a coarse bucket into
+ * finer ones. The {@code expire-item} state machine is not created then: nothing would start it.
  *
  * <p>Named after what it adds to a table (punctual expiry), not "TTL": the table keeps its native TTL,
  * this construct only makes deletion happen on time.
@@ -95,16 +111,54 @@ public final class PunctualExpiry extends Construct {
     /** The alias the event source mapping invokes, so it always runs a published (SnapStart) version. */
     public static final String ALIAS_NAME = "live";
 
+    /** Windowed mode: the bucket function's handler, in the same jar as {@link #HANDLER}. */
+    public static final String BUCKET_HANDLER = "dev.punctual.functions.BucketFunction::handleRequest";
+
+    /**
+     * Windowed mode: the bucket function wakes a second before its bucket and must have issued up to a few
+     * thousand conditional deletes within the bucket's second. Signing and TLS for that many requests are
+     * CPU-bound, and Lambda's CPU grows with memory, so 1,024 MB (~0.6 vCPU, as for the stream function)
+     * rather than 512 MB: CPU-bound work finishes about twice as fast for about the same GB-seconds.
+     */
+    public static final int BUCKET_MEMORY_MB = 1024;
+
+    /**
+     * Windowed mode: the bucket function's timeout, a minute under the {@code WorkBucket} Task's
+     * {@code TimeoutSeconds} (300) in {@code expire-bucket.asl.json}. The Task's clock also runs through
+     * the invoke and the SnapStart restore (at most 10 s), which the function's does not, so the
+     * function's own timeout fires first: the Task then sees one failed invoke and retries it, instead of
+     * timing out and retrying while the first invocation still runs. Four minutes still leaves a bucket
+     * far larger than the few thousand items one invocation is sized for time to finish.
+     */
+    public static final Duration BUCKET_TIMEOUT = Duration.seconds(240);
+
+    /**
+     * Appended to the bucket state machine's name so it never equals the name the {@code expire-item}
+     * machine has in per-item mode: switching a deployed construct's mode creates the new machine before
+     * CloudFormation deletes the old one, and two machines cannot share a name.
+     */
+    public static final String BUCKET_STATE_MACHINE_SUFFIX = "-bucket";
+
+    /** Longest state machine name Step Functions accepts. */
+    private static final int MAX_STATE_MACHINE_NAME = 80;
+
     /** The function is this far behind its stream: items due sooner than this after a write expire late. */
     public static final Duration ITERATOR_AGE_ALARM = Duration.seconds(60);
 
     private static final Pattern STREAM_ARN =
             Pattern.compile("arn:[a-z0-9-]+:dynamodb:[a-z0-9-]+:\\d{12}:table/([A-Za-z0-9_.-]{3,255})/stream/\\S+");
 
+    private final ExpiryMode mode;
     private final String stateMachineName;
     private final String stateMachineArn;
+    private final String executionsArn;
     private final LogGroup functionLogs;
     private final LogGroup stateMachineLogs;
+    private final Table scheduleIndex;
+    private final LogGroup bucketFunctionLogs;
+    private final Role bucketFunctionRole;
+    private final Function bucketFunction;
+    private final Alias bucketAlias;
     private final StateMachine stateMachine;
     private final Role functionRole;
     private final Function function;
@@ -115,27 +169,46 @@ public final class PunctualExpiry extends Construct {
     public PunctualExpiry(Construct scope, String id, PunctualExpiryProps props) {
         super(scope, id);
         ITable table = props.table();
+        this.mode = props.mode();
         requireStream(table, props.cancellation());
 
-        // The workflow starts its own successors ($$.StateMachine.Id), so its role must name its own ARN.
-        // A name fixed at synthesis lets us build that ARN without referring to the resource (a cycle).
-        this.stateMachineName = Names.uniqueResourceName(this, UniqueResourceNameOptions.builder()
-                .maxLength(80).separator("-").allowedSpecialCharacters("-_").build());
+        // Per item, the workflow starts its own successors ($$.StateMachine.Id); windowed, the bucket
+        // function starts executions of the machine that invokes it. Either way a role must name the
+        // machine's ARN, and a name fixed at synthesis builds that ARN without referring to the resource
+        // (which would be a reference cycle).
+        this.stateMachineName = stateMachineName(mode);
         Stack stack = Stack.of(this);
         this.stateMachineArn = stack.formatArn(ArnComponents.builder().service("states").resource("stateMachine")
                 .resourceName(stateMachineName).arnFormat(ArnFormat.COLON_RESOURCE_NAME).build());
+        this.executionsArn = stack.formatArn(ArnComponents.builder().service("states")
+                .resource("execution").resourceName(stateMachineName + ":*")
+                .arnFormat(ArnFormat.COLON_RESOURCE_NAME).build());
 
         this.functionLogs = LogGroup.Builder.create(this, "FunctionLogs").retention(props.logRetention()).build();
         this.stateMachineLogs = LogGroup.Builder.create(this, "StateMachineLogs")
                 .retention(props.logRetention()).build();
-        this.stateMachine = createStateMachine(props);
+        if (mode == ExpiryMode.WINDOWED) {
+            this.scheduleIndex = createScheduleIndex();
+            this.bucketFunctionLogs = LogGroup.Builder.create(this, "BucketFunctionLogs")
+                    .retention(props.logRetention()).build();
+            this.bucketFunctionRole = createBucketFunctionRole(props);
+            this.bucketFunction = createBucketFunction(props);
+            this.bucketAlias = publish(bucketFunction, "BucketLiveAlias",
+                    "the bucket state machine invokes the '" + ALIAS_NAME + "' alias of the current version");
+            this.stateMachine = createBucketStateMachine(props);
+        } else {
+            this.scheduleIndex = null;
+            this.bucketFunctionLogs = null;
+            this.bucketFunctionRole = null;
+            this.bucketFunction = null;
+            this.bucketAlias = null;
+            this.stateMachine = createStateMachine(props);
+        }
         this.deadLetterQueue = createDeadLetterQueue();
         this.functionRole = createFunctionRole(props);
         this.function = createFunction(props);
-        this.alias = Alias.Builder.create(this, "LiveAlias").aliasName(ALIAS_NAME)
-                .version(function.getCurrentVersion()).build();
-        Annotations.of(function).acknowledgeWarning("@aws-cdk/aws-lambda:snapStartRequirePublish",
-                "Published: the stream invokes the '" + ALIAS_NAME + "' alias of the current version");
+        this.alias = publish(function, "LiveAlias",
+                "the stream invokes the '" + ALIAS_NAME + "' alias of the current version");
         alias.addEventSource(createEventSource(props));
         this.alarms = createAlarms(props);
         NagSuppressionsForExpiry.apply(this, props);
@@ -171,7 +244,15 @@ public final class PunctualExpiry extends Construct {
                 .tableName(tableName).tableStreamArn(tableStreamArn).build());
     }
 
-    /** The expire-item state machine. */
+    /** How this construct schedules expirations. */
+    public ExpiryMode mode() {
+        return mode;
+    }
+
+    /**
+     * The state machine whose executions delete items: {@code expire-item} per item, {@code expire-bucket}
+     * in windowed mode (the only one each mode creates).
+     */
     public StateMachine stateMachine() {
         return stateMachine;
     }
@@ -211,8 +292,53 @@ public final class PunctualExpiry extends Construct {
         return stateMachineLogs;
     }
 
+    /** Windowed mode: the schedule index table (which item expires in which second). Empty per item. */
+    public Optional<Table> scheduleIndex() {
+        return Optional.ofNullable(scheduleIndex);
+    }
+
+    /** Windowed mode: the bucket function (its {@link #bucketAlias()} is what executions invoke). */
+    public Optional<Function> bucketFunction() {
+        return Optional.ofNullable(bucketFunction);
+    }
+
+    /** Windowed mode: the alias of the bucket function's published SnapStart version. */
+    public Optional<Alias> bucketAlias() {
+        return Optional.ofNullable(bucketAlias);
+    }
+
+    /** Windowed mode: the bucket function's log group. */
+    public Optional<LogGroup> bucketFunctionLogs() {
+        return Optional.ofNullable(bucketFunctionLogs);
+    }
+
     Role functionRole() {
         return functionRole;
+    }
+
+    Optional<Role> bucketFunctionRole() {
+        return Optional.ofNullable(bucketFunctionRole);
+    }
+
+    private String stateMachineName(ExpiryMode expiryMode) {
+        String suffix = expiryMode == ExpiryMode.WINDOWED ? BUCKET_STATE_MACHINE_SUFFIX : "";
+        return Names.uniqueResourceName(this, UniqueResourceNameOptions.builder()
+                .maxLength(MAX_STATE_MACHINE_NAME - suffix.length()).separator("-")
+                .allowedSpecialCharacters("-_").build()) + suffix;
+    }
+
+    /** An alias of the function's current version, so what calls it always runs a SnapStart snapshot. */
+    private Alias publish(Function target, String id, String caller) {
+        Alias published = Alias.Builder.create(this, id).aliasName(ALIAS_NAME)
+                .version(target.getCurrentVersion()).build();
+        Annotations.of(target).acknowledgeWarning("@aws-cdk/aws-lambda:snapStartRequirePublish",
+                "Published: " + caller);
+        return published;
+    }
+
+    private static PolicyStatement allow(List<String> actions, String resource) {
+        return PolicyStatement.Builder.create().effect(Effect.ALLOW).actions(actions).resources(List.of(resource))
+                .build();
     }
 
     private static void requireStream(ITable table, boolean cancellation) {
@@ -234,23 +360,103 @@ public final class PunctualExpiry extends Construct {
     }
 
     private StateMachine createStateMachine(PunctualExpiryProps props) {
-        StateMachine machine = StateMachine.Builder.create(this, "StateMachine")
+        StateMachine machine = standardStateMachine("StateMachine",
+                "Punctual: delete one item at its TTL if the TTL is unchanged",
+                StateMachineDefinitions.expireItemTemplate(), ExpiryWorkflow.substitutions(Aws.PARTITION), props);
+        machine.addToRolePolicy(allow(List.of("dynamodb:DeleteItem"), props.table().getTableArn()));
+        machine.addToRolePolicy(allow(List.of("states:StartExecution"), stateMachineArn));
+        return machine;
+    }
+
+    /** Windowed mode: the machine only waits and invokes the bucket function, which does every AWS call. */
+    private StateMachine createBucketStateMachine(PunctualExpiryProps props) {
+        StateMachine machine = standardStateMachine("BucketStateMachine",
+                "Punctual windowed: at a time bucket's start, delete its items or cascade it into finer buckets",
+                StateMachineDefinitions.expireBucketTemplate(),
+                BucketWorkflow.substitutions(Aws.PARTITION, bucketAlias.getFunctionArn()), props);
+        // The alias ARN exactly: the definition invokes the alias, never the bare function or a version.
+        machine.addToRolePolicy(allow(List.of("lambda:InvokeFunction"), bucketAlias.getFunctionArn()));
+        return machine;
+    }
+
+    /** A Standard machine with its ASL file inlined, so the template shows the very text the tests run. */
+    private StateMachine standardStateMachine(String id, String comment, String definitionTemplate,
+            Map<String, String> substitutions, PunctualExpiryProps props) {
+        return StateMachine.Builder.create(this, id)
                 .stateMachineName(stateMachineName)
                 .stateMachineType(StateMachineType.STANDARD)
-                .comment("Punctual: delete one item at its TTL if the TTL is unchanged")
-                .definitionBody(DefinitionBody.fromString(StateMachineDefinitions.expireItemTemplate()))
-                .definitionSubstitutions(ExpiryWorkflow.substitutions(Aws.PARTITION))
+                .comment(comment)
+                .definitionBody(DefinitionBody.fromString(definitionTemplate))
+                .definitionSubstitutions(substitutions)
                 // ERROR only and no execution data: item keys must not reach logs, and a successful
                 // expiry has nothing to report that the execution history does not already hold.
                 .logs(LogOptions.builder().destination(stateMachineLogs).level(LogLevel.ERROR)
                         .includeExecutionData(false).build())
                 .tracingEnabled(props.tracing())
                 .build();
-        machine.addToRolePolicy(PolicyStatement.Builder.create().effect(Effect.ALLOW)
-                .actions(List.of("dynamodb:DeleteItem")).resources(List.of(props.table().getTableArn())).build());
-        machine.addToRolePolicy(PolicyStatement.Builder.create().effect(Effect.ALLOW)
-                .actions(List.of("states:StartExecution")).resources(List.of(stateMachineArn)).build());
-        return machine;
+    }
+
+    /**
+     * Windowed mode: which item expires in which second. On-demand because its load follows the table's
+     * writes; encrypted with the AWS managed key so every use of the key is in CloudTrail (it holds item
+     * keys, never item images); point-in-time recovery because it is the only record of the schedule
+     * between a write and its bucket's second. Its own native TTL clears entries a week after their
+     * second. DESTROY on removal: it holds schedule data only, which is worthless without the construct
+     * that reads it, and every indexed item still has native TTL as its backstop.
+     */
+    private Table createScheduleIndex() {
+        return Table.Builder.create(this, "ScheduleIndex")
+                .partitionKey(Attribute.builder().name(ScheduleIndexTable.PARTITION_KEY).type(AttributeType.STRING)
+                        .build())
+                .sortKey(Attribute.builder().name(ScheduleIndexTable.SORT_KEY).type(AttributeType.STRING).build())
+                .billingMode(BillingMode.PAY_PER_REQUEST)
+                .encryption(TableEncryption.AWS_MANAGED)
+                .pointInTimeRecoverySpecification(PointInTimeRecoverySpecification.builder()
+                        .pointInTimeRecoveryEnabled(true).build())
+                .timeToLiveAttribute(ScheduleIndexTable.EXPIRES_AT)
+                .removalPolicy(RemovalPolicy.DESTROY)
+                .build();
+    }
+
+    private Role createBucketFunctionRole(PunctualExpiryProps props) {
+        Role role = Role.Builder.create(this, "BucketFunctionRole")
+                .assumedBy(new ServicePrincipal("lambda.amazonaws.com"))
+                .description("Punctual bucket function: reads a due bucket from the schedule index, deletes its"
+                        + " items conditionally, starts finer and successor bucket executions")
+                .build();
+        bucketFunctionLogs.grantWrite(role);
+        // Query a bucket's entries; GetItem/PutItem its seal (written before the bucket is read).
+        role.addToPrincipalPolicy(allow(List.of("dynamodb:Query", "dynamodb:GetItem", "dynamodb:PutItem"),
+                scheduleIndex.getTableArn()));
+        role.addToPrincipalPolicy(allow(List.of("dynamodb:DeleteItem"), props.table().getTableArn()));
+        // The machine that invokes this function: by its formatted ARN, since the machine's definition
+        // refers to this function's alias and a reference back would be a cycle.
+        role.addToPrincipalPolicy(allow(List.of("states:StartExecution"), stateMachineArn));
+        role.addToPrincipalPolicy(allow(List.of("states:DescribeExecution"), executionsArn));
+        return role;
+    }
+
+    private Function createBucketFunction(PunctualExpiryProps props) {
+        Map<String, String> environment = new LinkedHashMap<>();
+        environment.put(StreamWiring.ENV_STATE_MACHINE_ARN, stateMachineArn);
+        environment.put(StreamWiring.ENV_SCHEDULE_TABLE, scheduleIndex.getTableName());
+        environment.put("POWERTOOLS_SERVICE_NAME", SERVICE_NAME);
+        environment.put("POWERTOOLS_LOG_LEVEL", props.logLevel().name());
+        environment.put("JAVA_TOOL_OPTIONS", JAVA_TOOL_OPTIONS);
+        return Function.Builder.create(this, "BucketFunction")
+                .description("Punctual: deletes a due bucket's items at their second, or cascades a coarse bucket")
+                .runtime(Runtime.JAVA_21)
+                .architecture(Architecture.ARM_64)
+                .handler(BUCKET_HANDLER)
+                .code(Code.fromAsset(props.functionJar().toString()))
+                .memorySize(BUCKET_MEMORY_MB)
+                .timeout(BUCKET_TIMEOUT)
+                .snapStart(SnapStartConf.ON_PUBLISHED_VERSIONS)
+                .role(bucketFunctionRole)
+                .logGroup(bucketFunctionLogs)
+                .tracing(props.tracing() ? Tracing.ACTIVE : Tracing.DISABLED)
+                .environment(environment)
+                .build();
     }
 
     private Queue createDeadLetterQueue() {
@@ -267,20 +473,27 @@ public final class PunctualExpiry extends Construct {
         // managed policy (logs on every log group): this one writes to the function's log group only.
         Role role = Role.Builder.create(this, "FunctionRole")
                 .assumedBy(new ServicePrincipal("lambda.amazonaws.com"))
-                .description("Punctual stream handler: starts, describes and stops expiry executions")
+                .description(mode == ExpiryMode.WINDOWED
+                        ? "Punctual stream handler: indexes items into time buckets and starts bucket executions"
+                        : "Punctual stream handler: starts, describes and stops expiry executions")
                 .build();
         functionLogs.grantWrite(role);
+        // By reference (not the formatted ARN): the function, and so the stream mapping, is then created
+        // only once the state machine exists, so no record meets a machine that is not there yet.
         stateMachine.grantStartExecution(role);
-        String executions = Stack.of(this).formatArn(ArnComponents.builder().service("states")
-                .resource("execution").resourceName(stateMachineName + ":*")
-                .arnFormat(ArnFormat.COLON_RESOURCE_NAME).build());
         // DescribeExecution resolves a name conflict (is the running execution ours?); StopExecution
         // cancels executions an item change made stale. Both only on this state machine's executions.
         List<String> actions = props.cancellation()
                 ? List.of("states:DescribeExecution", "states:StopExecution")
                 : List.of("states:DescribeExecution");
-        role.addToPrincipalPolicy(PolicyStatement.Builder.create().effect(Effect.ALLOW)
-                .actions(actions).resources(List.of(executions)).build());
+        role.addToPrincipalPolicy(allow(actions, executionsArn));
+        if (mode == ExpiryMode.WINDOWED) {
+            // PutItem indexes a batch's items, a consistent GetItem reads a bucket's seal; an item whose
+            // TTL has already passed is deleted at once (conditionally) instead of being indexed.
+            role.addToPrincipalPolicy(allow(List.of("dynamodb:PutItem", "dynamodb:GetItem"),
+                    scheduleIndex.getTableArn()));
+            role.addToPrincipalPolicy(allow(List.of("dynamodb:DeleteItem"), props.table().getTableArn()));
+        }
         return role;
     }
 
@@ -293,8 +506,15 @@ public final class PunctualExpiry extends Construct {
         environment.put("POWERTOOLS_SERVICE_NAME", SERVICE_NAME);
         environment.put("POWERTOOLS_LOG_LEVEL", props.logLevel().name());
         environment.put("JAVA_TOOL_OPTIONS", JAVA_TOOL_OPTIONS);
+        if (mode == ExpiryMode.WINDOWED) {
+            // Per item the variable is left out: the handler's default, and the template stays as it was.
+            environment.put(StreamWiring.ENV_MODE, mode.label());
+            environment.put(StreamWiring.ENV_SCHEDULE_TABLE, scheduleIndex.getTableName());
+        }
         return Function.Builder.create(this, "Function")
-                .description("Punctual: starts one expiry execution per item with a TTL")
+                .description(mode == ExpiryMode.WINDOWED
+                        ? "Punctual: indexes items with a TTL into time buckets, starts one execution per bucket"
+                        : "Punctual: starts one expiry execution per item with a TTL")
                 .runtime(Runtime.JAVA_21)
                 .architecture(Architecture.ARM_64)
                 .handler(HANDLER)
@@ -338,6 +558,7 @@ public final class PunctualExpiry extends Construct {
     private ExpiryAlarms createAlarms(PunctualExpiryProps props) {
         Duration oneMinute = Duration.minutes(1);
         Duration fiveMinutes = Duration.minutes(5);
+        boolean windowed = mode == ExpiryMode.WINDOWED;
         ExpiryAlarms created = new ExpiryAlarms(
                 alarm("IteratorAgeAlarm", function.metric("IteratorAge", MetricOptions.builder()
                                 .statistic(Stats.MAXIMUM).period(oneMinute).build()),
@@ -354,11 +575,21 @@ public final class PunctualExpiry extends Construct {
                 alarm("ExecutionsFailedAlarm", stateMachine.metricFailed(MetricOptions.builder()
                                 .statistic(Stats.SUM).period(fiveMinutes).build()),
                         1, ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-                        "An expiry execution failed: its item was not deleted at its TTL"),
+                        windowed
+                                ? "A bucket execution failed past its retries: the bucket's items were not deleted"
+                                        + " at their TTL (native TTL deletes them later)"
+                                : "An expiry execution failed: its item was not deleted at its TTL"),
                 alarm("ExecutionsTimedOutAlarm", stateMachine.metricTimedOut(MetricOptions.builder()
                                 .statistic(Stats.SUM).period(fiveMinutes).build()),
                         1, ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-                        "An expiry execution hit the one-year limit: its item was not deleted at its TTL"));
+                        windowed
+                                ? "A bucket execution hit the one-year limit: its items were not deleted at their TTL"
+                                : "An expiry execution hit the one-year limit: its item was not deleted at its TTL"),
+                windowed ? alarm("BucketFunctionErrorsAlarm", bucketFunction.metricErrors(MetricOptions.builder()
+                                .statistic(Stats.SUM).period(fiveMinutes).build()),
+                        1, ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+                        "The bucket function failed; its execution retries the whole bucket (idempotent), and"
+                                + " items due in it may be deleted late") : null);
         // No alarm on aborted executions: with cancellation on, StopExecution aborts stale ones by design.
         props.alarmTopic().ifPresent(topic -> created.all().forEach(alarm -> {
             alarm.addAlarmAction(new SnsAction(topic));

@@ -1,5 +1,6 @@
 package dev.punctual.cdk;
 
+import dev.punctual.statemachine.ExpiryMode;
 import dev.punctual.statemachine.StreamWiring;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -30,6 +31,7 @@ public final class PunctualExpiryProps {
 
     private final ITable table;
     private final String ttlAttribute;
+    private final ExpiryMode mode;
     private final int batchSize;
     private final int parallelizationFactor;
     private final int maxRetryAttempts;
@@ -45,6 +47,7 @@ public final class PunctualExpiryProps {
     private PunctualExpiryProps(Builder b) {
         this.table = Objects.requireNonNull(b.table, "table is required: an ITable with a stream");
         this.ttlAttribute = StreamWiring.requireSafeAttributeName(b.ttlAttribute);
+        this.mode = Objects.requireNonNull(b.mode, "mode is required: ExpiryMode.PER_ITEM (default) or WINDOWED");
         this.batchSize = requireRange("batchSize", b.batchSize, 1, MAX_BATCH_SIZE);
         this.parallelizationFactor = requireRange("parallelizationFactor", b.parallelizationFactor, 1,
                 MAX_PARALLELIZATION_FACTOR);
@@ -56,7 +59,7 @@ public final class PunctualExpiryProps {
                     + " and " + MAX_RECORD_AGE + " (the event source mapping's bounds), got " + maxRecordAge);
         }
         this.alarmTopic = b.alarmTopic;
-        this.cancellation = b.cancellation;
+        this.cancellation = cancellation(mode, b.cancellation);
         this.tracing = b.tracing;
         this.logLevel = Objects.requireNonNull(b.logLevel, "logLevel");
         this.maxConcurrency = requireRange("maxConcurrency", b.maxConcurrency, 1, StreamWiring.MAX_MAX_CONCURRENCY);
@@ -75,6 +78,10 @@ public final class PunctualExpiryProps {
 
     public String ttlAttribute() {
         return ttlAttribute;
+    }
+
+    public ExpiryMode mode() {
+        return mode;
     }
 
     public int batchSize() {
@@ -97,6 +104,7 @@ public final class PunctualExpiryProps {
         return Optional.ofNullable(alarmTopic);
     }
 
+    /** Whether stale executions are stopped: the builder's choice per item, always {@code false} windowed. */
     public boolean cancellation() {
         return cancellation;
     }
@@ -122,6 +130,23 @@ public final class PunctualExpiryProps {
         return functionJar != null ? functionJar : FunctionBundle.locate();
     }
 
+    /**
+     * Windowed mode never stops executions: a bucket execution serves many items, and an index entry made
+     * stale by a TTL change or a delete is harmless because the bucket's delete is conditional. Asking for
+     * cancellation there is a misunderstanding worth reporting rather than ignoring.
+     */
+    private static boolean cancellation(ExpiryMode mode, Boolean requested) {
+        if (mode == ExpiryMode.WINDOWED) {
+            if (Boolean.TRUE.equals(requested)) {
+                throw new IllegalArgumentException("cancellation applies to per-item mode only: windowed mode"
+                        + " never stops executions (a stale index entry deletes nothing, the delete is"
+                        + " conditional); leave cancellation unset or false with mode(ExpiryMode.WINDOWED)");
+            }
+            return false;
+        }
+        return requested == null || requested;
+    }
+
     private static int requireRange(String name, int value, int min, int max) {
         if (value < min || value > max) {
             throw new IllegalArgumentException(name + " must be between " + min + " and " + max + ", got " + value);
@@ -133,12 +158,13 @@ public final class PunctualExpiryProps {
     public static final class Builder {
         private ITable table;
         private String ttlAttribute;
+        private ExpiryMode mode = ExpiryMode.PER_ITEM;
         private int batchSize = StreamWiring.DEFAULT_BATCH_SIZE;
         private int parallelizationFactor = 1;
         private int maxRetryAttempts = StreamWiring.DEFAULT_MAX_RETRY_ATTEMPTS;
         private Duration maxRecordAge = StreamWiring.DEFAULT_MAX_RECORD_AGE;
         private ITopic alarmTopic;
-        private boolean cancellation = true;
+        private Boolean cancellation;
         private boolean tracing;
         private ApplicationLogLevel logLevel = ApplicationLogLevel.INFO;
         private int maxConcurrency = StreamWiring.DEFAULT_MAX_CONCURRENCY;
@@ -160,6 +186,17 @@ public final class PunctualExpiryProps {
         /** Required: the table's TTL attribute (a Number of epoch seconds, as native TTL reads it). */
         public Builder ttlAttribute(String ttlAttribute) {
             this.ttlAttribute = ttlAttribute;
+            return this;
+        }
+
+        /**
+         * How expirations are scheduled, default {@link ExpiryMode#PER_ITEM}: one execution per item.
+         * {@link ExpiryMode#WINDOWED} adds a schedule index table, a bucket function and the
+         * {@code expire-bucket} state machine instead of {@code expire-item}: one execution per non-empty
+         * time bucket, each item still deleted in its own TTL second.
+         */
+        public Builder mode(ExpiryMode mode) {
+            this.mode = mode;
             return this;
         }
 
@@ -195,9 +232,10 @@ public final class PunctualExpiryProps {
         }
 
         /**
-         * Default on: stop pending executions when an item is deleted or its TTL is removed or changed.
-         * Off, stale executions still delete nothing (the delete is conditional) but run to their wait's
-         * end, costing their transitions and an open-execution slot until then.
+         * Per-item mode, default on: stop pending executions when an item is deleted or its TTL is removed
+         * or changed. Off, stale executions still delete nothing (the delete is conditional) but run to
+         * their wait's end, costing their transitions and an open-execution slot until then. Windowed
+         * mode never cancels; setting {@code true} there is rejected.
          */
         public Builder cancellation(boolean cancellation) {
             this.cancellation = cancellation;

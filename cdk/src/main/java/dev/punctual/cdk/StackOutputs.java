@@ -16,5 +16,9 @@ final class StackOutputs {
                 .build();
         CfnOutput.Builder.create(stack, "FunctionName").value(expiry.function().getFunctionName()).build();
         CfnOutput.Builder.create(stack, "DeadLetterQueueUrl").value(expiry.deadLetterQueue().getQueueUrl()).build();
+        expiry.scheduleIndex().ifPresent(index -> CfnOutput.Builder.create(stack, "ScheduleIndexTableName")
+                .value(index.getTableName())
+                .description("Windowed mode: a bucket's pending items, by partition <table>|<minute start epoch>")
+                .build());
     }
 }

@@ -20,14 +20,16 @@ import software.amazon.awscdk.services.sqs.QueueEncryption;
 import software.amazon.awscdk.services.sqs.QueueProps;
 
 /**
- * cdk-nag's AWS Solutions pack finds nothing unsuppressed in either configuration (defaults, and
- * every option flipped: tracing on changes which suppressions apply).
+ * cdk-nag's AWS Solutions pack finds nothing unsuppressed in any configuration (defaults, and every
+ * option flipped: tracing on changes which suppressions apply; each in both modes).
  */
 class CdkNagTest {
 
     static Stream<Arguments> configurations() {
         return Stream.of(Arguments.of("demo", SynthesizedStacks.demo()),
-                Arguments.of("attached", SynthesizedStacks.attached()));
+                Arguments.of("attached", SynthesizedStacks.attached()),
+                Arguments.of("windowed", SynthesizedStacks.windowed()),
+                Arguments.of("windowed attached", SynthesizedStacks.windowedAttached()));
     }
 
     @ParameterizedTest(name = "{0}")

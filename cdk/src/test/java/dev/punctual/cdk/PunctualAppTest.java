@@ -3,6 +3,7 @@ package dev.punctual.cdk;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.punctual.statemachine.ExpiryMode;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import software.amazon.awscdk.App;
@@ -45,6 +46,35 @@ class PunctualAppTest {
         assertThatThrownBy(() -> PunctualApp.build(app))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("-c ttlAttribute=");
+    }
+
+    @Test
+    void build_withoutModeContext_isPerItem() {
+        Stack stack = PunctualApp.build(new App());
+        assertThat(((DemoTableStack) stack).expiry().mode()).isEqualTo(ExpiryMode.PER_ITEM);
+    }
+
+    @Test
+    void build_withModeContext_setsTheModeOfDemoAndAttachedStacks() {
+        Stack demo = PunctualApp.build(new App(AppProps.builder().context(Map.of(
+                PunctualApp.CONTEXT_MODE, "windowed")).build()));
+        assertThat(((DemoTableStack) demo).expiry().mode()).isEqualTo(ExpiryMode.WINDOWED);
+
+        Stack attached = PunctualApp.build(new App(AppProps.builder().context(Map.of(
+                PunctualApp.CONTEXT_MODE, "Windowed",
+                PunctualApp.CONTEXT_TABLE_NAME, "orders_2024",
+                PunctualApp.CONTEXT_TABLE_STREAM_ARN, STREAM_ARN,
+                PunctualApp.CONTEXT_TTL_ATTRIBUTE, "validUntil")).build()));
+        assertThat(((ExistingTableStack) attached).expiry().mode()).isEqualTo(ExpiryMode.WINDOWED);
+    }
+
+    @Test
+    void build_withUnknownMode_namesTheContextKeyAndTheChoices() {
+        App app = new App(AppProps.builder().context(Map.of(PunctualApp.CONTEXT_MODE, "bucketed")).build());
+        assertThatThrownBy(() -> PunctualApp.build(app))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("-c mode=bucketed")
+                .hasMessageContaining("per-item, windowed");
     }
 
     @Test

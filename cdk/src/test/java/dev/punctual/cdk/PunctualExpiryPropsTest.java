@@ -3,6 +3,7 @@ package dev.punctual.cdk;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.punctual.statemachine.ExpiryMode;
 import dev.punctual.statemachine.StreamWiring;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -51,6 +52,25 @@ class PunctualExpiryPropsTest {
         assertThat(props.logLevel()).isEqualTo(ApplicationLogLevel.INFO);
         assertThat(props.alarmTopic()).isEmpty();
         assertThat(props.functionJar()).isEqualTo(ANY_JAR);
+        assertThat(props.mode()).isEqualTo(ExpiryMode.PER_ITEM);
+    }
+
+    @Test
+    void build_whenModeNull_namesTheChoices() {
+        assertThatThrownBy(() -> valid().mode(null).build())
+                .isInstanceOf(NullPointerException.class)
+                .hasMessageContaining("mode is required")
+                .hasMessageContaining("WINDOWED");
+    }
+
+    @Test
+    void build_whenWindowed_cancellationIsOff_andAskingForItIsRejected() {
+        assertThat(valid().mode(ExpiryMode.WINDOWED).build().cancellation()).isFalse();
+        assertThat(valid().mode(ExpiryMode.WINDOWED).cancellation(false).build().cancellation()).isFalse();
+        assertThatThrownBy(() -> valid().mode(ExpiryMode.WINDOWED).cancellation(true).build())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("windowed mode never stops executions");
+        assertThat(valid().cancellation(false).build().cancellation()).isFalse();
     }
 
     @Test

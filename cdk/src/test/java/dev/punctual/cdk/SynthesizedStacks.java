@@ -1,7 +1,10 @@
 package dev.punctual.cdk;
 
+import dev.punctual.statemachine.ExpiryMode;
 import io.github.cdklabs.cdknag.AwsSolutionsChecks;
+import java.util.Map;
 import software.amazon.awscdk.App;
+import software.amazon.awscdk.AppProps;
 import software.amazon.awscdk.Aspects;
 import software.amazon.awscdk.Stack;
 import software.amazon.awscdk.StackProps;
@@ -9,9 +12,9 @@ import software.amazon.awscdk.services.lambda.ApplicationLogLevel;
 import software.amazon.awscdk.services.sns.Topic;
 
 /**
- * The two stack configurations the CDK tests assert on, each synthesized once per test JVM (jsii
- * start-up and synthesis take seconds): the app's demo stack with defaults, and an existing table
- * with every option changed from its default.
+ * The stack configurations the CDK tests assert on, each synthesized once per test JVM (jsii start-up
+ * and synthesis take seconds): the app's demo stack with defaults, an existing table with every option
+ * changed from its default, and the same two in windowed mode.
  */
 final class SynthesizedStacks {
 
@@ -41,6 +44,16 @@ final class SynthesizedStacks {
         return Attached.INSTANCE;
     }
 
+    /** {@link PunctualApp} with {@code -c mode=windowed}: the demo table in windowed mode, cdk-nag included. */
+    static Synthesized windowed() {
+        return Windowed.INSTANCE;
+    }
+
+    /** An imported table in windowed mode with tracing on and an alarm topic, cdk-nag included. */
+    static Synthesized windowedAttached() {
+        return WindowedAttached.INSTANCE;
+    }
+
     private static final class Demo {
         static final Synthesized INSTANCE = create();
 
@@ -68,6 +81,32 @@ final class SynthesizedStacks {
                             .maxRecordAge(java.time.Duration.ofHours(2))
                             .logLevel(ApplicationLogLevel.DEBUG)
                             .maxConcurrency(64));
+            return new Synthesized(stack.expiry(), TemplateJson.synthesize(stack), stack);
+        }
+    }
+
+    private static final class Windowed {
+        static final Synthesized INSTANCE = create();
+
+        private static Synthesized create() {
+            App app = new App(AppProps.builder().context(Map.of(PunctualApp.CONTEXT_MODE,
+                    ExpiryMode.WINDOWED.label())).build());
+            DemoTableStack stack = (DemoTableStack) PunctualApp.build(app);
+            return new Synthesized(stack.expiry(), TemplateJson.synthesize(stack), stack);
+        }
+    }
+
+    private static final class WindowedAttached {
+        static final Synthesized INSTANCE = create();
+
+        private static Synthesized create() {
+            App app = new App();
+            Aspects.of(app).add(new AwsSolutionsChecks());
+            ExistingTableStack stack = new ExistingTableStack(app, "WindowedAttached", StackProps.builder().build(),
+                    ATTACHED_TABLE, ATTACHED_STREAM_ARN, ATTACHED_TTL, builder -> builder
+                            .mode(ExpiryMode.WINDOWED)
+                            .tracing(true)
+                            .alarmTopic(Topic.fromTopicArn(new Stack(app, "Shared"), "AlarmTopic", ALARM_TOPIC_ARN)));
             return new Synthesized(stack.expiry(), TemplateJson.synthesize(stack), stack);
         }
     }

@@ -36,6 +36,10 @@ final class TemplateJson {
         return template.path("Resources");
     }
 
+    JsonNode outputs() {
+        return template.path("Outputs");
+    }
+
     /** Logical IDs and properties of every resource of a type. */
     Map<String, JsonNode> ofType(String type) {
         Map<String, JsonNode> found = new java.util.LinkedHashMap<>();
