@@ -91,7 +91,7 @@ public final class PunctualExpiry extends Construct {
      * a Java function's first invocations after a SnapStart restore stop being CPU-bound on JIT
      * compilation and TLS set-up; the work itself (a batch of small HTTPS calls) needs little heap.
      */
-    public static final int MEMORY_MB = 1024;
+    public static final int MEMORY_MB = StreamWiring.STREAM_FUNCTION_MEMORY_MB;
 
     /**
      * A batch at the maximum size (10,000 records) needs about 34 s of StartExecution calls at the
@@ -114,13 +114,8 @@ public final class PunctualExpiry extends Construct {
     /** Windowed mode: the bucket function's handler, in the same jar as {@link #HANDLER}. */
     public static final String BUCKET_HANDLER = "dev.punctual.functions.BucketFunction::handleRequest";
 
-    /**
-     * Windowed mode: the bucket function wakes a second before its bucket and must have issued up to a few
-     * thousand conditional deletes within the bucket's second. Signing and TLS for that many requests are
-     * CPU-bound, and Lambda's CPU grows with memory, so 1,024 MB (~0.6 vCPU, as for the stream function)
-     * rather than 512 MB: CPU-bound work finishes about twice as fast for about the same GB-seconds.
-     */
-    public static final int BUCKET_MEMORY_MB = 1024;
+    /** Windowed mode: the bucket function's memory; see {@link StreamWiring#BUCKET_FUNCTION_MEMORY_MB}. */
+    public static final int BUCKET_MEMORY_MB = StreamWiring.BUCKET_FUNCTION_MEMORY_MB;
 
     /**
      * Windowed mode: the bucket function's timeout, a minute under the {@code WorkBucket} Task's

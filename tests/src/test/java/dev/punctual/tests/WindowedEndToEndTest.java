@@ -1,0 +1,264 @@
+package dev.punctual.tests;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.amazonaws.services.lambda.runtime.events.DynamodbEvent;
+import com.amazonaws.services.lambda.runtime.events.DynamodbEvent.DynamodbStreamRecord;
+import dev.punctual.functions.DynamoDbScheduleIndex;
+import dev.punctual.functions.ExpiryStreamHandler;
+import dev.punctual.local.dynamodb.LocalDynamoDbClients;
+import dev.punctual.local.runtime.LocalDefaults;
+import dev.punctual.local.runtime.LocalRuntime;
+import dev.punctual.local.stepfunctions.executions.ExecutionSummary;
+import dev.punctual.local.stream.StreamRecordConverter;
+import dev.punctual.statemachine.ExpiryMode;
+import dev.punctual.statemachine.ScheduleIndexTable;
+import dev.punctual.tests.support.Await;
+import dev.punctual.tests.support.ExpiryTable;
+import dev.punctual.windowed.Bucket;
+import dev.punctual.windowed.BucketLevel;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.ShardIteratorType;
+import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
+
+/**
+ * Windowed mode end to end on the real embedded runtime: DynamoDB Local, its stream, the poller, the
+ * real handler indexing items into the schedule index, bucket executions run by the engine, and the
+ * real bucket function deleting each item. When each item was deleted comes from the runtime's
+ * ledger of conditional deletes; the stream shows that no item was deleted twice.
+ */
+class WindowedEndToEndTest {
+
+    /** From an item's TTL until it must be gone: the bucket wakes a second early, then deletes on the second. */
+    private static final Duration DELETED_AFTER_TTL = Duration.ofSeconds(2);
+
+    private static LocalRuntime runtime;
+    private static DynamoDbStreamsClient streams;
+
+    @BeforeAll
+    static void start() {
+        runtime = LocalRuntime.start(LocalRuntime.Options.onFreePorts().withMode(ExpiryMode.WINDOWED));
+        streams = LocalDynamoDbClients.streams(runtime.dynamoDbEndpoint());
+    }
+
+    @AfterAll
+    static void stop() {
+        streams.close();
+        runtime.close();
+    }
+
+    private static ExpiryTable table(String prefix) {
+        ExpiryTable table = ExpiryTable.create(runtime, prefix);
+        runtime.deletions().track(table.name());
+        return table;
+    }
+
+    @Test
+    void items_areDeletedAtTheirOwnSecond_notBefore_byOneBucketPerSecond() {
+        ExpiryTable table = table("w-insert");
+        long ttl = secondsFromNow(3);
+        table.putWithTtl("a", ttl);
+        table.putWithTtl("b", ttl);
+        table.putWithTtl("c", ttl + 1);
+
+        Await.holdsUntil("a present at every read before its TTL", Instant.ofEpochSecond(ttl), () -> table.contains("a"));
+        Await.until("a and b deleted after their TTL", DELETED_AFTER_TTL, () -> !table.contains("a") && !table.contains("b"));
+        assertThat(table.contains("c")).as("c is due a second later").isTrue();
+        Await.until("c deleted after its TTL", DELETED_AFTER_TTL, () -> !table.contains("c"));
+
+        assertDeletedAtOrAfter(table, "a", ttl);
+        assertDeletedAtOrAfter(table, "c", ttl + 1);
+        List<String> buckets = bucketExecutions(table);
+        assertThat(buckets).containsExactlyInAnyOrder(
+                Bucket.containing(table.name(), BucketLevel.SECOND, ttl).executionName(),
+                Bucket.containing(table.name(), BucketLevel.SECOND, ttl + 1).executionName());
+        assertDeletedOnce(table, List.of("a", "b", "c"));
+    }
+
+    @Test
+    void ttlMovedLater_survivesTheOldTtl_andGoesAtTheNewOne() {
+        ExpiryTable table = table("w-later");
+        long oldTtl = secondsFromNow(4);
+        long newTtl = oldTtl + 3;
+        table.putWithTtl("a", oldTtl);
+        awaitIndexed(table, oldTtl);
+
+        table.updateTtl("a", newTtl);
+
+        Await.holdsUntil("present past its old TTL until its new one", Instant.ofEpochSecond(newTtl), () -> table.contains("a"));
+        Await.until("deleted after its new TTL", DELETED_AFTER_TTL, () -> !table.contains("a"));
+        assertDeletedAtOrAfter(table, "a", newTtl);
+    }
+
+    @Test
+    void ttlMovedEarlier_goesAtTheNewTtl() {
+        ExpiryTable table = table("w-earlier");
+        long oldTtl = secondsFromNow(30);
+        table.putWithTtl("a", oldTtl);
+        awaitIndexed(table, oldTtl);
+        long newTtl = secondsFromNow(3);
+
+        table.updateTtl("a", newTtl);
+
+        Await.holdsUntil("present until its new TTL", Instant.ofEpochSecond(newTtl), () -> table.contains("a"));
+        Await.until("deleted after its new TTL", DELETED_AFTER_TTL, () -> !table.contains("a"));
+        assertDeletedAtOrAfter(table, "a", newTtl);
+    }
+
+    @Test
+    void ttlRemoved_orItemDeletedAndRecreatedWithAnotherTtl_noStaleEntryDeletesIt() {
+        ExpiryTable table = table("w-stale");
+        long ttl = secondsFromNow(3);
+        table.putWithTtl("kept", ttl);
+        table.putWithTtl("recreated", ttl);
+        awaitIndexed(table, ttl);
+
+        table.removeTtl("kept");
+        table.delete("recreated");
+        table.putWithTtl("recreated", ttl + 4);
+
+        Await.holdsUntil("both present past the old TTL", Instant.ofEpochSecond(ttl + 4),
+                () -> table.contains("kept") && table.contains("recreated"));
+        Await.until("the recreated item deleted at its new TTL", DELETED_AFTER_TTL, () -> !table.contains("recreated"));
+        assertDeletedAtOrAfter(table, "recreated", ttl + 4);
+        assertThat(table.contains("kept")).as("an item whose TTL was removed stays").isTrue();
+    }
+
+    @Test
+    void itemRecreatedWithTheSameTtl_afterItsExpiry_isDeletedAgain() {
+        ExpiryTable table = table("w-again");
+        long ttl = secondsFromNow(2);
+        table.putWithTtl("a", ttl);
+        Await.until("first incarnation deleted", Duration.ofSeconds(5), () -> !table.contains("a"));
+
+        table.putWithTtl("a", ttl);
+
+        Await.until("recreated with a past TTL: deleted at once", Duration.ofSeconds(5), () -> !table.contains("a"));
+    }
+
+    @Test
+    void ttlInThePast_isDeletedAtOnce() {
+        ExpiryTable table = table("w-past");
+        table.putWithTtl("a", secondsFromNow(-3_600));
+
+        Await.until("deleted at once", Duration.ofSeconds(5), () -> !table.contains("a"));
+        assertThat(runtime.deletions().deletedAt(table.name(), key("a"))).isPresent();
+    }
+
+    @Test
+    void itemWrittenForABucketAlreadySealed_isStillDeletedAtItsTtl() {
+        ExpiryTable table = table("w-sealed");
+        long ttl = secondsFromNow(3);
+        // The bucket's execution has already read its second (as when it ran just before this write).
+        new DynamoDbScheduleIndex(runtime.dynamoDb(), ScheduleIndexTable.LOCAL_TABLE_NAME)
+                .seal(Bucket.containing(table.name(), BucketLevel.SECOND, ttl), Instant.now());
+
+        table.putWithTtl("a", ttl);
+
+        Await.holdsUntil("present before its TTL", Instant.ofEpochSecond(ttl), () -> table.contains("a"));
+        Await.until("deleted by the handler's fallback after its TTL", DELETED_AFTER_TTL, () -> !table.contains("a"));
+        assertDeletedAtOrAfter(table, "a", ttl);
+    }
+
+    @Test
+    void duplicateAndReorderedBatches_indexEachItemOnce_andDeleteItOnce() throws Exception {
+        // Re-deliver the table's own stream records to the real handler, as a retried batch would.
+        ExpiryTable table = table("w-dup");
+        long ttl = secondsFromNow(4);
+        List<String> ids = List.of("a", "b", "c", "d", "e");
+        ids.forEach(id -> table.putWithTtl(id, ttl));
+        List<DynamodbStreamRecord> records = readStream(table, ids.size());
+        List<DynamodbStreamRecord> reordered = new ArrayList<>(records);
+        Collections.reverse(reordered);
+
+        try (ExpiryStreamHandler handler = new ExpiryStreamHandler(runtime.handlerEnvironment(table.watched()))) {
+            assertThat(handler.handleRequest(event(records), null).getBatchItemFailures()).isEmpty();
+            assertThat(handler.handleRequest(event(reordered), null).getBatchItemFailures()).isEmpty();
+        }
+
+        Await.until("every item deleted", Duration.ofSeconds(8), () -> ids.stream().noneMatch(table::contains));
+        ids.forEach(id -> assertDeletedAtOrAfter(table, id, ttl));
+        assertDeletedOnce(table, ids);
+        assertThat(bucketExecutions(table)).hasSize(1);
+    }
+
+    private static void awaitIndexed(ExpiryTable table, long ttl) {
+        String bucket = Bucket.containing(table.name(), BucketLevel.forLead(ttl - Instant.now().getEpochSecond()), ttl)
+                .executionName();
+        Await.until("bucket " + bucket + " started", Duration.ofSeconds(5), () -> bucketExecutions(table).contains(bucket));
+    }
+
+    private static List<String> bucketExecutions(ExpiryTable table) {
+        String arn = runtime.bucketStateMachineArn().orElseThrow();
+        List<String> names = new ArrayList<>();
+        for (ExecutionSummary summary : runtime.stepFunctionsEngine().listExecutions(arn, null, 1000, null).items()) {
+            if (summary.name().contains("-" + table.name().substring(0, Math.min(24, table.name().length())))) {
+                names.add(summary.name());
+            }
+        }
+        return names;
+    }
+
+    private static void assertDeletedAtOrAfter(ExpiryTable table, String id, long ttl) {
+        Optional<Instant> deletedAt = runtime.deletions().deletedAt(table.name(), key(id));
+        assertThat(deletedAt).as("%s deleted by Punctual", id).isPresent();
+        assertThat(deletedAt.get()).as("%s deleted at or after its TTL", id).isAfterOrEqualTo(Instant.ofEpochSecond(ttl));
+    }
+
+    /** Every REMOVE in the table's stream: one per item means no item was deleted twice. */
+    private static void assertDeletedOnce(ExpiryTable table, List<String> ids) {
+        List<String> removed = new ArrayList<>();
+        for (DynamodbStreamRecord record : readAll(table)) {
+            if ("REMOVE".equals(record.getEventName())) {
+                removed.add(record.getDynamodb().getKeys().get(ExpiryTable.KEY).getS());
+            }
+        }
+        assertThat(removed).containsExactlyInAnyOrderElementsOf(ids);
+    }
+
+    private static List<DynamodbStreamRecord> readStream(ExpiryTable table, int count) {
+        return Await.value(count + " stream records", Duration.ofSeconds(10), () -> {
+            List<DynamodbStreamRecord> records = readAll(table);
+            return records.size() >= count ? Optional.of(records.subList(0, count)) : Optional.empty();
+        });
+    }
+
+    private static List<DynamodbStreamRecord> readAll(ExpiryTable table) {
+        String streamArn = table.watched().streamArn();
+        String shardId = streams.describeStream(r -> r.streamArn(streamArn)).streamDescription().shards().get(0).shardId();
+        String iterator = streams.getShardIterator(r -> r.streamArn(streamArn).shardId(shardId)
+                .shardIteratorType(ShardIteratorType.TRIM_HORIZON)).shardIterator();
+        List<DynamodbStreamRecord> records = new ArrayList<>();
+        for (int polls = 0; iterator != null && polls < 20; polls++) {
+            String current = iterator;
+            var page = streams.getRecords(r -> r.shardIterator(current));
+            page.records().forEach(record -> records.add(StreamRecordConverter.toLambda(record, streamArn, LocalDefaults.REGION)));
+            iterator = page.records().isEmpty() ? null : page.nextShardIterator();
+        }
+        return records;
+    }
+
+    private static DynamodbEvent event(List<DynamodbStreamRecord> records) {
+        DynamodbEvent event = new DynamodbEvent();
+        event.setRecords(new ArrayList<>(records));
+        return event;
+    }
+
+    private static Map<String, AttributeValue> key(String id) {
+        return Map.of(ExpiryTable.KEY, AttributeValue.fromS(id));
+    }
+
+    private static long secondsFromNow(long seconds) {
+        return Instant.now().plusSeconds(seconds).getEpochSecond();
+    }
+}
