@@ -50,7 +50,7 @@ class KillNineRecoveryTest {
         DynamoDbClient firstClient = LocalClients.dynamoDb(first.dynamoDbEndpoint());
         current.set(firstClient);
         FaultFixtures.createTable(firstClient, TABLE, true);
-        Thread reads = new Thread(() -> watchForEarlyDeletes(current, ttls, writtenAt, early, watching), "early-delete-watch");
+        Thread reads = new Thread(() -> watchForEarlyDeletes(current, TABLE, ttls, writtenAt, early, watching), "early-delete-watch");
 
         log(t0, "table created");
         long now = Instant.now().getEpochSecond();
@@ -58,10 +58,10 @@ class KillNineRecoveryTest {
         Map<String, Long> secondWave = wave("b-", SECOND_WAVE, now + 21, 7);
         ttls.putAll(firstWave);
         ttls.putAll(secondWave);
-        write(firstClient, firstWave, writtenAt);
+        write(firstClient, TABLE, firstWave, writtenAt);
         log(t0, "first wave written");
         reads.start();
-        write(firstClient, secondWave, writtenAt);
+        write(firstClient, TABLE, secondWave, writtenAt);
         // Right after the second wave: its records are in the stream, some in a batch being handled.
         log(t0, "both waves written");
         first.kill();
@@ -105,11 +105,11 @@ class KillNineRecoveryTest {
     }
 
     /** Phase timings in the test's output, to tell a slow machine from a slow recovery. */
-    private static void log(long startNanos, String phase) {
+    static void log(long startNanos, String phase) {
         System.out.printf("%6d ms  %s%n", (System.nanoTime() - startNanos) / 1_000_000, phase);
     }
 
-    private static Map<String, Long> wave(String prefix, int items, long firstTtl, int spreadSeconds) {
+    static Map<String, Long> wave(String prefix, int items, long firstTtl, int spreadSeconds) {
         Map<String, Long> wave = new LinkedHashMap<>();
         for (int i = 0; i < items; i++) {
             wave.put(prefix + i, firstTtl + (long) i * spreadSeconds / items);
@@ -118,7 +118,7 @@ class KillNineRecoveryTest {
     }
 
     /** BatchWriteItem from four threads, 25 items a call, noting when each call was acknowledged. */
-    private static void write(DynamoDbClient dynamoDb, Map<String, Long> items, Map<String, Long> writtenAt) throws Exception {
+    static void write(DynamoDbClient dynamoDb, String table, Map<String, Long> items, Map<String, Long> writtenAt) throws Exception {
         List<Map.Entry<String, Long>> entries = new ArrayList<>(items.entrySet());
         java.util.concurrent.ExecutorService writers = java.util.concurrent.Executors.newFixedThreadPool(4);
         try {
@@ -127,7 +127,7 @@ class KillNineRecoveryTest {
                 Map<String, Long> batch = new LinkedHashMap<>();
                 entries.subList(from, Math.min(entries.size(), from + 25)).forEach(e -> batch.put(e.getKey(), e.getValue()));
                 calls.add(writers.submit(() -> {
-                    FaultFixtures.batchWrite(dynamoDb, TABLE, batch);
+                    FaultFixtures.batchWrite(dynamoDb, table, batch);
                     long acknowledged = System.currentTimeMillis();
                     batch.keySet().forEach(id -> writtenAt.put(id, acknowledged));
                 }));
@@ -144,13 +144,13 @@ class KillNineRecoveryTest {
      * Scans the table over and over (across the crash, against whichever process is up); an item that
      * was written before a scan began and is missing from a scan that ended before its TTL went early.
      */
-    private static void watchForEarlyDeletes(AtomicReference<DynamoDbClient> client, Map<String, Long> ttls,
+    static void watchForEarlyDeletes(AtomicReference<DynamoDbClient> client, String table, Map<String, Long> ttls,
                                              Map<String, Long> writtenAt, List<String> early, AtomicBoolean watching) {
         while (watching.get()) {
             long started = System.currentTimeMillis();
             Set<String> present;
             try {
-                present = FaultFixtures.ids(client.get(), TABLE);
+                present = FaultFixtures.ids(client.get(), table);
             } catch (RuntimeException downOrRestarting) {
                 continue;
             }

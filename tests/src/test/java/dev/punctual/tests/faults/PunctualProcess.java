@@ -37,7 +37,7 @@ final class PunctualProcess implements AutoCloseable {
     }
 
     /** Starts {@code punctual local} on free ports, with {@code dataDirectory} (or in memory for null); waits until ready. */
-    static PunctualProcess start(Path dataDirectory) throws IOException {
+    static PunctualProcess start(Path dataDirectory, String... moreArguments) throws IOException {
         String jar = System.getProperty("punctual.jar");
         if (jar == null) {
             throw new IllegalStateException("system property punctual.jar is not set; run through Maven (surefire sets it)");
@@ -47,6 +47,7 @@ final class PunctualProcess implements AutoCloseable {
         if (dataDirectory != null) {
             command.addAll(List.of("--data-dir", dataDirectory.toString()));
         }
+        command.addAll(List.of(moreArguments));
         Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
         List<String> output = java.util.Collections.synchronizedList(new ArrayList<>());
         CompletableFuture<URI[]> ready = new CompletableFuture<>();
