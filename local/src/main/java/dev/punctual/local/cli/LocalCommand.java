@@ -2,6 +2,8 @@ package dev.punctual.local.cli;
 
 import dev.punctual.local.runtime.LocalDefaults;
 import dev.punctual.local.runtime.LocalRuntime;
+import dev.punctual.statemachine.ExpiryMode;
+import dev.punctual.statemachine.ScheduleIndexTable;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -50,7 +52,11 @@ final class LocalCommand implements Callable<Integer> {
         Runtime.getRuntime().addShutdownHook(hook);
         out.printf("DynamoDB Local      %s   (started in %d ms)%n", runtime.dynamoDbEndpoint(), runtime.dynamoDbStartTime().toMillis());
         out.printf("Step Functions API  %s%n", runtime.stepFunctionsEndpoint());
-        out.printf("State machine       %s%n", runtime.stateMachineArn());
+        out.printf("Mode                %s%n", options.mode());
+        out.printf("State machine       %s%n", runtime.scheduledStateMachineArn());
+        if (options.mode() == ExpiryMode.WINDOWED) {
+            out.printf("Schedule index      %s%n", ScheduleIndexTable.LOCAL_TABLE_NAME);
+        }
         out.printf("Data                %s%n", options.dataDirectory() == null ? "in memory" : options.dataDirectory().toAbsolutePath());
         if (runtime.recovery().executionsResumed() > 0 || runtime.recovery().recordsReplayed() > 0) {
             out.printf("Recovered           %d pending executions in %d ms%n", runtime.recovery().executionsResumed(),

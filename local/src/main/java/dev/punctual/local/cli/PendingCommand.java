@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.punctual.local.runtime.LocalClients;
 import dev.punctual.local.runtime.LocalDefaults;
 import dev.punctual.statemachine.ExpiryWorkflow;
+import dev.punctual.statemachine.ScheduleIndexTable;
 import java.io.PrintWriter;
 import java.net.URI;
 import java.time.Clock;
@@ -13,18 +14,22 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.sfn.SfnClient;
 import software.amazon.awssdk.services.sfn.model.ExecutionListItem;
 import software.amazon.awssdk.services.sfn.model.ExecutionStatus;
+import software.amazon.awssdk.services.sfn.model.StateMachineDoesNotExistException;
 
 /**
- * Lists pending expirations, i.e. running executions of the expire-item state machine, sorted by
- * expiry: the local twin of the Step Functions console. Works against any Step Functions endpoint.
+ * Lists pending expirations sorted by expiry: running executions of the expire-item state machine
+ * and, where windowed mode's expire-bucket state machine exists, the items its schedule index holds
+ * for buckets not yet worked. The local twin of the Step Functions console.
  */
 @Command(name = "pending", mixinStandardHelpOptions = true,
         description = "Show pending expirations (running executions) sorted by expiry.")
@@ -41,6 +46,18 @@ final class PendingCommand implements Callable<Integer> {
 
     @Option(names = "--state-machine-arn", description = "State machine ARN (default: the local runtime's).")
     String stateMachineArn = LocalDefaults.stateMachineArn();
+
+    @Option(names = "--dynamodb-endpoint", description = "DynamoDB endpoint, for windowed mode's schedule index"
+            + " (default: ${DEFAULT-VALUE}).", defaultValue = "http://127.0.0.1:8000")
+    URI dynamoDbEndpoint;
+
+    @Option(names = "--bucket-state-machine-arn", description = "Windowed mode's expire-bucket state machine ARN"
+            + " (default: the local runtime's); its pending items are listed when it exists.")
+    String bucketStateMachineArn = LocalDefaults.bucketStateMachineArn();
+
+    @Option(names = "--index-table", description = "Windowed mode's schedule index table (default: ${DEFAULT-VALUE}).",
+            defaultValue = ScheduleIndexTable.LOCAL_TABLE_NAME)
+    String indexTable;
 
     @Option(names = "--table", description = "Only expirations of this table.")
     String table;
@@ -77,10 +94,45 @@ final class PendingCommand implements Callable<Integer> {
                     rows.add(row);
                 }
             }
+            if (status == ExecutionStatus.RUNNING && exists(sfn, bucketStateMachineArn)) {
+                try (DynamoDbClient dynamoDb = LocalClients.dynamoDb(dynamoDbEndpoint)) {
+                    rows.addAll(indexedRows(sfn, dynamoDb));
+                }
+            }
             rows.sort(Comparator.comparing(Row::expireAt, Comparator.nullsLast(Comparator.naturalOrder())));
             print(out, rows);
         }
         return 0;
+    }
+
+    /**
+     * Windowed mode's pending items, sorted; the first {@code limit} are checked against their items
+     * and stale entries (TTL changed, item gone) dropped, the rest counted as they are indexed.
+     */
+    private List<Row> indexedRows(SfnClient sfn, DynamoDbClient dynamoDb) {
+        IndexedPending index = new IndexedPending(sfn, dynamoDb, bucketStateMachineArn, indexTable);
+        Map<String, String> ttlAttributes = index.ttlAttributes();
+        List<Row> rows = new ArrayList<>();
+        int checked = 0;
+        for (IndexedPending.Item item : index.items(table)) {
+            if (checked < limit) {
+                checked++;
+                if (!index.current(item, ttlAttributes)) {
+                    continue;
+                }
+            }
+            rows.add(new Row(item.bucket(), item.table(), IndexedPending.keyJson(item.key()), item.ttl(), item.expireAt(), null));
+        }
+        return rows;
+    }
+
+    private static boolean exists(SfnClient sfn, String stateMachineArn) {
+        try {
+            sfn.describeStateMachine(r -> r.stateMachineArn(stateMachineArn));
+            return true;
+        } catch (StateMachineDoesNotExistException e) {
+            return false;
+        }
     }
 
     private Row describe(SfnClient sfn, ExecutionListItem execution) {

@@ -67,6 +67,11 @@ abstract class TrialCommand implements Callable<Integer> {
             description = "per-item (one execution per item) or windowed (time buckets); default: ${DEFAULT-VALUE}.")
     String mode;
 
+    @Option(names = "--schedule-only", negatable = false,
+            description = "Stop once every item is pending (scheduled) and report writing and scheduling time, open"
+                    + " executions and heap, without waiting for the TTLs: what holding a bulk import pending costs.")
+    boolean scheduleOnly;
+
     @Option(names = "--json", description = "Print one JSON object instead of the table.")
     boolean json;
 
@@ -108,8 +113,18 @@ abstract class TrialCommand implements Callable<Integer> {
                         items, table, spreadSeconds, leadSeconds);
                 out.flush();
             }
-            if (warmupItems > 0) {
+            if (warmupItems > 0 && !scheduleOnly) {
                 warmUp(runtime, table, out);
+            }
+            if (scheduleOnly) {
+                ExpiryTrial.ScheduleReport pending;
+                try (Bars bars = new Bars(items, !json && !noProgress)) {
+                    pending = new ExpiryTrial(runtime, Clock.systemUTC()).schedule(settings, bars);
+                }
+                out.println(json ? pending.toJson().replaceFirst("}$", ",\"mode\":\"" + expiryMode.label() + "\"}")
+                        : System.lineSeparator() + pending.toText());
+                out.flush();
+                return 0;
             }
             AccuracyReport report;
             runtime.stepFunctionsEngine().resetPeakOpenExecutions();

@@ -218,6 +218,77 @@ public final class ExpiryTrial {
         return AccuracyReport.of(observations, n / seconds, heapMb);
     }
 
+    /**
+     * What scheduling a backlog left: how long writing and scheduling took, how many executions are
+     * open for it, and the heap after a collection. For {@code bench --schedule-only}, which measures
+     * what a bulk import costs to hold pending, without waiting for its TTLs.
+     */
+    public record ScheduleReport(int items, Duration writing, Duration scheduling, int openExecutions, long heapMb) {
+
+        public String toJson() {
+            return String.format(java.util.Locale.ROOT,
+                    "{\"items\":%d,\"writingSeconds\":%.1f,\"schedulingSeconds\":%.1f,\"schedulingPerSecond\":%.1f,"
+                            + "\"openExecutions\":%d,\"heapMb\":%d}",
+                    items, writing.toMillis() / 1e3, scheduling.toMillis() / 1e3, perSecond(), openExecutions, heapMb);
+        }
+
+        public String toText() {
+            return String.format(java.util.Locale.ROOT, String.join("%n",
+                    "items pending      %d",
+                    "writing            %.1f s",
+                    "scheduling         %.1f s (%.0f records/s, stream backlog to pending)",
+                    "open executions    %d",
+                    "heap used          %d MB (after a collection)"),
+                    items, writing.toMillis() / 1e3, scheduling.toMillis() / 1e3, perSecond(), openExecutions, heapMb);
+        }
+
+        private double perSecond() {
+            return items / Math.max(0.001, scheduling.toNanos() / 1e9);
+        }
+    }
+
+    /**
+     * Writes the items with the stream mapping disabled, enables it, and returns once the handler
+     * has been handed every record: the items are then pending, in executions or in the index.
+     */
+    public ScheduleReport schedule(Settings settings, Progress progress) throws InterruptedException {
+        createWatchedTable(settings.table());
+        int n = settings.items();
+        long firstTtl = clock.instant().plus(settings.lead()).plusSeconds(1).getEpochSecond();
+        long spreadSeconds = settings.spread().toSeconds();
+        long[] ttls = new long[n];
+        for (int i = 0; i < n; i++) {
+            ttls[i] = firstTtl + (spreadSeconds == 0 ? 0 : (long) i * spreadSeconds / n);
+        }
+        StreamPoller poller = runtime.streamPoller();
+        int openBefore = runtime.stepFunctionsEngine().openExecutions();
+        Instant writeStart = clock.instant();
+        poller.setEnabled(false);
+        try {
+            write(settings, ttls, Instant.ofEpochSecond(firstTtl), progress);
+        } finally {
+            poller.setEnabled(true);
+        }
+        Instant enabledAt = clock.instant();
+        long invokedBefore = poller.metrics().snapshot().recordsInvoked();
+        Instant giveUp = enabledAt.plus(MAX_DRAIN).plus(MAX_DRAIN);
+        long invoked = 0;
+        while (invoked < n) {
+            if (clock.instant().isAfter(giveUp)) {
+                throw new IllegalStateException("only " + invoked + " of " + n + " records were scheduled within "
+                        + Duration.between(enabledAt, giveUp).toMinutes() + " minutes");
+            }
+            Thread.sleep(TICK.toMillis());
+            invoked = poller.metrics().snapshot().recordsInvoked() - invokedBefore;
+            progress.expired(Math.min(n, invoked));
+        }
+        Instant scheduled = clock.instant();
+        System.gc();
+        long heapMb = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed() / (1024 * 1024);
+        return new ScheduleReport(n, Duration.between(writeStart, enabledAt), Duration.between(enabledAt, scheduled),
+                runtime.stepFunctionsEngine().openExecutions() - openBefore, heapMb);
+    }
+
     private static Instant later(Instant a, Instant b) {
         return a.isAfter(b) ? a : b;
     }

@@ -32,6 +32,11 @@ public final class LocalDefaults {
         return "arn:aws:states:" + REGION + ":" + ACCOUNT_ID + ":stateMachine:" + STATE_MACHINE_NAME;
     }
 
+    /** ARN of windowed mode's expire-bucket state machine on the local runtime. */
+    public static String bucketStateMachineArn() {
+        return "arn:aws:states:" + REGION + ":" + ACCOUNT_ID + ":stateMachine:" + BUCKET_STATE_MACHINE_NAME;
+    }
+
     /** ARN of the in-process bucket function, as the expire-bucket definition names it. */
     public static String bucketFunctionArn() {
         return "arn:aws:lambda:" + REGION + ":" + ACCOUNT_ID + ":function:" + BUCKET_FUNCTION_NAME;

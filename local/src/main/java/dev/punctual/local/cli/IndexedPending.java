@@ -1,0 +1,155 @@
+package dev.punctual.local.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.punctual.statemachine.BucketWorkflow;
+import dev.punctual.statemachine.ScheduleIndexTable;
+import java.io.IOException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.sfn.SfnClient;
+import software.amazon.awssdk.services.sfn.model.ExecutionListItem;
+import software.amazon.awssdk.services.sfn.model.ExecutionStatus;
+
+/**
+ * Windowed mode's pending items, for {@code punctual pending}: the schedule index's entries whose
+ * one-second bucket has not been sealed yet, each with the finest running bucket execution that
+ * will reach it. Entries a changed item left behind (its TTL moved or removed, the item deleted)
+ * are checked against the item, shown first ones only, and left out.
+ */
+final class IndexedPending {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final String[] LEVELS = {"second", "minute", "hour", "day"};
+    private static final long[] WIDTHS = {1, 60, 3_600, 86_400};
+
+    /** One pending item. */
+    record Item(String table, Map<String, AttributeValue> key, String ttl, Instant expireAt, String bucket) {
+    }
+
+    private final SfnClient sfn;
+    private final DynamoDbClient dynamoDb;
+    private final String bucketStateMachineArn;
+    private final String indexTable;
+
+    IndexedPending(SfnClient sfn, DynamoDbClient dynamoDb, String bucketStateMachineArn, String indexTable) {
+        this.sfn = sfn;
+        this.dynamoDb = dynamoDb;
+        this.bucketStateMachineArn = bucketStateMachineArn;
+        this.indexTable = indexTable;
+    }
+
+    /** Pending items of {@code table} (or every table for {@code null}), in no particular order. */
+    List<Item> items(String table) {
+        Set<String> running = new HashSet<>();
+        sfn.listExecutionsPaginator(r -> r.stateMachineArn(bucketStateMachineArn).statusFilter(ExecutionStatus.RUNNING))
+                .executions().forEach(execution -> running.add(execution.name()));
+        Set<String> sealedSeconds = new HashSet<>();
+        Map<String, Item> items = new LinkedHashMap<>();
+        dynamoDb.scanPaginator(r -> r.tableName(indexTable).consistentRead(true)).items().forEach(row -> {
+            String partition = row.get(ScheduleIndexTable.PARTITION_KEY).s();
+            if (partition.startsWith("seal|")) {
+                String[] parts = partition.split("\\|");
+                if (parts.length == 4 && parts[2].equals("second")) {
+                    sealedSeconds.add(parts[1] + "|" + parts[3]);
+                }
+                return;
+            }
+            String entryTable = partition.substring(0, partition.lastIndexOf('|'));
+            if (table != null && !table.equals(entryTable)) {
+                return;
+            }
+            String sortKey = row.get(ScheduleIndexTable.SORT_KEY).s();
+            long second = Long.parseLong(sortKey.substring(0, sortKey.indexOf('|')));
+            for (AttributeValue entry : row.get(ScheduleIndexTable.ENTRIES).l()) {
+                Map<String, AttributeValue> key = entry.m().get(ScheduleIndexTable.ENTRY_KEY).m();
+                String ttl = entry.m().get(ScheduleIndexTable.ENTRY_TTL).s();
+                items.putIfAbsent(entryTable + "|" + key + "|" + ttl, new Item(entryTable, key, ttl, Instant.ofEpochSecond(second),
+                        bucket(running, entryTable, second)));
+            }
+        });
+        List<Item> pending = new ArrayList<>();
+        for (Item item : items.values()) {
+            if (!sealedSeconds.contains(item.table() + "|" + item.expireAt().getEpochSecond())) {
+                pending.add(item);
+            }
+        }
+        pending.sort(java.util.Comparator.comparing(Item::expireAt));
+        return pending;
+    }
+
+    /** Whether the item still holds the TTL it was indexed with (a consistent read of its TTL only). */
+    boolean current(Item item, Map<String, String> ttlAttributes) {
+        String attribute = ttlAttributes.get(item.table());
+        if (attribute == null) {
+            return true;
+        }
+        var response = dynamoDb.getItem(r -> r.tableName(item.table()).key(item.key()).consistentRead(true)
+                .projectionExpression("#ttl").expressionAttributeNames(Map.of("#ttl", attribute)));
+        AttributeValue ttl = response.hasItem() ? response.item().get(attribute) : null;
+        return ttl != null && item.ttl().equals(ttl.n());
+    }
+
+    /** TTL attribute names by table, from the running bucket executions' inputs. */
+    Map<String, String> ttlAttributes() {
+        Map<String, String> attributes = new HashMap<>();
+        for (ExecutionListItem execution : sfn.listExecutionsPaginator(r -> r.stateMachineArn(bucketStateMachineArn)
+                .statusFilter(ExecutionStatus.RUNNING)).executions()) {
+            JsonNode input = input(sfn.describeExecution(r -> r.executionArn(execution.executionArn())).input());
+            attributes.put(input.path(BucketWorkflow.TABLE).asText(), input.path(BucketWorkflow.TTL_ATTRIBUTE).asText());
+        }
+        return attributes;
+    }
+
+    /** The finest running bucket execution whose bucket holds {@code second}. */
+    private static String bucket(Set<String> running, String table, long second) {
+        for (int level = 0; level < LEVELS.length; level++) {
+            long start = Math.floorDiv(second, WIDTHS[level]) * WIDTHS[level];
+            String prefix = NAME_INSTANT.format(Instant.ofEpochSecond(start)) + "-" + LEVELS[level] + "-";
+            for (String name : running) {
+                if (name.startsWith(prefix) && name.contains("-" + label(table) + "-")) {
+                    return name;
+                }
+            }
+        }
+        return "(no running bucket)";
+    }
+
+    private static final java.time.format.DateTimeFormatter NAME_INSTANT =
+            java.time.format.DateTimeFormatter.ofPattern("uuuuMMdd'T'HHmmss'Z'").withZone(java.time.ZoneOffset.UTC);
+
+    private static String label(String table) {
+        return table.length() <= 24 ? table : table.substring(0, 24);
+    }
+
+    /** A key as DynamoDB JSON, as per-item mode's inputs show it. */
+    static String keyJson(Map<String, AttributeValue> key) {
+        StringBuilder json = new StringBuilder("{");
+        new java.util.TreeMap<>(key).forEach((name, value) -> {
+            if (json.length() > 1) {
+                json.append(',');
+            }
+            String type = value.s() != null ? "S" : value.n() != null ? "N" : "B";
+            String text = value.s() != null ? value.s() : value.n() != null ? value.n()
+                    : java.util.Base64.getEncoder().encodeToString(value.b().asByteArray());
+            json.append(JSON.valueToTree(name).toString()).append(":{\"").append(type).append("\":").append(JSON.valueToTree(text).toString()).append("}");
+        });
+        return json.append('}').toString();
+    }
+
+    private static JsonNode input(String text) {
+        try {
+            return JSON.readTree(text);
+        } catch (IOException e) {
+            return JSON.createObjectNode();
+        }
+    }
+}
