@@ -1,5 +1,6 @@
 package dev.punctual.functions;
 
+import dev.punctual.statemachine.StreamWiring;
 import java.time.Duration;
 import java.util.Map;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
@@ -28,7 +29,7 @@ final class AwsClients {
      * Connections a DynamoDB client keeps: a one-second bucket deletes its items concurrently, and
      * each delete in flight holds one.
      */
-    static final int DYNAMODB_CONNECTIONS = 64;
+    static final int DYNAMODB_CONNECTIONS = StreamWiring.DEFAULT_BUCKET_CONCURRENCY;
 
     private AwsClients() {
     }

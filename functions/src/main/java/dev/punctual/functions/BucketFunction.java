@@ -23,14 +23,13 @@ import software.amazon.lambda.powertools.logging.PowertoolsLogging;
  * it to {@link BucketWorker}, logging one line per bucket (table, bucket, level, counts; never keys).
  *
  * <p>Configured by {@link dev.punctual.statemachine.StreamWiring#ENV_STATE_MACHINE_ARN} (the bucket
- * state machine, for child buckets and successors) and
- * {@link dev.punctual.statemachine.StreamWiring#ENV_SCHEDULE_TABLE}.
+ * state machine, for child buckets and successors),
+ * {@link dev.punctual.statemachine.StreamWiring#ENV_SCHEDULE_TABLE} and, optionally,
+ * {@link dev.punctual.statemachine.StreamWiring#ENV_MAX_CONCURRENCY} (deletes in flight at once).
  */
 public final class BucketFunction implements RequestHandler<Map<String, Object>, Map<String, Object>>, AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(BucketFunction.class);
-    /** Deletes and starts in flight at once within one bucket. */
-    static final int CONCURRENCY = AwsClients.DYNAMODB_CONNECTIONS;
 
     private final BucketWorker worker;
     private final SfnExecutions buckets;
@@ -55,7 +54,7 @@ public final class BucketFunction implements RequestHandler<Map<String, Object>,
                 : SfnExecutions.create(settings, environment, stepFunctionsTransport);
         this.ownedDynamoDb = dynamoDb == null ? AwsClients.dynamoDb(settings, environment) : null;
         DynamoDbClient client = dynamoDb == null ? ownedDynamoDb : dynamoDb;
-        this.pool = Executors.newFixedThreadPool(CONCURRENCY, ExpiryStreamHandler.daemonThreads("punctual-bucket"));
+        this.pool = Executors.newFixedThreadPool(settings.maxConcurrency(), ExpiryStreamHandler.daemonThreads("punctual-bucket"));
         this.worker = new BucketWorker(new DynamoDbScheduleIndex(client, settings.scheduleTable()),
                 new DynamoDbItemDeleter(client), buckets, Clock.systemUTC(), Sleeper.SYSTEM, pool);
     }

@@ -8,12 +8,15 @@ import dev.punctual.windowed.IndexEntry;
 import dev.punctual.windowed.ScheduleIndex;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.SortedSet;
 import java.util.TreeSet;
+import software.amazon.awssdk.core.SdkBytes;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
@@ -26,6 +29,8 @@ import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
  * query. Every read is strongly consistent.
  */
 public final class DynamoDbScheduleIndex implements ScheduleIndex {
+
+    private static final String SEAL_PREFIX = "seal|";
 
     private final DynamoDbClient dynamoDb;
     private final String indexTable;
@@ -41,7 +46,26 @@ public final class DynamoDbScheduleIndex implements ScheduleIndex {
     }
 
     static String sealPartition(Bucket bucket) {
-        return "seal|" + bucket.table() + "|" + bucket.level().label() + "|" + bucket.start();
+        return SEAL_PREFIX + bucket.table() + "|" + bucket.level().label() + "|" + bucket.start();
+    }
+
+    /** The bucket a seal's partition key names; empty for an entry's partition. */
+    public static Optional<Bucket> sealedBucket(String partition) {
+        if (!partition.startsWith(SEAL_PREFIX)) {
+            return Optional.empty();
+        }
+        String[] parts = partition.substring(SEAL_PREFIX.length()).split("\\|");
+        return Optional.of(new Bucket(parts[0], BucketLevel.fromLabel(parts[1]), Long.parseLong(parts[2])));
+    }
+
+    /** The table an entry's partition key belongs to. */
+    public static String entryTable(String partition) {
+        return partition.substring(0, partition.lastIndexOf('|'));
+    }
+
+    /** The second an entry's sort key is due in. */
+    public static long entrySecond(String sortKey) {
+        return Long.parseLong(sortKey.substring(0, sortKey.indexOf('|')));
     }
 
     @Override
@@ -87,8 +111,7 @@ public final class DynamoDbScheduleIndex implements ScheduleIndex {
         SortedSet<Long> seconds = new TreeSet<>();
         for (QueryResponse page : dynamoDb.queryPaginator(minuteQuery(table, minuteStart).build())) {
             for (Map<String, AttributeValue> chunk : page.items()) {
-                String sortKey = chunk.get(ScheduleIndexTable.SORT_KEY).s();
-                seconds.add(Long.parseLong(sortKey.substring(0, sortKey.indexOf('|'))));
+                seconds.add(entrySecond(chunk.get(ScheduleIndexTable.SORT_KEY).s()));
             }
         }
         return seconds;
@@ -134,8 +157,7 @@ public final class DynamoDbScheduleIndex implements ScheduleIndex {
         key.attributes().forEach((name, value) -> attributes.put(name, switch (value.type()) {
             case S -> AttributeValue.fromS(value.text());
             case N -> AttributeValue.fromN(value.text());
-            case B -> AttributeValue.fromB(software.amazon.awssdk.core.SdkBytes.fromByteArray(
-                    java.util.Base64.getDecoder().decode(value.text())));
+            case B -> AttributeValue.fromB(SdkBytes.fromByteArray(Base64.getDecoder().decode(value.text())));
             default -> throw new IllegalArgumentException("key attribute " + name + " has type " + value.type()
                     + "; keys are S, N or B");
         }));
@@ -151,7 +173,7 @@ public final class DynamoDbScheduleIndex implements ScheduleIndex {
             } else if (value.n() != null) {
                 key.put(name, dev.punctual.expiry.AttributeValue.n(value.n()));
             } else if (value.b() != null) {
-                key.put(name, dev.punctual.expiry.AttributeValue.b(java.util.Base64.getEncoder().encodeToString(value.b().asByteArray())));
+                key.put(name, dev.punctual.expiry.AttributeValue.b(Base64.getEncoder().encodeToString(value.b().asByteArray())));
             } else {
                 throw new IllegalArgumentException("index entry key attribute " + name + " is not S, N or B");
             }

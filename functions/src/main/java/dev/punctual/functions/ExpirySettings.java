@@ -61,7 +61,8 @@ public final class ExpirySettings {
         this.mode = mode(environment.get(StreamWiring.ENV_MODE));
         boolean needsIndex = mode == ExpiryMode.WINDOWED || !ttlAttributeRequired;
         this.scheduleTable = needsIndex ? required(environment, StreamWiring.ENV_SCHEDULE_TABLE) : null;
-        this.maxConcurrency = maxConcurrency(environment.get(StreamWiring.ENV_MAX_CONCURRENCY));
+        this.maxConcurrency = maxConcurrency(environment.get(StreamWiring.ENV_MAX_CONCURRENCY),
+                ttlAttributeRequired ? StreamWiring.DEFAULT_MAX_CONCURRENCY : StreamWiring.DEFAULT_BUCKET_CONCURRENCY);
         this.cancelStale = cancelStale(environment.get(StreamWiring.ENV_CANCEL_STALE));
     }
 
@@ -167,9 +168,9 @@ public final class ExpirySettings {
         }
     }
 
-    private static int maxConcurrency(String value) {
+    private static int maxConcurrency(String value, int defaultValue) {
         if (value == null || value.isBlank()) {
-            return StreamWiring.DEFAULT_MAX_CONCURRENCY;
+            return defaultValue;
         }
         String expected = "a whole number from 1 to " + StreamWiring.MAX_MAX_CONCURRENCY;
         try {

@@ -30,13 +30,14 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.lambda.powertools.logging.PowertoolsLogging;
 
 /**
- * The Lambda function on a table's DynamoDB stream: for every item with a TTL it starts one
- * {@code expire-item} execution, named deterministically, and stops executions a TTL change or an
- * early delete made stale. Returns the records to retry as a partial batch response
- * ({@code ReportBatchItemFailures}).
+ * The Lambda function on a table's DynamoDB stream. In per-item mode it starts one
+ * {@code expire-item} execution per item and TTL, named deterministically, and stops executions a
+ * TTL change or an early delete made stale. In windowed mode it indexes each item under its TTL
+ * second and starts the bucket executions that will delete it ({@link WindowedProcessor}). Either
+ * way it returns the records to retry as a partial batch response ({@code ReportBatchItemFailures}).
  *
  * <p>Configured by the environment variables of {@link dev.punctual.statemachine.StreamWiring}.
- * The local runtime builds it in-process with {@link #ExpiryStreamHandler(Map)}.
+ * The local runtime builds it in-process with {@link #ExpiryStreamHandler(Map, SdkHttpClient, DynamoDbClient)}.
  */
 public final class ExpiryStreamHandler implements RequestHandler<DynamodbEvent, StreamsEventResponse>, AutoCloseable {
 

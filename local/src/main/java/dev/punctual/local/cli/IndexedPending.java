@@ -2,17 +2,24 @@ package dev.punctual.local.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.punctual.functions.DynamoDbScheduleIndex;
 import dev.punctual.statemachine.BucketWorkflow;
 import dev.punctual.statemachine.ScheduleIndexTable;
+import dev.punctual.windowed.Bucket;
+import dev.punctual.windowed.BucketLevel;
 import java.io.IOException;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Base64;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.sfn.SfnClient;
@@ -28,8 +35,6 @@ import software.amazon.awssdk.services.sfn.model.ExecutionStatus;
 final class IndexedPending {
 
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final String[] LEVELS = {"second", "minute", "hour", "day"};
-    private static final long[] WIDTHS = {1, 60, 3_600, 86_400};
 
     /** One pending item. */
     record Item(String table, Map<String, AttributeValue> key, String ttl, Instant expireAt, String bucket) {
@@ -56,19 +61,18 @@ final class IndexedPending {
         Map<String, Item> items = new LinkedHashMap<>();
         dynamoDb.scanPaginator(r -> r.tableName(indexTable).consistentRead(true)).items().forEach(row -> {
             String partition = row.get(ScheduleIndexTable.PARTITION_KEY).s();
-            if (partition.startsWith("seal|")) {
-                String[] parts = partition.split("\\|");
-                if (parts.length == 4 && parts[2].equals("second")) {
-                    sealedSeconds.add(parts[1] + "|" + parts[3]);
+            Optional<Bucket> seal = DynamoDbScheduleIndex.sealedBucket(partition);
+            if (seal.isPresent()) {
+                if (seal.get().level() == BucketLevel.SECOND) {
+                    sealedSeconds.add(seal.get().table() + "|" + seal.get().start());
                 }
                 return;
             }
-            String entryTable = partition.substring(0, partition.lastIndexOf('|'));
+            String entryTable = DynamoDbScheduleIndex.entryTable(partition);
             if (table != null && !table.equals(entryTable)) {
                 return;
             }
-            String sortKey = row.get(ScheduleIndexTable.SORT_KEY).s();
-            long second = Long.parseLong(sortKey.substring(0, sortKey.indexOf('|')));
+            long second = DynamoDbScheduleIndex.entrySecond(row.get(ScheduleIndexTable.SORT_KEY).s());
             for (AttributeValue entry : row.get(ScheduleIndexTable.ENTRIES).l()) {
                 Map<String, AttributeValue> key = entry.m().get(ScheduleIndexTable.ENTRY_KEY).m();
                 String ttl = entry.m().get(ScheduleIndexTable.ENTRY_TTL).s();
@@ -82,7 +86,7 @@ final class IndexedPending {
                 pending.add(item);
             }
         }
-        pending.sort(java.util.Comparator.comparing(Item::expireAt));
+        pending.sort(Comparator.comparing(Item::expireAt));
         return pending;
     }
 
@@ -111,35 +115,25 @@ final class IndexedPending {
 
     /** The finest running bucket execution whose bucket holds {@code second}. */
     private static String bucket(Set<String> running, String table, long second) {
-        for (int level = 0; level < LEVELS.length; level++) {
-            long start = Math.floorDiv(second, WIDTHS[level]) * WIDTHS[level];
-            String prefix = NAME_INSTANT.format(Instant.ofEpochSecond(start)) + "-" + LEVELS[level] + "-";
-            for (String name : running) {
-                if (name.startsWith(prefix) && name.contains("-" + label(table) + "-")) {
-                    return name;
-                }
+        for (BucketLevel level : BucketLevel.values()) {
+            String name = Bucket.containing(table, level, second).executionName();
+            if (running.contains(name)) {
+                return name;
             }
         }
         return "(no running bucket)";
     }
 
-    private static final java.time.format.DateTimeFormatter NAME_INSTANT =
-            java.time.format.DateTimeFormatter.ofPattern("uuuuMMdd'T'HHmmss'Z'").withZone(java.time.ZoneOffset.UTC);
-
-    private static String label(String table) {
-        return table.length() <= 24 ? table : table.substring(0, 24);
-    }
-
     /** A key as DynamoDB JSON, as per-item mode's inputs show it. */
     static String keyJson(Map<String, AttributeValue> key) {
         StringBuilder json = new StringBuilder("{");
-        new java.util.TreeMap<>(key).forEach((name, value) -> {
+        new TreeMap<>(key).forEach((name, value) -> {
             if (json.length() > 1) {
                 json.append(',');
             }
             String type = value.s() != null ? "S" : value.n() != null ? "N" : "B";
             String text = value.s() != null ? value.s() : value.n() != null ? value.n()
-                    : java.util.Base64.getEncoder().encodeToString(value.b().asByteArray());
+                    : Base64.getEncoder().encodeToString(value.b().asByteArray());
             json.append(JSON.valueToTree(name).toString()).append(":{\"").append(type).append("\":").append(JSON.valueToTree(text).toString()).append("}");
         });
         return json.append('}').toString();

@@ -66,6 +66,9 @@ public final class DeleteFloorBenchmark {
         } finally {
             pool.shutdownNow();
         }
+        // DynamoDB Local leaves non-daemon threads behind after its server is stopped, which kept this
+        // command from ever returning.
+        System.exit(0);
     }
 
     private static long[] deleteAll(DynamoDbClient dynamoDb, String table, int burst, ExecutorService pool)

@@ -347,9 +347,14 @@ public final class LocalRuntime implements AutoCloseable {
         return Map.copyOf(environment);
     }
 
-    /** The bucket function's environment, as the CDK construct sets it in Lambda. */
+    /**
+     * The bucket function's environment, as the CDK construct sets it in Lambda, but with as many
+     * deletes in flight as the state machine's task threads: DynamoDB Local runs a table's deletes one
+     * at a time, so more threads only queue on its lock.
+     */
     private Map<String, String> bucketFunctionEnvironment() {
         return Map.of(
+                StreamWiring.ENV_MAX_CONCURRENCY, Integer.toString(TASK_THREADS),
                 StreamWiring.ENV_STATE_MACHINE_ARN, bucketStateMachineArn,
                 StreamWiring.ENV_SCHEDULE_TABLE, ScheduleIndexTable.LOCAL_TABLE_NAME,
                 StreamWiring.ENV_STEP_FUNCTIONS_ENDPOINT, stepFunctionsEndpoint().toString(),
