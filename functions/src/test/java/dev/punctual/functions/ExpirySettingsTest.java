@@ -3,6 +3,7 @@ package dev.punctual.functions;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.punctual.statemachine.ExpiryMode;
 import dev.punctual.statemachine.StreamWiring;
 import java.net.URI;
 import java.util.HashMap;
@@ -68,5 +69,36 @@ class ExpirySettingsTest {
                 .hasMessageContaining(StreamWiring.ENV_STEP_FUNCTIONS_ENDPOINT);
         assertThatThrownBy(() -> new ExpiryStreamHandler(Map.of()))
                 .hasMessageContaining(StreamWiring.ENV_STATE_MACHINE_ARN);
+    }
+
+    @Test
+    void fromEnvironment_windowed_needsTheScheduleTable_andNamesTheVariableWhenMissing() {
+        assertThat(ExpirySettings.fromEnvironment(environment()).mode()).isEqualTo(ExpiryMode.PER_ITEM);
+        assertThatThrownBy(() -> ExpirySettings.fromEnvironment(environment(StreamWiring.ENV_MODE, "windowed")))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining(StreamWiring.ENV_SCHEDULE_TABLE);
+
+        ExpirySettings windowed = ExpirySettings.fromEnvironment(environment(StreamWiring.ENV_MODE, "windowed",
+                StreamWiring.ENV_SCHEDULE_TABLE, "index", StreamWiring.ENV_DYNAMODB_ENDPOINT, "http://127.0.0.1:8000"));
+        assertThat(windowed.mode()).isEqualTo(ExpiryMode.WINDOWED);
+        assertThat(windowed.scheduleTable()).isEqualTo("index");
+        assertThat(windowed.dynamoDbEndpoint()).contains(URI.create("http://127.0.0.1:8000"));
+    }
+
+    @Test
+    void fromEnvironment_unknownMode_isRefusedNamingTheChoices() {
+        assertThatThrownBy(() -> ExpirySettings.fromEnvironment(environment(StreamWiring.ENV_MODE, "bucketed")))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining(StreamWiring.ENV_MODE).hasMessageContaining("per-item or windowed");
+    }
+
+    @Test
+    void forBucketFunction_needsNoTtlAttribute_andDeletesSixtyFourAtOnceByDefault() {
+        ExpirySettings settings = ExpirySettings.forBucketFunction(environment(StreamWiring.ENV_TTL_ATTRIBUTE, null,
+                StreamWiring.ENV_SCHEDULE_TABLE, "index"));
+
+        assertThat(settings.scheduleTable()).isEqualTo("index");
+        assertThat(settings.maxConcurrency()).isEqualTo(StreamWiring.DEFAULT_BUCKET_CONCURRENCY);
+        assertThatThrownBy(() -> ExpirySettings.forBucketFunction(environment()))
+                .hasMessageContaining(StreamWiring.ENV_SCHEDULE_TABLE);
     }
 }
