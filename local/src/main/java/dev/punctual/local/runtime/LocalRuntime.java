@@ -13,6 +13,10 @@ import dev.punctual.local.stepfunctions.asl.Interpreter;
 import dev.punctual.local.stepfunctions.executions.StepFunctionsEngine;
 import dev.punctual.local.stepfunctions.executions.StepFunctionsException;
 import dev.punctual.local.stepfunctions.executions.StepFunctionsLocal;
+import dev.punctual.local.stepfunctions.quotas.StepFunctionsQuota;
+import dev.punctual.local.stepfunctions.quotas.StepFunctionsQuotas;
+import dev.punctual.local.stepfunctions.quotas.StepFunctionsThrottles;
+import dev.punctual.local.stepfunctions.quotas.ThrottleCounts;
 import dev.punctual.local.stepfunctions.tasks.DynamoDbFaults;
 import dev.punctual.local.stepfunctions.tasks.DynamoDbTaskResource;
 import dev.punctual.local.stream.DeadLetters;
@@ -66,6 +70,7 @@ public final class LocalRuntime implements AutoCloseable {
     private final StreamPoller poller;
     private final String stateMachineArn;
     private final InProcessTransport stepFunctionsTransport;
+    private final StepFunctionsThrottles throttles;
 
     /**
      * How to run.
@@ -76,28 +81,28 @@ public final class LocalRuntime implements AutoCloseable {
      * @param tables tables to watch; empty watches every table with a stream and TTL enabled
      * @param cancelStale whether the handler stops executions made stale by TTL changes and deletes
      * @param mapping event source mapping settings (the table allow-list is taken from {@code tables})
-     * @param maxOpenExecutions the engine's open-execution quota (AWS: 1,000,000); a small one makes
-     *     StartExecution fail with {@code ExecutionLimitExceeded}, as it would at the real quota
+     * @param quotas the Step Functions quotas the API and engine enforce: the open-execution limit always
+     *     (AWS: 1,000,000; a small one makes StartExecution fail with {@code ExecutionLimitExceeded}, as it
+     *     would at the real quota), the StartExecution, StopExecution and state-transition token buckets
+     *     only when {@link StepFunctionsQuotas#ratesEnforced()}
      * @param handlerOverHttp whether the stream handler calls the Step Functions API over HTTP rather
      *     than through the in-process transport
      */
     public record Options(int dynamoDbPort, int stepFunctionsPort, Path dataDirectory, Set<String> tables,
-                          boolean cancelStale, MappingSettings mapping, int maxOpenExecutions,
+                          boolean cancelStale, MappingSettings mapping, StepFunctionsQuotas quotas,
                           boolean handlerOverHttp) {
 
         public Options {
             tables = Set.copyOf(tables);
             Objects.requireNonNull(mapping, "mapping");
-            if (maxOpenExecutions < 1) {
-                throw new IllegalArgumentException("maxOpenExecutions must be at least 1, got " + maxOpenExecutions);
-            }
+            Objects.requireNonNull(quotas, "quotas");
         }
 
         /** Options with AWS's open-execution quota. */
         public Options(int dynamoDbPort, int stepFunctionsPort, Path dataDirectory, Set<String> tables,
                        boolean cancelStale, MappingSettings mapping) {
             this(dynamoDbPort, stepFunctionsPort, dataDirectory, tables, cancelStale, mapping,
-                    StepFunctionsEngine.DEFAULT_MAX_OPEN_EXECUTIONS, false);
+                    StepFunctionsQuotas.ratesUnlimited(), false);
         }
 
         /** The defaults: well-known ports, in memory, every eligible table, cancellation on. */
@@ -112,33 +117,44 @@ public final class LocalRuntime implements AutoCloseable {
         }
 
         public Options withDataDirectory(Path directory) {
-            return new Options(dynamoDbPort, stepFunctionsPort, directory, tables, cancelStale, mapping, maxOpenExecutions,
+            return new Options(dynamoDbPort, stepFunctionsPort, directory, tables, cancelStale, mapping, quotas,
                     handlerOverHttp);
         }
 
         public Options withPorts(int dynamoDb, int stepFunctionsApi) {
-            return new Options(dynamoDb, stepFunctionsApi, dataDirectory, tables, cancelStale, mapping, maxOpenExecutions,
+            return new Options(dynamoDb, stepFunctionsApi, dataDirectory, tables, cancelStale, mapping, quotas,
                     handlerOverHttp);
         }
 
         public Options withTables(Set<String> names) {
-            return new Options(dynamoDbPort, stepFunctionsPort, dataDirectory, names, cancelStale, mapping, maxOpenExecutions,
+            return new Options(dynamoDbPort, stepFunctionsPort, dataDirectory, names, cancelStale, mapping, quotas,
                     handlerOverHttp);
         }
 
         public Options withCancelStale(boolean cancel) {
-            return new Options(dynamoDbPort, stepFunctionsPort, dataDirectory, tables, cancel, mapping, maxOpenExecutions,
+            return new Options(dynamoDbPort, stepFunctionsPort, dataDirectory, tables, cancel, mapping, quotas,
                     handlerOverHttp);
         }
 
         public Options withMapping(MappingSettings settings) {
-            return new Options(dynamoDbPort, stepFunctionsPort, dataDirectory, tables, cancelStale, settings, maxOpenExecutions,
+            return new Options(dynamoDbPort, stepFunctionsPort, dataDirectory, tables, cancelStale, settings, quotas,
                     handlerOverHttp);
         }
 
+        /** These options with the open-execution limit at {@code max}; the token buckets stay as they are. */
         public Options withMaxOpenExecutions(int max) {
-            return new Options(dynamoDbPort, stepFunctionsPort, dataDirectory, tables, cancelStale, mapping, max,
-                    handlerOverHttp);
+            return withQuotas(quotas.with(StepFunctionsQuota.OPEN_EXECUTIONS, max));
+        }
+
+        /** These options with {@code stepFunctionsQuotas} enforced by the API and the engine. */
+        public Options withQuotas(StepFunctionsQuotas stepFunctionsQuotas) {
+            return new Options(dynamoDbPort, stepFunctionsPort, dataDirectory, tables, cancelStale, mapping,
+                    stepFunctionsQuotas, handlerOverHttp);
+        }
+
+        /** Open executions beyond which StartExecution fails with {@code ExecutionLimitExceeded}. */
+        public int maxOpenExecutions() {
+            return quotas.openExecutions();
         }
 
         /**
@@ -147,7 +163,7 @@ public final class LocalRuntime implements AutoCloseable {
          */
         public Options withHandlerOverHttp(boolean overHttp) {
             return new Options(dynamoDbPort, stepFunctionsPort, dataDirectory, tables, cancelStale, mapping,
-                    maxOpenExecutions, overHttp);
+                    quotas, overHttp);
         }
 
         private Path under(String child) {
@@ -170,8 +186,9 @@ public final class LocalRuntime implements AutoCloseable {
             ExecutorService tasks = register(Executors.newFixedThreadPool(TASK_THREADS, named("punctual-task")));
             ClockTimer timer = register(new ClockTimer(Clock.systemUTC(), timerActions, "punctual-timer"));
             faults = DynamoDbFaults.none();
+            throttles = StepFunctionsThrottles.of(options.quotas(), timer.clock());
             stepFunctions = register(StepFunctionsLocal.builder()
-                    .interpreter(resources -> new Interpreter(timer, resources, tasks))
+                    .interpreter(resources -> new Interpreter(timer, resources, tasks, throttles.transitions()))
                     .taskResources(List.of(new DynamoDbTaskResource(inProcess.dynamoDb(), faults)))
                     .timer(timer)
                     .dataDirectory(options.under("stepfunctions"))
@@ -179,10 +196,11 @@ public final class LocalRuntime implements AutoCloseable {
                     .accountId(LocalDefaults.ACCOUNT_ID)
                     .maxOpenExecutions(options.maxOpenExecutions())
                     .build());
-            stepFunctionsServer = register(StepFunctionsServer.start(stepFunctions.engine(),
+            stepFunctionsServer = register(StepFunctionsServer.start(stepFunctions.engine(), throttles,
                     new InetSocketAddress(LocalDefaults.LOOPBACK, options.stepFunctionsPort())));
             stateMachineArn = deployExpireItem(stepFunctions.engine());
-            stepFunctionsTransport = options.handlerOverHttp() ? null : new InProcessTransport(stepFunctions.engine());
+            stepFunctionsTransport = options.handlerOverHttp() ? null : new InProcessTransport(stepFunctions.engine(),
+                    throttles);
 
             MappingSettings mapping = options.mapping().toBuilder().tableAllowList(options.tables()).build();
             poller = register(StreamPoller.builder()
@@ -248,6 +266,11 @@ public final class LocalRuntime implements AutoCloseable {
     /** The engine behind the Step Functions API. */
     public StepFunctionsEngine stepFunctionsEngine() {
         return stepFunctions.engine();
+    }
+
+    /** What the Step Functions quotas have throttled so far (all zero without {@code --aws-quotas}). */
+    public ThrottleCounts throttled() {
+        return throttles.counts();
     }
 
     /** What a start on an existing data directory recovered. */
