@@ -22,6 +22,9 @@ final class LocalCommand implements Callable<Integer> {
     @Mixin
     RuntimeOptions runtimeOptions;
 
+    @Mixin
+    QuotaOptions quotaOptions;
+
     @Option(names = "--dynamodb-port", description = "DynamoDB Local port on 127.0.0.1 (default: ${DEFAULT-VALUE}).",
             defaultValue = "" + LocalDefaults.DYNAMODB_PORT)
     int dynamoDbPort;
@@ -38,7 +41,8 @@ final class LocalCommand implements Callable<Integer> {
         if (!quiet) {
             CliLogging.showPunctualActivity();
         }
-        LocalRuntime.Options options = runtimeOptions.toRuntimeOptions(spec, dynamoDbPort, stepFunctionsPort);
+        LocalRuntime.Options options = runtimeOptions.toRuntimeOptions(spec, dynamoDbPort, stepFunctionsPort)
+                .withQuotas(quotaOptions.quotas());
         PrintWriter out = spec.commandLine().getOut();
         CountDownLatch stopped = new CountDownLatch(1);
         LocalRuntime runtime = RuntimeStarter.start(options);
@@ -51,6 +55,7 @@ final class LocalCommand implements Callable<Integer> {
         out.printf("DynamoDB Local      %s   (started in %d ms)%n", runtime.dynamoDbEndpoint(), runtime.dynamoDbStartTime().toMillis());
         out.printf("Step Functions API  %s%n", runtime.stepFunctionsEndpoint());
         out.printf("State machine       %s%n", runtime.stateMachineArn());
+        out.printf("Quotas              %s%n", QuotaOptions.describe(options.quotas()));
         out.printf("Data                %s%n", options.dataDirectory() == null ? "in memory" : options.dataDirectory().toAbsolutePath());
         if (runtime.recovery().executionsResumed() > 0 || runtime.recovery().recordsReplayed() > 0) {
             out.printf("Recovered           %d pending executions in %d ms%n", runtime.recovery().executionsResumed(),

@@ -16,6 +16,7 @@ import me.tongfei.progressbar.ProgressBar;
 import me.tongfei.progressbar.ProgressBarBuilder;
 import me.tongfei.progressbar.ProgressBarStyle;
 import picocli.CommandLine.IDefaultValueProvider;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.ArgSpec;
 import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.Model.CommandSpec;
@@ -60,6 +61,9 @@ abstract class TrialCommand implements Callable<Integer> {
                     + " which must be new or empty (default: in memory).")
     Path dataDirectory;
 
+    @Mixin
+    QuotaOptions quotaOptions;
+
     @Option(names = "--json", description = "Print one JSON object instead of the table.")
     boolean json;
 
@@ -91,10 +95,13 @@ abstract class TrialCommand implements Callable<Integer> {
             out.printf("Starting the embedded runtime (DynamoDB Local, Step Functions API, stream poller)...%n");
             out.flush();
         }
-        try (LocalRuntime runtime = RuntimeStarter.start(LocalRuntime.Options.onFreePorts().withDataDirectory(dataDirectory))) {
+        LocalRuntime.Options options = LocalRuntime.Options.onFreePorts().withDataDirectory(dataDirectory)
+                .withQuotas(quotaOptions.quotas());
+        try (LocalRuntime runtime = RuntimeStarter.start(options)) {
             if (!json) {
                 out.printf("DynamoDB Local %s, Step Functions %s, data %s%n", runtime.dynamoDbEndpoint(),
                         runtime.stepFunctionsEndpoint(), dataDirectory == null ? "in memory" : dataDirectory);
+                out.printf("Step Functions quotas %s%n", QuotaOptions.describe(options.quotas()));
                 out.printf("Writing %d items to table %s with TTLs over %d s, starting in %d s...%n",
                         items, table, spreadSeconds, leadSeconds);
                 out.flush();
