@@ -66,13 +66,21 @@ public final class ChangeProcessor implements AutoCloseable {
      * batch item failures, in stream order; empty when everything succeeded.
      */
     public List<String> process(List<StreamChange> changes) {
+        return process(changes, ThrottleBackoff.noRetries());
+    }
+
+    /**
+     * As {@link #process(List)}, retrying throttled Step Functions calls within {@code retries}' deadline;
+     * a change still throttled then is reported failed like any other.
+     */
+    public List<String> process(List<StreamChange> changes, ThrottleBackoff.Batch retries) {
         Map<ItemIdentity, List<StreamChange>> byItem = new LinkedHashMap<>();
         for (StreamChange change : changes) {
             byItem.computeIfAbsent(new ItemIdentity(change.table(), change.key()), item -> new ArrayList<>()).add(change);
         }
         List<CompletableFuture<List<StreamChange>>> runs = new ArrayList<>(byItem.size());
         for (List<StreamChange> itemChanges : byItem.values()) {
-            runs.add(CompletableFuture.supplyAsync(() -> processItem(itemChanges), pool));
+            runs.add(CompletableFuture.supplyAsync(() -> processItem(itemChanges, retries), pool));
         }
         Set<StreamChange> failed = Collections.newSetFromMap(new IdentityHashMap<>());
         for (CompletableFuture<List<StreamChange>> run : runs) {
@@ -87,7 +95,7 @@ public final class ChangeProcessor implements AutoCloseable {
         return sequenceNumbers;
     }
 
-    private List<StreamChange> processItem(List<StreamChange> itemChanges) {
+    private List<StreamChange> processItem(List<StreamChange> itemChanges, ThrottleBackoff.Batch retries) {
         List<StreamChange> failed = new ArrayList<>();
         String failedAt = null;
         for (StreamChange change : itemChanges) {
@@ -98,7 +106,7 @@ public final class ChangeProcessor implements AutoCloseable {
             }
             Decision decision = rules.decide(change, clock.instant());
             try {
-                listener.decided(change, decision, scheduler.apply(decision));
+                listener.decided(change, decision, scheduler.apply(decision, retries));
             } catch (RuntimeException e) {
                 failed.add(change);
                 failedAt = change.sequenceNumber();

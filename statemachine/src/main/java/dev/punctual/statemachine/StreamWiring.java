@@ -28,6 +28,12 @@ public final class StreamWiring {
     /** Upper bound for {@link #ENV_MAX_CONCURRENCY}: beyond it the StartExecution throttle bites first. */
     public static final int MAX_MAX_CONCURRENCY = 256;
 
+    /**
+     * The function's timeout (Lambda's {@code Timeout}): CDK deploys it, the handler plans its retries
+     * within what is left of it, and the local runtime's Lambda context counts down from it.
+     */
+    public static final Duration FUNCTION_TIMEOUT = Duration.ofMinutes(2);
+
     /** Event source mapping default: records per batch. */
     public static final int DEFAULT_BATCH_SIZE = 100;
     /** Event source mapping default: retries of a failing batch before it goes to the dead-letter queue. */
