@@ -8,6 +8,7 @@ import dev.punctual.local.runtime.LocalRuntime;
 import dev.punctual.local.stepfunctions.executions.HistoryEvent;
 import dev.punctual.local.stepfunctions.executions.StepFunctionsEngine;
 import dev.punctual.local.stepfunctions.executions.StepFunctionsException;
+import dev.punctual.local.stepfunctions.quotas.ThrottleCounts;
 import dev.punctual.local.stream.StreamPoller;
 import dev.punctual.statemachine.ExpiryWorkflow;
 import java.lang.management.ManagementFactory;
@@ -152,6 +153,7 @@ public final class ExpiryTrial {
         long lastTtl = ttls[n - 1];
 
         StreamPoller poller = runtime.streamPoller();
+        ThrottleCounts throttledBefore = runtime.throttled();
         AtomicLongArray writtenAt;
         poller.setEnabled(false);
         try {
@@ -208,7 +210,7 @@ public final class ExpiryTrial {
         List<ExpiryObservation> observations = observe(settings.table(), ttls, present, probes.seenGoneEarly());
         double seconds = Math.max(0.001, Duration.between(enabledAt, scheduledAll).toNanos() / 1e9);
         long heapMb = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed() / (1024 * 1024);
-        return AccuracyReport.of(observations, n / seconds, heapMb);
+        return AccuracyReport.of(observations, n / seconds, heapMb, runtime.throttled().since(throttledBefore));
     }
 
     private static Instant later(Instant a, Instant b) {
