@@ -4,6 +4,7 @@ import dev.punctual.local.stepfunctions.asl.TransitionThrottle;
 import dev.punctual.local.stepfunctions.executions.ErrorCode;
 import dev.punctual.local.stepfunctions.executions.StepFunctionsException;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -77,12 +78,12 @@ public final class StepFunctionsThrottles {
     }
 
     private Instant admitTransition(Instant now) {
-        Instant admitted = stateTransitions.reserve();
-        if (admitted.isAfter(now)) {
-            throttledTransitions.incrementAndGet();
-            return admitted;
+        Duration wait = stateTransitions.reserve();
+        if (wait.isZero()) {
+            return now;
         }
-        return now;
+        throttledTransitions.incrementAndGet();
+        return now.plus(wait);
     }
 
     /** What has been throttled so far. */

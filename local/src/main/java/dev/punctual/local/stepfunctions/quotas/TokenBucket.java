@@ -1,6 +1,7 @@
 package dev.punctual.local.stepfunctions.quotas;
 
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
 
@@ -46,18 +47,16 @@ public final class TokenBucket {
     }
 
     /**
-     * Takes a token, now or from the future, and returns when it is (or was) available: the current
-     * instant when the bucket had one, otherwise the instant the refill covers every earlier reservation
-     * and this one.
+     * Takes a token, now or from the future, and returns how long until it is available: zero when the
+     * bucket had one, otherwise the time the refill needs to cover every earlier reservation and this one.
      */
-    public synchronized Instant reserve() {
-        long now = refill();
+    public synchronized Duration reserve() {
+        refill();
         tokens -= 1;
         if (tokens >= 0) {
-            return Instant.ofEpochSecond(0, now);
+            return Duration.ZERO;
         }
-        long waitNanos = (long) Math.ceil(-tokens / ratePerSecond * NANOS_PER_SECOND);
-        return Instant.ofEpochSecond(0, now).plusNanos(waitNanos);
+        return Duration.ofNanos((long) Math.ceil(-tokens / ratePerSecond * NANOS_PER_SECOND));
     }
 
     /** Tokens in the bucket now; negative while reservations wait for the refill. */
@@ -66,13 +65,12 @@ public final class TokenBucket {
         return tokens;
     }
 
-    private long refill() {
+    private void refill() {
         long now = nanos(clock.instant());
         if (now > refilledAtNanos) {
             tokens = Math.min(capacity, tokens + (now - refilledAtNanos) / NANOS_PER_SECOND * ratePerSecond);
             refilledAtNanos = now;
         }
-        return refilledAtNanos;
     }
 
     private static long nanos(Instant instant) {

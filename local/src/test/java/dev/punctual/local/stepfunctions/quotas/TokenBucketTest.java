@@ -27,14 +27,46 @@ class TokenBucketTest {
     @Test
     void reserve_whenEmpty_queuesEachRequestOneRefillIntervalAfterThePrevious() {
         TokenBucket bucket = new TokenBucket(2, 4, clock);
-        assertThat(bucket.reserve()).isEqualTo(T0);
-        assertThat(bucket.reserve()).isEqualTo(T0);
-        assertThat(bucket.reserve()).isEqualTo(T0.plus(Duration.ofMillis(250)));
-        assertThat(bucket.reserve()).isEqualTo(T0.plus(Duration.ofMillis(500)));
+        assertThat(bucket.reserve()).isZero();
+        assertThat(bucket.reserve()).isZero();
+        assertThat(bucket.reserve()).isEqualTo(Duration.ofMillis(250));
+        assertThat(bucket.reserve()).isEqualTo(Duration.ofMillis(500));
         clock.set(T0.plusMillis(500));
         assertThat(bucket.available()).isEqualTo(0.0);
         assertThat(bucket.tryAcquire()).as("reservations hold the refill until they are due").isFalse();
-        assertThat(bucket.reserve()).isEqualTo(T0.plus(Duration.ofMillis(750)));
+        assertThat(bucket.reserve()).isEqualTo(Duration.ofMillis(250));
+    }
+
+    @Test
+    void transitions_withinTheBurst_areAdmittedAtOnceAndNotCounted_evenOnAClockThatMovesBetweenReads() {
+        java.time.Clock ticking = new java.time.Clock() {
+            private long micros;
+
+            @Override
+            public synchronized Instant instant() {
+                return T0.plusNanos(1_000 * micros++);
+            }
+
+            @Override
+            public java.time.ZoneId getZone() {
+                return java.time.ZoneOffset.UTC;
+            }
+
+            @Override
+            public java.time.Clock withZone(java.time.ZoneId zone) {
+                return this;
+            }
+        };
+        StepFunctionsThrottles throttles = StepFunctionsThrottles.of(StepFunctionsQuotas.awsDefaults()
+                .withOverride("state-transition-burst=5").withOverride("state-transition-rate=1"), ticking);
+        for (int i = 0; i < 5; i++) {
+            Instant now = ticking.instant();
+            assertThat(throttles.transitions().admit(now)).isEqualTo(now);
+        }
+        assertThat(throttles.counts().stateTransitions()).isZero();
+        Instant now = ticking.instant();
+        assertThat(throttles.transitions().admit(now)).isAfter(now.plusMillis(990));
+        assertThat(throttles.counts().stateTransitions()).isEqualTo(1);
     }
 
     @Test
