@@ -21,10 +21,10 @@ final class QuotaOptions {
             description = "Override one quota figure (repeatable); implies --aws-quotas. Names: start-execution-burst,"
                     + " start-execution-rate, stop-execution-burst, stop-execution-rate, state-transition-burst,"
                     + " state-transition-rate, open-executions.")
-    List<Override> overrides = new ArrayList<>();
+    List<QuotaOverride> overrides = new ArrayList<>();
 
     /** One {@code --quota} value, checked when parsed. */
-    record Override(String text) {
+    record QuotaOverride(String text) {
     }
 
     /** The quotas these options ask for; without either option, today's unthrottled runtime. */
@@ -33,29 +33,29 @@ final class QuotaOptions {
             return StepFunctionsQuotas.ratesUnlimited();
         }
         StepFunctionsQuotas quotas = StepFunctionsQuotas.awsDefaults();
-        for (Override override : overrides) {
+        for (QuotaOverride override : overrides) {
             quotas = quotas.withOverride(override.text());
         }
         return quotas;
     }
 
     /** Refuses an unknown name or a bad value while the command line is parsed, before anything starts. */
-    static final class OverrideConverter implements ITypeConverter<Override> {
-        @java.lang.Override
-        public Override convert(String value) {
+    static final class OverrideConverter implements ITypeConverter<QuotaOverride> {
+        @Override
+        public QuotaOverride convert(String value) {
             try {
                 StepFunctionsQuotas.awsDefaults().withOverride(value);
             } catch (IllegalArgumentException e) {
                 throw new TypeConversionException(e.getMessage());
             }
-            return new Override(value);
+            return new QuotaOverride(value);
         }
     }
 
     /** One line saying what is enforced, for the commands' start-up output. */
     static String describe(StepFunctionsQuotas quotas) {
         if (!quotas.ratesEnforced()) {
-            return "not enforced (open executions " + String.format("%,d", quotas.openExecutions()) + ")";
+            return "not enforced (open executions " + String.format(java.util.Locale.ROOT, "%,d", quotas.openExecutions()) + ")";
         }
         StringBuilder line = new StringBuilder("enforced:");
         for (StepFunctionsQuota quota : StepFunctionsQuota.values()) {
