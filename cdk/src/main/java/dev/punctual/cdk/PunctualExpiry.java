@@ -99,7 +99,7 @@ public final class PunctualExpiry extends Construct {
      * throttling back-off and a cold restore. A timed-out batch is retried whole, which the handler
      * tolerates (idempotent starts), but it wastes the batch's work, so the limit errs long.
      */
-    public static final Duration TIMEOUT = Duration.minutes(2);
+    public static final Duration TIMEOUT = Duration.seconds(StreamWiring.FUNCTION_TIMEOUT.toSeconds());
 
     /**
      * C1 only: the function's work is short bursts of I/O, where C2's later, better code never pays

@@ -62,14 +62,14 @@ public final class ChangeProcessor implements BatchProcessor {
     }
 
     @Override
-    public List<String> process(List<StreamChange> changes) {
+    public List<String> process(List<StreamChange> changes, ThrottleBackoff.Batch retries) {
         Map<ItemIdentity, List<StreamChange>> byItem = new LinkedHashMap<>();
         for (StreamChange change : changes) {
             byItem.computeIfAbsent(new ItemIdentity(change.table(), change.key()), item -> new ArrayList<>()).add(change);
         }
         List<CompletableFuture<List<StreamChange>>> runs = new ArrayList<>(byItem.size());
         for (List<StreamChange> itemChanges : byItem.values()) {
-            runs.add(CompletableFuture.supplyAsync(() -> processItem(itemChanges), pool));
+            runs.add(CompletableFuture.supplyAsync(() -> processItem(itemChanges, retries), pool));
         }
         Set<StreamChange> failed = Collections.newSetFromMap(new IdentityHashMap<>());
         for (CompletableFuture<List<StreamChange>> run : runs) {
@@ -84,7 +84,7 @@ public final class ChangeProcessor implements BatchProcessor {
         return sequenceNumbers;
     }
 
-    private List<StreamChange> processItem(List<StreamChange> itemChanges) {
+    private List<StreamChange> processItem(List<StreamChange> itemChanges, ThrottleBackoff.Batch retries) {
         List<StreamChange> failed = new ArrayList<>();
         String failedAt = null;
         for (StreamChange change : itemChanges) {
@@ -95,7 +95,7 @@ public final class ChangeProcessor implements BatchProcessor {
             }
             Decision decision = rules.decide(change, clock.instant());
             try {
-                listener.decided(change, decision, scheduler.apply(decision));
+                listener.decided(change, decision, scheduler.apply(decision, retries));
             } catch (RuntimeException e) {
                 failed.add(change);
                 failedAt = change.sequenceNumber();

@@ -70,9 +70,18 @@ public final class ExpiryScheduler {
      * @throws RestartLimitException when {@link #MAX_RESTARTS} restart names are all held by closed executions
      */
     public Applied apply(Decision decision) {
+        return apply(decision, ThrottleBackoff.noRetries());
+    }
+
+    /**
+     * Carries out {@code decision}, retrying throttled calls within {@code retries}' deadline.
+     *
+     * @throws ThrottledException when a call is still throttled at the deadline; the record is to be retried
+     */
+    public Applied apply(Decision decision, ThrottleBackoff.Batch retries) {
         List<String> stopped = new ArrayList<>(decision.stops().size());
         for (String stale : decision.stops()) {
-            if (executions.stop(stale) == Executions.StopResult.STOPPED) {
+            if (retries.call(() -> executions.stop(stale)) == Executions.StopResult.STOPPED) {
                 stopped.add(stale);
             }
         }
@@ -81,16 +90,18 @@ public final class ExpiryScheduler {
             return new Applied(decision.verdict() == Decision.Verdict.CANCEL ? Outcome.STOPPED : Outcome.IGNORED,
                     null, stopped);
         }
-        return start(start.get(), stopped);
+        return start(start.get(), stopped, retries);
     }
 
-    private Applied start(ExecutionRequest base, List<String> stopped) {
+    private Applied start(ExecutionRequest base, List<String> stopped, ThrottleBackoff.Batch retries) {
         ExecutionRequest request = base;
         for (int restarts = 0; restarts <= MAX_RESTARTS; restarts++) {
-            if (executions.start(request.name(), request.input().toJson()) == Executions.StartResult.STARTED) {
+            ExecutionRequest attempt = request;
+            if (retries.call(() -> executions.start(attempt.name(), attempt.input().toJson()))
+                    == Executions.StartResult.STARTED) {
                 return new Applied(restarts == 0 ? Outcome.STARTED : Outcome.RESTARTED, request.name(), stopped);
             }
-            Executions.Holder holder = executions.describe(request.name());
+            Executions.Holder holder = retries.call(() -> executions.describe(attempt.name()));
             switch (holder.status()) {
                 case RUNNING, CONTINUED -> {
                     return new Applied(Outcome.ALREADY_PENDING, request.name(), stopped);

@@ -7,6 +7,8 @@ import dev.punctual.expiry.Decision;
 import dev.punctual.expiry.ExecutionNames;
 import dev.punctual.expiry.ExpiryScheduler;
 import dev.punctual.expiry.StreamChange;
+import dev.punctual.expiry.ThrottleBackoff;
+import dev.punctual.expiry.ThrottledException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -17,6 +19,9 @@ import org.slf4j.LoggerFactory;
  * One structured log line per stream record: {@code table}, {@code keyDigest}, {@code ttl},
  * {@code decision}, {@code reason}, {@code outcome}, {@code execution}, {@code stopped},
  * {@code sequenceNumber}. Never key values or image content: the key appears only as its digest.
+ * A failure's exception class goes under {@code failure}: Powertools reserves {@code error} (and
+ * warns "Attempted to use reserved key 'error'" on every line that uses it). Throttling gets one line
+ * per batch, not one per throttled call.
  */
 final class DecisionLog implements ChangeProcessor.Listener {
 
@@ -42,9 +47,25 @@ final class DecisionLog implements ChangeProcessor.Listener {
         List<Object> fields = common(change, decision);
         fields.add(entry("outcome", "failed"));
         decision.start().ifPresent(start -> fields.add(entry("execution", start.name())));
-        fields.add(entry("error", error.getClass().getSimpleName()));
+        fields.add(entry("failure", error.getClass().getSimpleName()));
+        if (error instanceof ThrottledException) {
+            // Expected under load and already summed up by the batch's throttled line: no stack trace.
+            LOG.warn("still throttled at the invocation's deadline; the record is reported for retry: "
+                    + error.getMessage(), fields.toArray());
+            return;
+        }
         fields.add(error);
         LOG.warn("Step Functions call failed; the record is reported for retry", fields.toArray());
+    }
+
+    /** Step Functions throttled calls of this batch: one line for the whole batch. */
+    void throttled(int records, ThrottleBackoff.Batch retries) {
+        LOG.warn("Step Functions throttled this batch; throttled calls were retried with backoff and full jitter"
+                        + (retries.gaveUp() > 0 ? " until the invocation's deadline" : ", all of them in time"),
+                entry("outcome", "throttled"),
+                entry("records", records),
+                entry("throttledCalls", retries.throttledCalls()),
+                entry("gaveUp", retries.gaveUp()));
     }
 
     @Override
@@ -62,7 +83,7 @@ final class DecisionLog implements ChangeProcessor.Listener {
         LOG.warn("stream record not readable: " + error.getMessage() + "; reported for retry",
                 entry("outcome", "failed"),
                 entry("sequenceNumber", sequenceNumber),
-                entry("error", error.getClass().getSimpleName()));
+                entry("failure", error.getClass().getSimpleName()));
     }
 
     private static List<Object> common(StreamChange change, Decision decision) {

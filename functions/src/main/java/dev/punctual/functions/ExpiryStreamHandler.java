@@ -11,10 +11,13 @@ import dev.punctual.expiry.ExpiryRules;
 import dev.punctual.expiry.ExpiryScheduler;
 import dev.punctual.expiry.Sleeper;
 import dev.punctual.expiry.StreamChange;
+import dev.punctual.expiry.ThrottleBackoff;
 import dev.punctual.statemachine.ExpiryMode;
+import dev.punctual.statemachine.StreamWiring;
 import dev.punctual.windowed.BucketScheduler;
 import dev.punctual.windowed.WindowedProcessor;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
@@ -22,6 +25,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -36,12 +40,26 @@ import software.amazon.lambda.powertools.logging.PowertoolsLogging;
  * second and starts the bucket executions that will delete it ({@link WindowedProcessor}). Either
  * way it returns the records to retry as a partial batch response ({@code ReportBatchItemFailures}).
  *
+ * <p>Throttled Step Functions calls are retried with backoff and full jitter while the invocation has
+ * time ({@link Context#getRemainingTimeInMillis()} less {@link #SAFETY_MARGIN}); only records still
+ * throttled then are reported, so the event source mapping retries them. The event source mapping
+ * counts each such invocation toward {@code MaximumRetryAttempts}, so spending the invocation's own
+ * time on backoff is what keeps a burst of throttling out of the dead-letter queue.
+ *
  * <p>Configured by the environment variables of {@link dev.punctual.statemachine.StreamWiring}.
  * The local runtime builds it in-process with {@link #ExpiryStreamHandler(Map, SdkHttpClient, DynamoDbClient)}.
  */
 public final class ExpiryStreamHandler implements RequestHandler<DynamodbEvent, StreamsEventResponse>, AutoCloseable {
 
+    /**
+     * Invocation time left unspent on backoff: a Step Functions call begun just before the deadline may
+     * take {@link AwsClients#API_CALL_TIMEOUT} with the SDK's own retries, and the response must
+     * still be returned before Lambda's timeout.
+     */
+    static final Duration SAFETY_MARGIN = AwsClients.API_CALL_TIMEOUT.plusSeconds(5);
+
     private final ExpirySettings settings;
+    private final ThrottleBackoff backoff;
     private final BatchProcessor processor;
     private final DecisionLog log;
     private final Executions executions;
@@ -89,17 +107,23 @@ public final class ExpiryStreamHandler implements RequestHandler<DynamodbEvent, 
         this(settings, transport == null ? SfnExecutions.create(settings, environment)
                         : SfnExecutions.create(settings, environment, transport),
                 settings.mode() == ExpiryMode.WINDOWED && dynamoDb == null ? AwsClients.dynamoDb(settings, environment) : null,
-                dynamoDb, Clock.systemUTC());
+                dynamoDb, Clock.systemUTC(), realBackoff());
     }
 
     /** Tests' constructor for per-item mode: fake executions and a fixed clock. */
     ExpiryStreamHandler(ExpirySettings settings, Executions executions, Clock clock) {
-        this(settings, executions, null, null, clock);
+        this(settings, executions, clock, realBackoff());
+    }
+
+    /** Tests' constructor for throttling: the backoff's clock and pauses are the test's. */
+    ExpiryStreamHandler(ExpirySettings settings, Executions executions, Clock clock, ThrottleBackoff backoff) {
+        this(settings, executions, null, null, clock, backoff);
     }
 
     private ExpiryStreamHandler(ExpirySettings settings, Executions executions, DynamoDbClient ownedDynamoDb,
-            DynamoDbClient sharedDynamoDb, Clock clock) {
+            DynamoDbClient sharedDynamoDb, Clock clock, ThrottleBackoff backoff) {
         this.settings = settings;
+        this.backoff = backoff;
         this.executions = executions;
         this.ownedDynamoDb = ownedDynamoDb;
         this.log = new DecisionLog();
@@ -121,6 +145,10 @@ public final class ExpiryStreamHandler implements RequestHandler<DynamodbEvent, 
         return new WindowedProcessor(new ExpiryRules(settings.ttlAttribute(), false), scheduler, clock, log, pool::shutdown);
     }
 
+    private static ThrottleBackoff realBackoff() {
+        return new ThrottleBackoff(Clock.systemUTC(), ThrottleBackoff.Pause.THREAD_SLEEP, ThreadLocalRandom.current());
+    }
+
     static ThreadFactory daemonThreads(String prefix) {
         AtomicInteger count = new AtomicInteger();
         return runnable -> {
@@ -132,13 +160,16 @@ public final class ExpiryStreamHandler implements RequestHandler<DynamodbEvent, 
 
     @Override
     public StreamsEventResponse handleRequest(DynamodbEvent event, Context context) {
+        Duration remaining = context == null ? StreamWiring.FUNCTION_TIMEOUT
+                : Duration.ofMillis(context.getRemainingTimeInMillis());
+        Duration backoffBudget = remaining.minus(SAFETY_MARGIN);
         if (context == null) {
-            return handle(event);
+            return handle(event, backoffBudget);
         }
-        return PowertoolsLogging.withLogging(context, () -> handle(event));
+        return PowertoolsLogging.withLogging(context, () -> handle(event, backoffBudget));
     }
 
-    private StreamsEventResponse handle(DynamodbEvent event) {
+    private StreamsEventResponse handle(DynamodbEvent event, Duration backoffBudget) {
         List<DynamodbEvent.DynamodbStreamRecord> records = event == null || event.getRecords() == null
                 ? List.of() : event.getRecords();
         List<StreamChange> changes = new ArrayList<>(records.size());
@@ -151,7 +182,11 @@ public final class ExpiryStreamHandler implements RequestHandler<DynamodbEvent, 
                 failed.add(sequenceNumber(record));
             }
         }
-        failed.addAll(processor.process(changes));
+        ThrottleBackoff.Batch retries = backoff.within(backoffBudget);
+        failed.addAll(processor.process(changes, retries));
+        if (retries.throttledCalls() > 0) {
+            log.throttled(records.size(), retries);
+        }
         Set<String> reported = new LinkedHashSet<>();
         for (DynamodbEvent.DynamodbStreamRecord record : records) {
             if (failed.contains(sequenceNumber(record))) {

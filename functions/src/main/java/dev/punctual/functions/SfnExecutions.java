@@ -3,11 +3,13 @@ package dev.punctual.functions;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.punctual.expiry.Executions;
+import dev.punctual.expiry.ThrottledException;
 import dev.punctual.statemachine.ExpiryWorkflow;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
+import software.amazon.awssdk.core.exception.SdkServiceException;
 import software.amazon.awssdk.core.retry.RetryMode;
 import software.amazon.awssdk.http.apache5.Apache5HttpClient;
 import software.amazon.awssdk.http.SdkHttpClient;
@@ -21,7 +23,9 @@ import software.amazon.awssdk.services.sfn.model.ExecutionStatus;
 /**
  * {@link Executions} on the Step Functions API through the SDK's {@link SfnClient}: AWS itself, or
  * the local runtime's endpoint. Retryable failures (throttling, 5xx, I/O) are retried by the SDK's
- * standard retry mode (3 attempts) within a bounded call time, then surface as SDK exceptions.
+ * standard retry mode (3 attempts) within a bounded call time, then surface as SDK exceptions; a call
+ * still throttled then surfaces as {@link ThrottledException}, which the core retries with backoff for
+ * as long as the invocation has time.
  */
 public final class SfnExecutions implements Executions, AutoCloseable {
 
@@ -90,6 +94,8 @@ public final class SfnExecutions implements Executions, AutoCloseable {
             return StartResult.STARTED;
         } catch (ExecutionAlreadyExistsException e) {
             return StartResult.NAME_TAKEN;
+        } catch (SdkServiceException e) {
+            throw throttledOr(e, "StartExecution");
         }
     }
 
@@ -100,6 +106,8 @@ public final class SfnExecutions implements Executions, AutoCloseable {
             execution = sfn.describeExecution(r -> r.executionArn(settings.executionArn(name)));
         } catch (ExecutionDoesNotExistException e) {
             return new Holder(Status.MISSING, null);
+        } catch (SdkServiceException e) {
+            throw throttledOr(e, "DescribeExecution");
         }
         ExecutionStatus status = execution.status();
         if (status == ExecutionStatus.RUNNING || status == ExecutionStatus.PENDING_REDRIVE) {
@@ -119,7 +127,14 @@ public final class SfnExecutions implements Executions, AutoCloseable {
             return StopResult.STOPPED;
         } catch (ExecutionDoesNotExistException e) {
             return StopResult.NOT_FOUND;
+        } catch (SdkServiceException e) {
+            throw throttledOr(e, "StopExecution");
         }
+    }
+
+    /** The core's {@link ThrottledException} for the service's throttling errors, the error itself otherwise. */
+    private static RuntimeException throttledOr(SdkServiceException e, String action) {
+        return e.isThrottlingException() ? new ThrottledException(action, e) : e;
     }
 
     private static String outcome(String output) {

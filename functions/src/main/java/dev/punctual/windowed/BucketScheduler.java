@@ -4,6 +4,7 @@ import dev.punctual.expiry.ExecutionNames;
 import dev.punctual.expiry.Executions;
 import dev.punctual.expiry.ItemKey;
 import dev.punctual.expiry.Sleeper;
+import dev.punctual.expiry.ThrottleBackoff;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -99,11 +100,17 @@ public final class BucketScheduler {
         this.pool = Objects.requireNonNull(pool, "pool");
     }
 
-    /**
-     * Schedules every request. Returns a completed future per distinct request: its placement, or
-     * the failure (the record is to be retried; everything done so far is safe to repeat).
-     */
+    /** As {@link #schedule(List, ThrottleBackoff.Batch)}, with no retries of throttled calls. */
     public Map<Request, CompletableFuture<Placement>> schedule(List<Request> requests) {
+        return schedule(requests, ThrottleBackoff.noRetries());
+    }
+
+    /**
+     * Schedules every request, retrying throttled Step Functions calls within {@code retries}'
+     * deadline. Returns a completed future per distinct request: its placement, or the failure (the
+     * record is to be retried; everything done so far is safe to repeat).
+     */
+    public Map<Request, CompletableFuture<Placement>> schedule(List<Request> requests, ThrottleBackoff.Batch retries) {
         Instant now = clock.instant();
         Map<Request, CompletableFuture<Placement>> results = new LinkedHashMap<>();
         Map<ChunkKey, List<Request>> bySecond = new LinkedHashMap<>();
@@ -126,7 +133,7 @@ public final class BucketScheduler {
             CompletableFuture<?>[] written = items.stream().map(r -> writes.get(new ChunkKey(r.table(), r.due())))
                     .distinct().toArray(CompletableFuture[]::new);
             CompletableFuture<Map<Request, Placement>> placed = CompletableFuture.allOf(written)
-                    .thenApplyAsync(ignored -> place(bucket, items), pool);
+                    .thenApplyAsync(ignored -> place(bucket, items, retries), pool);
             for (Request item : items) {
                 results.put(item, placed.thenApply(placements -> placements.get(item)));
             }
@@ -141,9 +148,9 @@ public final class BucketScheduler {
      * Makes sure {@code bucket}'s execution exists, then reads its seal; a sealed bucket hands its
      * items down a level (see the class comment).
      */
-    private Map<Request, Placement> place(Bucket bucket, List<Request> items) {
+    private Map<Request, Placement> place(Bucket bucket, List<Request> items, ThrottleBackoff.Batch retries) {
         String ttlAttribute = items.get(0).ttlAttribute();
-        boolean closed = ensureStarted(bucket, ttlAttribute);
+        boolean closed = ensureStarted(bucket, ttlAttribute, retries);
         boolean sealed = index.isSealed(bucket);
         if (closed && !sealed) {
             throw new IllegalStateException("bucket execution " + bucket.executionName() + " ended without sealing its bucket"
@@ -161,19 +168,19 @@ public final class BucketScheduler {
         }
         Map<Bucket, List<Request>> finer = new LinkedHashMap<>();
         items.forEach(item -> finer.computeIfAbsent(bucket.finerContaining(item.due()), b -> new ArrayList<>()).add(item));
-        finer.forEach((child, childItems) -> placements.putAll(place(child, childItems)));
+        finer.forEach((child, childItems) -> placements.putAll(place(child, childItems, retries)));
         return placements;
     }
 
     /** Starts the bucket's execution; whether the name is held by an execution that has closed. */
-    private boolean ensureStarted(Bucket bucket, String ttlAttribute) {
+    private boolean ensureStarted(Bucket bucket, String ttlAttribute, ThrottleBackoff.Batch retries) {
         BucketInput input = BucketInput.first(bucket, ttlAttribute, clock.instant());
-        if (buckets.start(input.executionName(), input.toJson()) == Executions.StartResult.STARTED) {
+        if (retries.call(() -> buckets.start(input.executionName(), input.toJson())) == Executions.StartResult.STARTED) {
             return false;
         }
         // Held: running with another input (a bucket beyond a horizon), handed over to a one-year
         // successor, or closed, in which case it sealed the bucket before it finished.
-        Executions.Holder holder = buckets.describe(input.executionName());
+        Executions.Holder holder = retries.call(() -> buckets.describe(input.executionName()));
         return switch (holder.status()) {
             case RUNNING, CONTINUED -> false;
             case CLOSED -> true;

@@ -8,6 +8,7 @@ import dev.punctual.expiry.ExpiryRules;
 import dev.punctual.expiry.ExpiryScheduler;
 import dev.punctual.expiry.ItemKey;
 import dev.punctual.expiry.StreamChange;
+import dev.punctual.expiry.ThrottleBackoff;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -47,7 +48,7 @@ public final class WindowedProcessor implements BatchProcessor {
     }
 
     @Override
-    public List<String> process(List<StreamChange> changes) {
+    public List<String> process(List<StreamChange> changes, ThrottleBackoff.Batch retries) {
         Instant now = clock.instant();
         List<Decision> decisions = new ArrayList<>(changes.size());
         List<BucketScheduler.Request> requests = new ArrayList<>();
@@ -56,7 +57,7 @@ public final class WindowedProcessor implements BatchProcessor {
             decisions.add(decision);
             decision.start().ifPresent(start -> requests.add(request(start.input())));
         }
-        Map<BucketScheduler.Request, CompletableFuture<BucketScheduler.Placement>> placements = scheduler.schedule(requests);
+        Map<BucketScheduler.Request, CompletableFuture<BucketScheduler.Placement>> placements = scheduler.schedule(requests, retries);
 
         List<String> failed = new ArrayList<>();
         Map<ItemIdentity, String> failedAt = new HashMap<>();

@@ -5,7 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.amazonaws.services.lambda.runtime.tests.EventLoader;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.amazonaws.services.lambda.runtime.events.StreamsEventResponse;
 import dev.punctual.expiry.FakeExecutions;
+import dev.punctual.expiry.SteppingClock;
+import dev.punctual.expiry.ThrottleBackoff;
+import dev.punctual.expiry.ThrottledException;
 import dev.punctual.statemachine.StreamWiring;
 import java.time.Clock;
 import java.time.ZoneOffset;
@@ -13,6 +17,8 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.logging.log4j.core.Layout;
 import org.apache.logging.log4j.core.LogEvent;
 import org.apache.logging.log4j.core.LoggerContext;
@@ -45,6 +51,8 @@ class DecisionLogTest {
         };
         capture.start();
         config.getLoggerConfig("dev.punctual").addAppender(capture, null, null);
+        // Powertools warns about reserved keys through its own logger, which only the root logger hears.
+        config.getRootLogger().addAppender(capture, null, null);
         context.updateLoggers();
         ExpirySettings settings = ExpirySettings.fromEnvironment(Map.of(
                 StreamWiring.ENV_STATE_MACHINE_ARN, ExpiryStreamHandlerTest.STATE_MACHINE,
@@ -56,6 +64,7 @@ class DecisionLogTest {
     void release() throws Exception {
         LoggerContext context = LoggerContext.getContext(false);
         context.getConfiguration().getLoggerConfig("dev.punctual").removeAppender("capture");
+        context.getConfiguration().getRootLogger().removeAppender("capture");
         context.updateLoggers();
         capture.stop();
         handler.close();
@@ -92,6 +101,64 @@ class DecisionLogTest {
         assertThat(lines).allSatisfy(line -> assertThat(line)
                 .doesNotContain("say").doesNotContain("ppppp").doesNotContain("qqqqq").doesNotContain("private note"));
         assertThat(lines).anySatisfy(line -> assertThat(parse(line).path("reason").asText()).isEqualTo("KEY_NOT_VALID"));
+    }
+
+    @Test
+    void aBatchThrottledPastItsDeadline_saysSoOnce_andLogsEachFailedRecordOnce_underAnUnreservedKey() throws Exception {
+        FakeExecutions executions = new FakeExecutions();
+        executions.failStarts(name -> true, new ThrottledException("StartExecution", new RuntimeException("Rate exceeded")));
+        StreamsEventResponse response = throttlingHandler(executions)
+                .handleRequest(EventLoader.loadDynamoDbEvent("events/mixed-batch.json"), null);
+
+        List<JsonNode> parsed = lines.stream().map(DecisionLogTest::parse).toList();
+        assertThat(lines).noneSatisfy(line -> assertThat(line).contains("reserved key"));
+        List<JsonNode> failed = parsed.stream().filter(line -> "failed".equals(line.path("outcome").asText())).toList();
+        List<JsonNode> skipped = parsed.stream().filter(line -> "skipped".equals(line.path("outcome").asText())).toList();
+        assertThat(failed).isNotEmpty();
+        assertThat(parsed).filteredOn(line -> "throttled".equals(line.path("outcome").asText())).singleElement()
+                .satisfies(line -> {
+                    assertThat(line.path("message").asText()).contains("until the invocation's deadline");
+                    assertThat(line.path("gaveUp").asInt()).isEqualTo(failed.size());
+                    assertThat(line.path("throttledCalls").asInt()).isGreaterThan(failed.size());
+                });
+        List<String> reported = response.getBatchItemFailures().stream()
+                .map(StreamsEventResponse.BatchItemFailure::getItemIdentifier).toList();
+        List<String> loggedOnce = new ArrayList<>();
+        failed.forEach(line -> loggedOnce.add(line.path("sequenceNumber").asText()));
+        skipped.forEach(line -> loggedOnce.add(line.path("sequenceNumber").asText()));
+        assertThat(loggedOnce).as("each reported record logged once").doesNotHaveDuplicates()
+                .containsExactlyInAnyOrderElementsOf(reported);
+        assertThat(failed).allSatisfy(line -> {
+            assertThat(line.path("failure").asText()).isEqualTo("ThrottledException");
+            assertThat(line.has("error")).isFalse();
+        });
+    }
+
+    @Test
+    void aBatchThrottledBriefly_succeedsWithoutFailures_andSaysItWasThrottledOnce() throws Exception {
+        FakeExecutions executions = new FakeExecutions();
+        AtomicInteger starts = new AtomicInteger();
+        executions.failStarts(name -> starts.incrementAndGet() <= 4,
+                new ThrottledException("StartExecution", new RuntimeException("Rate exceeded")));
+        StreamsEventResponse response = throttlingHandler(executions)
+                .handleRequest(EventLoader.loadDynamoDbEvent("events/mixed-batch.json"), null);
+
+        assertThat(response.getBatchItemFailures()).isEmpty();
+        List<JsonNode> throttled = lines.stream().map(DecisionLogTest::parse)
+                .filter(line -> "throttled".equals(line.path("outcome").asText())).toList();
+        assertThat(throttled).singleElement().satisfies(line -> {
+            assertThat(line.path("throttledCalls").asInt()).isEqualTo(4);
+            assertThat(line.path("gaveUp").asInt()).isZero();
+        });
+    }
+
+    private ExpiryStreamHandler throttlingHandler(FakeExecutions executions) throws Exception {
+        handler.close();
+        SteppingClock clock = new SteppingClock(ExpiryStreamHandlerTest.NOW);
+        handler = new ExpiryStreamHandler(ExpirySettings.fromEnvironment(Map.of(
+                StreamWiring.ENV_STATE_MACHINE_ARN, ExpiryStreamHandlerTest.STATE_MACHINE,
+                StreamWiring.ENV_TTL_ATTRIBUTE, "ttl")), executions, clock, new ThrottleBackoff(clock, clock, new Random(7)));
+        return handler;
     }
 
     private static JsonNode parse(String line) {

@@ -12,6 +12,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import dev.punctual.expiry.Executions;
+import dev.punctual.expiry.SteppingClock;
+import dev.punctual.expiry.ThrottleBackoff;
 import dev.punctual.statemachine.StreamWiring;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -24,6 +26,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import java.util.function.Function;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -144,16 +147,24 @@ class SfnExecutionsHttpTest {
         };
         ExpirySettings settings = ExpirySettings.fromEnvironment(environment());
         StreamsEventResponse response;
+        SteppingClock backoffClock = new SteppingClock(ExpiryStreamHandlerTest.NOW);
         try (ExpiryStreamHandler handler = new ExpiryStreamHandler(settings, SfnExecutions.create(settings, environment()),
-                Clock.fixed(ExpiryStreamHandlerTest.NOW, ZoneOffset.UTC))) {
-            response = handler.handleRequest(EventLoader.loadDynamoDbEvent("events/mixed-batch.json"), null);
+                Clock.fixed(ExpiryStreamHandlerTest.NOW, ZoneOffset.UTC),
+                new ThrottleBackoff(backoffClock, backoffClock, new Random(3)))) {
+            response = handler.handleRequest(EventLoader.loadDynamoDbEvent("events/mixed-batch.json"),
+                    new RemainingTimeContext(ExpiryStreamHandler.SAFETY_MARGIN.plusSeconds(3)));
         }
 
-        // 602 was throttled through the SDK's retries; 605 is the same item's later record.
+        // 602 was throttled through the SDK's retries and the handler's backoff until the invocation's
+        // deadline; 605 is the same item's later record.
         assertThat(response.getBatchItemFailures()).extracting(StreamsEventResponse.BatchItemFailure::getItemIdentifier)
                 .containsExactly("602", "605");
-        assertThat(requestsFor("StartExecution").stream().filter(r -> r.body().path("name").asText().startsWith("20260101T000640Z")))
-                .as("the standard retry mode tries 3 times").hasSize(3);
+        assertThat(backoffClock.instant()).as("backed off for the invocation's time less the safety margin")
+                .isEqualTo(ExpiryStreamHandlerTest.NOW.plusSeconds(3));
+        long throttledStarts = requestsFor("StartExecution").stream()
+                .filter(r -> r.body().path("name").asText().startsWith("20260101T000640Z")).count();
+        assertThat(throttledStarts).as("each backoff attempt is one SDK call of 3 tries (standard retry mode)")
+                .isGreaterThan(3).isEqualTo(3L * (backoffClock.pauses().size() + 1));
         assertThat(requestsFor("StopExecution")).singleElement().satisfies(stop -> assertThat(stop.body().path("executionArn").asText())
                 .isEqualTo("arn:aws:states:us-east-1:123456789012:execution:expire-item:" + ExpiryStreamHandlerTest.A_AT_0140));
         assertThat(requestsFor("DescribeExecution")).singleElement().satisfies(describe -> assertThat(

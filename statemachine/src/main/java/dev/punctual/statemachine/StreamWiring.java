@@ -55,6 +55,11 @@ public final class StreamWiring {
      * runtime bills its in-process invocations at it.
      */
     public static final int BUCKET_FUNCTION_MEMORY_MB = 1024;
+    /**
+     * The function's timeout (Lambda's {@code Timeout}): CDK deploys it, the handler plans its retries
+     * within what is left of it, and the local runtime's Lambda context counts down from it.
+     */
+    public static final Duration FUNCTION_TIMEOUT = Duration.ofMinutes(2);
 
     /** Event source mapping default: records per batch. */
     public static final int DEFAULT_BATCH_SIZE = 100;

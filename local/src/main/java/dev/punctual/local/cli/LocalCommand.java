@@ -24,6 +24,9 @@ final class LocalCommand implements Callable<Integer> {
     @Mixin
     RuntimeOptions runtimeOptions;
 
+    @Mixin
+    QuotaOptions quotaOptions;
+
     @Option(names = "--dynamodb-port", description = "DynamoDB Local port on 127.0.0.1 (default: ${DEFAULT-VALUE}).",
             defaultValue = "" + LocalDefaults.DYNAMODB_PORT)
     int dynamoDbPort;
@@ -40,7 +43,8 @@ final class LocalCommand implements Callable<Integer> {
         if (!quiet) {
             CliLogging.showPunctualActivity();
         }
-        LocalRuntime.Options options = runtimeOptions.toRuntimeOptions(spec, dynamoDbPort, stepFunctionsPort);
+        LocalRuntime.Options options = runtimeOptions.toRuntimeOptions(spec, dynamoDbPort, stepFunctionsPort)
+                .withQuotas(quotaOptions.quotas());
         PrintWriter out = spec.commandLine().getOut();
         CountDownLatch stopped = new CountDownLatch(1);
         LocalRuntime runtime = RuntimeStarter.start(options);
@@ -57,6 +61,7 @@ final class LocalCommand implements Callable<Integer> {
         if (options.mode() == ExpiryMode.WINDOWED) {
             out.printf("Schedule index      %s%n", ScheduleIndexTable.LOCAL_TABLE_NAME);
         }
+        out.printf("Quotas              %s%n", QuotaOptions.describe(options.quotas()));
         out.printf("Data                %s%n", options.dataDirectory() == null ? "in memory" : options.dataDirectory().toAbsolutePath());
         if (runtime.recovery().executionsResumed() > 0 || runtime.recovery().recordsReplayed() > 0) {
             out.printf("Recovered           %d pending executions in %d ms%n", runtime.recovery().executionsResumed(),

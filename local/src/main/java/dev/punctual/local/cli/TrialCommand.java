@@ -19,6 +19,7 @@ import me.tongfei.progressbar.ProgressBar;
 import me.tongfei.progressbar.ProgressBarBuilder;
 import me.tongfei.progressbar.ProgressBarStyle;
 import picocli.CommandLine.IDefaultValueProvider;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.ArgSpec;
 import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.Model.CommandSpec;
@@ -72,6 +73,9 @@ abstract class TrialCommand implements Callable<Integer> {
                     + " executions and heap, without waiting for the TTLs: what holding a bulk import pending costs.")
     boolean scheduleOnly;
 
+    @Mixin
+    QuotaOptions quotaOptions;
+
     @Option(names = "--json", description = "Print one JSON object instead of the table.")
     boolean json;
 
@@ -104,11 +108,13 @@ abstract class TrialCommand implements Callable<Integer> {
             out.printf("Starting the embedded runtime (DynamoDB Local, Step Functions API, stream poller)...%n");
             out.flush();
         }
-        try (LocalRuntime runtime = RuntimeStarter.start(LocalRuntime.Options.onFreePorts()
-                .withDataDirectory(dataDirectory).withMode(expiryMode))) {
+        LocalRuntime.Options options = LocalRuntime.Options.onFreePorts().withDataDirectory(dataDirectory)
+                .withMode(expiryMode).withQuotas(quotaOptions.quotas());
+        try (LocalRuntime runtime = RuntimeStarter.start(options)) {
             if (!json) {
                 out.printf("DynamoDB Local %s, Step Functions %s, data %s, mode %s%n", runtime.dynamoDbEndpoint(),
                         runtime.stepFunctionsEndpoint(), dataDirectory == null ? "in memory" : dataDirectory, expiryMode);
+                out.printf("Step Functions quotas %s%n", QuotaOptions.describe(options.quotas()));
                 out.printf("Writing %d items to table %s with TTLs over %d s, starting in %d s...%n",
                         items, table, spreadSeconds, leadSeconds);
                 out.flush();

@@ -1,5 +1,6 @@
 package dev.punctual.local.measure;
 
+import dev.punctual.local.stepfunctions.quotas.ThrottleCounts;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
@@ -23,6 +24,8 @@ import java.util.Map;
  *     written while the mapping was disabled, over the time from enabling it until the last one's
  *     execution was running
  * @param heapMb heap in use at the end of the run
+ * @param throttled what the Step Functions quotas throttled during the run (zeros without {@code --aws-quotas});
+ *     under quotas, {@code schedulingPerSecond} is the rate the StartExecution bucket allowed
  */
 public record AccuracyReport(
         int items,
@@ -32,10 +35,17 @@ public record AccuracyReport(
         int missed,
         long[] lagMillis,
         double schedulingPerSecond,
-        long heapMb) {
+        long heapMb,
+        ThrottleCounts throttled) {
 
-    /** Builds the report from per-item observations. */
+    /** Builds the report from per-item observations, with nothing throttled. */
     public static AccuracyReport of(List<ExpiryObservation> observations, double schedulingPerSecond, long heapMb) {
+        return of(observations, schedulingPerSecond, heapMb, ThrottleCounts.NONE);
+    }
+
+    /** Builds the report from per-item observations and what the quotas throttled. */
+    public static AccuracyReport of(List<ExpiryObservation> observations, double schedulingPerSecond, long heapMb,
+            ThrottleCounts throttled) {
         int deleted = 0;
         int early = 0;
         int backstop = 0;
@@ -63,7 +73,8 @@ public record AccuracyReport(
         }
         long[] sorted = Arrays.copyOf(lags, lagCount);
         Arrays.sort(sorted);
-        return new AccuracyReport(observations.size(), deleted, early, backstop, missed, sorted, schedulingPerSecond, heapMb);
+        return new AccuracyReport(observations.size(), deleted, early, backstop, missed, sorted, schedulingPerSecond, heapMb,
+                throttled);
     }
 
     /** Lag at a percentile (nearest rank), or 0 when nothing was deleted. */
@@ -98,9 +109,11 @@ public record AccuracyReport(
                 "lag p99            %d ms",
                 "lag max            %d ms",
                 "scheduling         %.0f records/s (stream backlog to running executions)",
+                "throttled          %d StartExecution, %d StopExecution, %d state transitions",
                 "heap used          %d MB"),
                 items, deleted, early, missed, backstop, lagPercentile(50), lagPercentile(95), lagPercentile(99), maxLag(),
-                schedulingPerSecond, heapMb);
+                schedulingPerSecond, throttled.startExecution(), throttled.stopExecution(), throttled.stateTransitions(),
+                heapMb);
     }
 
     /** One JSON object, for {@code bench --json}. */
@@ -119,8 +132,10 @@ public record AccuracyReport(
         return String.format(Locale.ROOT,
                 "{\"items\":%d,\"deleted\":%d,\"early\":%d,\"missed\":%d,\"backstop\":%d,"
                         + "\"lagMs\":{\"p50\":%d,\"p95\":%d,\"p99\":%d,\"max\":%d},"
-                        + "\"schedulingPerSecond\":%.1f,\"heapMb\":%d}",
+                        + "\"schedulingPerSecond\":%.1f,\"heapMb\":%d,"
+                        + "\"throttled\":{\"startExecution\":%d,\"stopExecution\":%d,\"stateTransitions\":%d}}",
                 items, deleted, early, missed, backstop, lagPercentile(50), lagPercentile(95), lagPercentile(99), maxLag(),
-                schedulingPerSecond, heapMb);
+                schedulingPerSecond, heapMb, throttled.startExecution(), throttled.stopExecution(),
+                throttled.stateTransitions());
     }
 }

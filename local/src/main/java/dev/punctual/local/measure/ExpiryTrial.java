@@ -8,6 +8,7 @@ import dev.punctual.local.runtime.LocalRuntime;
 import dev.punctual.local.stepfunctions.executions.HistoryEvent;
 import dev.punctual.local.stepfunctions.executions.StepFunctionsEngine;
 import dev.punctual.local.stepfunctions.executions.StepFunctionsException;
+import dev.punctual.local.stepfunctions.quotas.ThrottleCounts;
 import dev.punctual.local.stream.StreamPoller;
 import dev.punctual.statemachine.ExpiryMode;
 import dev.punctual.statemachine.ExpiryWorkflow;
@@ -157,6 +158,7 @@ public final class ExpiryTrial {
         long lastTtl = ttls[n - 1];
 
         StreamPoller poller = runtime.streamPoller();
+        ThrottleCounts throttledBefore = runtime.throttled();
         AtomicLongArray writtenAt;
         poller.setEnabled(false);
         try {
@@ -215,7 +217,7 @@ public final class ExpiryTrial {
         runtime.deletions().forget(settings.table());
         double seconds = Math.max(0.001, Duration.between(enabledAt, scheduledAll).toNanos() / 1e9);
         long heapMb = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed() / (1024 * 1024);
-        return AccuracyReport.of(observations, n / seconds, heapMb);
+        return AccuracyReport.of(observations, n / seconds, heapMb, runtime.throttled().since(throttledBefore));
     }
 
     /**

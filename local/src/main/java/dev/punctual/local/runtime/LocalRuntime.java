@@ -20,6 +20,10 @@ import dev.punctual.local.stepfunctions.asl.Interpreter;
 import dev.punctual.local.stepfunctions.executions.StepFunctionsEngine;
 import dev.punctual.local.stepfunctions.executions.StepFunctionsException;
 import dev.punctual.local.stepfunctions.executions.StepFunctionsLocal;
+import dev.punctual.local.stepfunctions.quotas.StepFunctionsQuota;
+import dev.punctual.local.stepfunctions.quotas.StepFunctionsQuotas;
+import dev.punctual.local.stepfunctions.quotas.StepFunctionsThrottles;
+import dev.punctual.local.stepfunctions.quotas.ThrottleCounts;
 import dev.punctual.local.stepfunctions.tasks.DynamoDbFaults;
 import dev.punctual.local.stepfunctions.tasks.DynamoDbTaskResource;
 import dev.punctual.local.stepfunctions.tasks.LambdaFunctions;
@@ -91,6 +95,7 @@ public final class LocalRuntime implements AutoCloseable {
     private final CostMeter costMeter = new CostMeter();
     private final DeletionLedger deletions = new DeletionLedger();
     private final MeteredDynamoDb punctualDynamoDb;
+    private final StepFunctionsThrottles throttles;
 
     /**
      * How to run.
@@ -101,30 +106,30 @@ public final class LocalRuntime implements AutoCloseable {
      * @param tables tables to watch; empty watches every table with a stream and TTL enabled
      * @param cancelStale whether the handler stops executions made stale by TTL changes and deletes
      * @param mapping event source mapping settings (the table allow-list is taken from {@code tables})
-     * @param maxOpenExecutions the engine's open-execution quota (AWS: 1,000,000); a small one makes
-     *     StartExecution fail with {@code ExecutionLimitExceeded}, as it would at the real quota
+     * @param quotas the Step Functions quotas the API and engine enforce: the open-execution limit always
+     *     (AWS: 1,000,000; a small one makes StartExecution fail with {@code ExecutionLimitExceeded}, as it
+     *     would at the real quota), the StartExecution, StopExecution and state-transition token buckets
+     *     only when {@link StepFunctionsQuotas#ratesEnforced()}
      * @param handlerOverHttp whether the stream handler calls the Step Functions API over HTTP rather
      *     than through the in-process transport
      * @param mode how every watched table's expirations are scheduled
      */
     public record Options(int dynamoDbPort, int stepFunctionsPort, Path dataDirectory, Set<String> tables,
-                          boolean cancelStale, MappingSettings mapping, int maxOpenExecutions,
+                          boolean cancelStale, MappingSettings mapping, StepFunctionsQuotas quotas,
                           boolean handlerOverHttp, ExpiryMode mode) {
 
         public Options {
             tables = Set.copyOf(tables);
             Objects.requireNonNull(mapping, "mapping");
+            Objects.requireNonNull(quotas, "quotas");
             Objects.requireNonNull(mode, "mode");
-            if (maxOpenExecutions < 1) {
-                throw new IllegalArgumentException("maxOpenExecutions must be at least 1, got " + maxOpenExecutions);
-            }
         }
 
         /** Options with AWS's open-execution quota. */
         public Options(int dynamoDbPort, int stepFunctionsPort, Path dataDirectory, Set<String> tables,
                        boolean cancelStale, MappingSettings mapping) {
             this(dynamoDbPort, stepFunctionsPort, dataDirectory, tables, cancelStale, mapping,
-                    StepFunctionsEngine.DEFAULT_MAX_OPEN_EXECUTIONS, false, ExpiryMode.PER_ITEM);
+                    StepFunctionsQuotas.ratesUnlimited(), false, ExpiryMode.PER_ITEM);
         }
 
         /** The defaults: well-known ports, in memory, every eligible table, cancellation on. */
@@ -139,33 +144,44 @@ public final class LocalRuntime implements AutoCloseable {
         }
 
         public Options withDataDirectory(Path directory) {
-            return new Options(dynamoDbPort, stepFunctionsPort, directory, tables, cancelStale, mapping, maxOpenExecutions,
+            return new Options(dynamoDbPort, stepFunctionsPort, directory, tables, cancelStale, mapping, quotas,
                     handlerOverHttp, mode);
         }
 
         public Options withPorts(int dynamoDb, int stepFunctionsApi) {
-            return new Options(dynamoDb, stepFunctionsApi, dataDirectory, tables, cancelStale, mapping, maxOpenExecutions,
+            return new Options(dynamoDb, stepFunctionsApi, dataDirectory, tables, cancelStale, mapping, quotas,
                     handlerOverHttp, mode);
         }
 
         public Options withTables(Set<String> names) {
-            return new Options(dynamoDbPort, stepFunctionsPort, dataDirectory, names, cancelStale, mapping, maxOpenExecutions,
+            return new Options(dynamoDbPort, stepFunctionsPort, dataDirectory, names, cancelStale, mapping, quotas,
                     handlerOverHttp, mode);
         }
 
         public Options withCancelStale(boolean cancel) {
-            return new Options(dynamoDbPort, stepFunctionsPort, dataDirectory, tables, cancel, mapping, maxOpenExecutions,
+            return new Options(dynamoDbPort, stepFunctionsPort, dataDirectory, tables, cancel, mapping, quotas,
                     handlerOverHttp, mode);
         }
 
         public Options withMapping(MappingSettings settings) {
-            return new Options(dynamoDbPort, stepFunctionsPort, dataDirectory, tables, cancelStale, settings, maxOpenExecutions,
+            return new Options(dynamoDbPort, stepFunctionsPort, dataDirectory, tables, cancelStale, settings, quotas,
                     handlerOverHttp, mode);
         }
 
+        /** These options with the open-execution limit at {@code max}; the token buckets stay as they are. */
         public Options withMaxOpenExecutions(int max) {
-            return new Options(dynamoDbPort, stepFunctionsPort, dataDirectory, tables, cancelStale, mapping, max,
-                    handlerOverHttp, mode);
+            return withQuotas(quotas.with(StepFunctionsQuota.OPEN_EXECUTIONS, max));
+        }
+
+        /** These options with {@code stepFunctionsQuotas} enforced by the API and the engine. */
+        public Options withQuotas(StepFunctionsQuotas stepFunctionsQuotas) {
+            return new Options(dynamoDbPort, stepFunctionsPort, dataDirectory, tables, cancelStale, mapping,
+                    stepFunctionsQuotas, handlerOverHttp, mode);
+        }
+
+        /** Open executions beyond which StartExecution fails with {@code ExecutionLimitExceeded}. */
+        public int maxOpenExecutions() {
+            return quotas.openExecutions();
         }
 
         /**
@@ -174,13 +190,13 @@ public final class LocalRuntime implements AutoCloseable {
          */
         public Options withHandlerOverHttp(boolean overHttp) {
             return new Options(dynamoDbPort, stepFunctionsPort, dataDirectory, tables, cancelStale, mapping,
-                    maxOpenExecutions, overHttp, mode);
+                    quotas, overHttp, mode);
         }
 
         /** Per-item (the default) or windowed, for every watched table. */
         public Options withMode(ExpiryMode expiryMode) {
             return new Options(dynamoDbPort, stepFunctionsPort, dataDirectory, tables, cancelStale, mapping,
-                    maxOpenExecutions, handlerOverHttp, expiryMode);
+                    quotas, handlerOverHttp, expiryMode);
         }
 
         private Path under(String child) {
@@ -203,13 +219,14 @@ public final class LocalRuntime implements AutoCloseable {
             ExecutorService tasks = register(Executors.newFixedThreadPool(TASK_THREADS, named("punctual-task")));
             ClockTimer timer = register(new ClockTimer(Clock.systemUTC(), timerActions, "punctual-timer"));
             faults = DynamoDbFaults.none();
+            throttles = StepFunctionsThrottles.of(options.quotas(), timer.clock());
             // Punctual's own DynamoDB calls (the state machine's deletes, the functions' index calls)
             // are metered for the cost report; the index is Punctual's, every other table a user's.
             punctualDynamoDb = new MeteredDynamoDb(inProcess.dynamoDb(), costMeter, deletions,
                     table -> !ScheduleIndexTable.LOCAL_TABLE_NAME.equals(table), Clock.systemUTC());
             LambdaFunctions functions = new LambdaFunctions();
             stepFunctions = register(StepFunctionsLocal.builder()
-                    .interpreter(resources -> new Interpreter(timer, resources, tasks))
+                    .interpreter(resources -> new Interpreter(timer, resources, tasks, throttles.transitions()))
                     .taskResources(List.of(new DynamoDbTaskResource(punctualDynamoDb, faults), new LambdaTaskResource(functions)))
                     .timer(timer)
                     .dataDirectory(options.under("stepfunctions"))
@@ -217,10 +234,11 @@ public final class LocalRuntime implements AutoCloseable {
                     .accountId(LocalDefaults.ACCOUNT_ID)
                     .maxOpenExecutions(options.maxOpenExecutions())
                     .build());
-            stepFunctionsServer = register(StepFunctionsServer.start(stepFunctions.engine(),
+            stepFunctionsServer = register(StepFunctionsServer.start(stepFunctions.engine(), throttles,
                     new InetSocketAddress(LocalDefaults.LOOPBACK, options.stepFunctionsPort())));
             stateMachineArn = deploy(stepFunctions.engine(), LocalDefaults.STATE_MACHINE_NAME, StateMachineDefinitions.expireItem("aws"));
-            stepFunctionsTransport = options.handlerOverHttp() ? null : new InProcessTransport(stepFunctions.engine());
+            stepFunctionsTransport = options.handlerOverHttp() ? null : new InProcessTransport(stepFunctions.engine(),
+                    throttles);
             if (options.mode() == ExpiryMode.WINDOWED) {
                 createScheduleIndex(dynamoDb);
                 bucketStateMachineArn = deploy(stepFunctions.engine(), LocalDefaults.BUCKET_STATE_MACHINE_NAME,
@@ -317,6 +335,11 @@ public final class LocalRuntime implements AutoCloseable {
     /** The engine behind the Step Functions API. */
     public StepFunctionsEngine stepFunctionsEngine() {
         return stepFunctions.engine();
+    }
+
+    /** What the Step Functions quotas have throttled so far (all zero without {@code --aws-quotas}). */
+    public ThrottleCounts throttled() {
+        return throttles.counts();
     }
 
     /** What a start on an existing data directory recovered. */

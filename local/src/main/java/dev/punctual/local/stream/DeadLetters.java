@@ -85,7 +85,7 @@ public final class DeadLetters {
         DeadLetter letter = find(id).orElseThrow(() -> new IllegalArgumentException(
                 "no dead letter with id '" + id + "'; list them to see their ids"));
         Invocation.Outcome outcome = Invocation.invoke(handlers.handlerFor(letter.table()), letter.records(),
-                letter.table().tableName(), region);
+                letter.table().tableName(), region, clock);
         if (outcome instanceof Invocation.Succeeded) {
             markRedriven(id, clock.instant());
             return new RedriveResult(id, true, List.of(), null);

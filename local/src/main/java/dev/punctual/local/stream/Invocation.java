@@ -39,12 +39,12 @@ final class Invocation {
     }
 
     static Outcome invoke(RequestHandler<DynamodbEvent, StreamsEventResponse> handler, List<DynamodbStreamRecord> records,
-                          String tableName, String region) {
+                          String tableName, String region, java.time.Clock clock) {
         DynamodbEvent event = new DynamodbEvent();
         event.setRecords(new ArrayList<>(records));
         StreamsEventResponse response;
         try {
-            response = handler.handleRequest(event, new LocalLambdaContext(LocalLambdaContext.functionName(tableName), region));
+            response = handler.handleRequest(event, new LocalLambdaContext(LocalLambdaContext.functionName(tableName), region, clock));
         } catch (RuntimeException | Error e) {
             return new FailedWhole("function threw " + e.getClass().getName() + ": " + e.getMessage(), "Unhandled");
         }

@@ -4,12 +4,16 @@ import com.amazonaws.services.lambda.runtime.ClientContext;
 import com.amazonaws.services.lambda.runtime.CognitoIdentity;
 import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.LambdaLogger;
+import dev.punctual.statemachine.StreamWiring;
 import java.nio.charset.StandardCharsets;
+import java.time.Clock;
 import java.util.UUID;
 
 /**
  * The Lambda context a locally invoked function sees: a fresh request ID per invocation, a function
- * name and ARN derived from the table, and a logger that writes to this process's log.
+ * name and ARN derived from the table, a logger that writes to this process's log, and the remaining
+ * time of an invocation with the deployed function's timeout ({@link StreamWiring#FUNCTION_TIMEOUT}),
+ * counted on the poller's clock. The timeout is not enforced: the handler budgets its backoff by it.
  */
 final class LocalLambdaContext implements Context {
 
@@ -17,7 +21,6 @@ final class LocalLambdaContext implements Context {
     static final String ACCOUNT_ID = "000000000000";
 
     private static final System.Logger LOG = System.getLogger("dev.punctual.local.function");
-    private static final int TIMEOUT_MILLIS = 900_000;
     private static final LambdaLogger LOGGER = new LambdaLogger() {
         @Override
         public void log(String message) {
@@ -33,10 +36,14 @@ final class LocalLambdaContext implements Context {
     private final String requestId = UUID.randomUUID().toString();
     private final String functionName;
     private final String region;
+    private final Clock clock;
+    private final long deadlineMillis;
 
-    LocalLambdaContext(String functionName, String region) {
+    LocalLambdaContext(String functionName, String region, Clock clock) {
         this.functionName = functionName;
         this.region = region;
+        this.clock = clock;
+        this.deadlineMillis = clock.millis() + StreamWiring.FUNCTION_TIMEOUT.toMillis();
     }
 
     static String functionName(String tableName) {
@@ -89,7 +96,7 @@ final class LocalLambdaContext implements Context {
 
     @Override
     public int getRemainingTimeInMillis() {
-        return TIMEOUT_MILLIS;
+        return (int) Math.max(0, deadlineMillis - clock.millis());
     }
 
     @Override

@@ -304,7 +304,7 @@ final class TableStreamReader implements Runnable {
             if (records.isEmpty()) {
                 continue;
             }
-            Invocation.Outcome outcome = Invocation.invoke(handler, lambdaRecords(records), table.tableName(), region);
+            Invocation.Outcome outcome = Invocation.invoke(handler, lambdaRecords(records), table.tableName(), region, clock);
             metrics.invoked(records.size());
             int invocations = unit.invocations() + 1;
             if (outcome instanceof Invocation.Succeeded) {

@@ -3,6 +3,7 @@ package dev.punctual.local.measure;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.punctual.local.stepfunctions.quotas.ThrottleCounts;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -78,7 +79,8 @@ class AccuracyReportTest {
 
     @Test
     void toJson_hasTheBenchFields() throws Exception {
-        AccuracyReport report = AccuracyReport.of(List.of(new ExpiryObservation(T, T.plusMillis(5), false, false)), 2500.5, 321);
+        AccuracyReport report = AccuracyReport.of(List.of(new ExpiryObservation(T, T.plusMillis(5), false, false)), 2500.5, 321,
+                new ThrottleCounts(7, 2, 40));
 
         var json = new ObjectMapper().readTree(report.toJson());
         assertThat(json.path("items").asInt()).isEqualTo(1);
@@ -90,6 +92,10 @@ class AccuracyReportTest {
         assertThat(json.at("/lagMs/max").asLong()).isEqualTo(5);
         assertThat(json.path("schedulingPerSecond").asDouble()).isEqualTo(2500.5);
         assertThat(json.path("heapMb").asLong()).isEqualTo(321);
+        assertThat(json.at("/throttled/startExecution").asLong()).isEqualTo(7);
+        assertThat(json.at("/throttled/stopExecution").asLong()).isEqualTo(2);
+        assertThat(json.at("/throttled/stateTransitions").asLong()).isEqualTo(40);
+        assertThat(report.toText()).contains("throttled          7 StartExecution, 2 StopExecution, 40 state transitions");
     }
 
     @Test

@@ -2,6 +2,7 @@ package dev.punctual.local.stepfunctions.api;
 
 import dev.punctual.local.stepfunctions.executions.ErrorCode;
 import dev.punctual.local.stepfunctions.executions.StepFunctionsEngine;
+import dev.punctual.local.stepfunctions.quotas.StepFunctionsThrottles;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -31,9 +32,17 @@ public final class InProcessTransport implements SdkHttpClient {
 
     private final StepFunctionsApi api;
 
-    /** A transport to {@code engine}. */
+    /** A transport to {@code engine}, unthrottled. */
     public InProcessTransport(StepFunctionsEngine engine) {
-        this.api = new StepFunctionsApi(engine);
+        this(engine, StepFunctionsThrottles.none());
+    }
+
+    /**
+     * A transport to {@code engine} behind {@code throttles}: give it the same throttles as the HTTP
+     * server, so the runtime's own handler is throttled exactly as an application is.
+     */
+    public InProcessTransport(StepFunctionsEngine engine, StepFunctionsThrottles throttles) {
+        this.api = new StepFunctionsApi(engine, throttles);
     }
 
     @Override

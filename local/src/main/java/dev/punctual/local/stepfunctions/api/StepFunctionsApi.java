@@ -16,6 +16,7 @@ import dev.punctual.local.stepfunctions.executions.Page;
 import dev.punctual.local.stepfunctions.executions.StateMachineDescription;
 import dev.punctual.local.stepfunctions.executions.StepFunctionsEngine;
 import dev.punctual.local.stepfunctions.executions.StepFunctionsException;
+import dev.punctual.local.stepfunctions.quotas.StepFunctionsThrottles;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.time.Instant;
@@ -28,7 +29,8 @@ import java.util.function.Function;
 /**
  * The Step Functions actions of the AWS JSON 1.0 protocol, transport aside: a target
  * ({@code AWSStepFunctions.<Action>}) and a JSON body in, a status and JSON body out. Timestamps are
- * epoch seconds with a millisecond fraction; errors are {@code {"__type", "message"}}.
+ * epoch seconds with a millisecond fraction; errors are {@code {"__type", "message"}}. Actions past
+ * their token bucket fail with {@code ThrottlingException} before anything else is looked at.
  */
 final class StepFunctionsApi {
 
@@ -40,14 +42,16 @@ final class StepFunctionsApi {
     private static final int MAX_PAGE = 1000;
 
     private final StepFunctionsEngine engine;
+    private final StepFunctionsThrottles throttles;
     private final Map<String, Function<RequestFields, ObjectNode>> actions;
 
     /** A response: HTTP status and JSON body; {@code errorType} is set for errors. */
     record Response(int status, byte[] body, String errorType) {
     }
 
-    StepFunctionsApi(StepFunctionsEngine engine) {
+    StepFunctionsApi(StepFunctionsEngine engine, StepFunctionsThrottles throttles) {
         this.engine = engine;
+        this.throttles = throttles;
         this.actions = Map.of(
                 "CreateStateMachine", this::createStateMachine,
                 "DescribeStateMachine", this::describeStateMachine,
@@ -71,6 +75,7 @@ final class StepFunctionsApi {
                         + target + "'; supported: " + TARGET_PREFIX + "{" + String.join(",",
                         new java.util.TreeSet<>(actions.keySet())) + "}");
             }
+            throttles.admitApiCall(action);
             return new Response(200, MAPPER.writeValueAsBytes(handler.apply(new RequestFields(parse(body)))), null);
         } catch (StepFunctionsException e) {
             return error(e.code(), e.getMessage());

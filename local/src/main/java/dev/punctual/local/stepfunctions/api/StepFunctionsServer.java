@@ -4,6 +4,7 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import dev.punctual.local.stepfunctions.executions.ErrorCode;
 import dev.punctual.local.stepfunctions.executions.StepFunctionsEngine;
+import dev.punctual.local.stepfunctions.quotas.StepFunctionsThrottles;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -41,12 +42,18 @@ public final class StepFunctionsServer implements AutoCloseable {
         this.workers = workers;
     }
 
-    /** Serves {@code engine} on {@code address} (port 0 picks a free one). */
+    /** Serves {@code engine} on {@code address} (port 0 picks a free one), unthrottled. */
     public static StepFunctionsServer start(StepFunctionsEngine engine, InetSocketAddress address) {
+        return start(engine, StepFunctionsThrottles.none(), address);
+    }
+
+    /** Serves {@code engine} on {@code address} behind {@code throttles} (shared with the in-process transport). */
+    public static StepFunctionsServer start(StepFunctionsEngine engine, StepFunctionsThrottles throttles,
+            InetSocketAddress address) {
         // Without TCP_NODELAY the JDK server's separate header and body writes meet the client's
         // delayed ACK and every response waits ~40 ms. Read once, when the first server is made.
         System.setProperty("sun.net.httpserver.nodelay", "true");
-        StepFunctionsApi api = new StepFunctionsApi(engine);
+        StepFunctionsApi api = new StepFunctionsApi(engine, throttles);
         AtomicInteger threads = new AtomicInteger();
         ThreadPoolExecutor workers = new ThreadPoolExecutor(WORKERS, WORKERS, 60, TimeUnit.SECONDS,
                 new ArrayBlockingQueue<>(1024), runnable -> {

@@ -32,6 +32,7 @@ public final class Interpreter implements AslInterpreter {
     private final Executor taskExecutor;
     private final RandomGenerator random;
     private final String region;
+    private final TransitionThrottle transitions;
 
     /**
      * @param timer the timer every wait of every execution goes on
@@ -48,6 +49,20 @@ public final class Interpreter implements AslInterpreter {
      */
     public Interpreter(Timer timer, List<TaskResource> resources, Executor taskExecutor, RandomGenerator random,
             String region) {
+        this(timer, resources, taskExecutor, random, region, TransitionThrottle.NONE);
+    }
+
+    /**
+     * An interpreter whose executions ask {@code transitions} before every state they enter and every
+     * retry: the local runtime's state-transition quota.
+     */
+    public Interpreter(Timer timer, List<TaskResource> resources, Executor taskExecutor, TransitionThrottle transitions) {
+        this(timer, resources, taskExecutor, new Random(), DEFAULT_REGION, transitions);
+    }
+
+    private Interpreter(Timer timer, List<TaskResource> resources, Executor taskExecutor, RandomGenerator random,
+            String region, TransitionThrottle transitions) {
+        this.transitions = Objects.requireNonNull(transitions, "transitions");
         this.timer = Objects.requireNonNull(timer, "timer");
         this.resources = List.copyOf(resources);
         this.taskExecutor = Objects.requireNonNull(taskExecutor, "taskExecutor");
@@ -85,7 +100,7 @@ public final class Interpreter implements AslInterpreter {
         }
         JsonNode executionInput = context.input() == null ? Json.MAPPER.nullNode() : context.input();
         RunContext run = new RunContext(context, executionInput, observer, timer, taskExecutor, random,
-                this::resource, region);
+                this::resource, region, transitions);
         AtomicBoolean completed = new AtomicBoolean();
         java.util.concurrent.atomic.AtomicReference<Timer.Cancellable> timeout = new java.util.concurrent.atomic.AtomicReference<>();
         GraphRun graphRun = GraphRun.topLevel(run, parsed.graph(), result -> {

@@ -20,6 +20,8 @@ public enum ErrorCode {
     VALIDATION("ValidationException"),
     SERIALIZATION("SerializationException"),
     UNKNOWN_OPERATION("UnknownOperationException"),
+    /** Past a StartExecution or StopExecution token bucket; the SDKs retry it as a throttling error. */
+    THROTTLING("ThrottlingException"),
     INTERNAL("InternalServerError");
 
     private final String awsName;

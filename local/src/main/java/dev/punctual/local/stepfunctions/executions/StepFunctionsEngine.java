@@ -13,6 +13,7 @@ import dev.punctual.local.stepfunctions.asl.ExecutionOutcome;
 import dev.punctual.local.stepfunctions.asl.ExecutionRun;
 import dev.punctual.local.stepfunctions.asl.InvalidDefinitionException;
 import dev.punctual.local.stepfunctions.asl.ParsedDefinition;
+import dev.punctual.local.stepfunctions.quotas.StepFunctionsQuota;
 import dev.punctual.local.time.Timer;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
@@ -57,7 +58,8 @@ public final class StepFunctionsEngine implements AutoCloseable, Journal.Snapsho
     /** The largest execution history. */
     public static final int MAX_HISTORY_EVENTS = 25_000;
     /** AWS's quota of open executions per account and Region. */
-    public static final int DEFAULT_MAX_OPEN_EXECUTIONS = 1_000_000;
+    public static final int DEFAULT_MAX_OPEN_EXECUTIONS =
+            (int) StepFunctionsQuota.OPEN_EXECUTIONS.largestRegions();
 
     private static final System.Logger LOG = System.getLogger(StepFunctionsEngine.class.getName());
     private static final ObjectMapper MAPPER = new ObjectMapper()

@@ -71,7 +71,7 @@ public final class GraphRun {
 
     /** Starts at {@code stateName} with {@code input}. */
     public void start(String stateName, JsonNode input) {
-        run.trampoline.post(() -> enter(stateName, input));
+        run.trampoline.post(() -> admitted(() -> enter(stateName, input)));
     }
 
     /** Starts at the graph's {@code StartAt}. */
@@ -87,7 +87,7 @@ public final class GraphRun {
         run.trampoline.post(() -> {
             State state = graph.state(checkpoint.stateName());
             if (checkpoint.wakeAt() == null || !(state instanceof WaitState)) {
-                enter(checkpoint.stateName(), checkpoint.stateInput());
+                admitted(() -> enter(checkpoint.stateName(), checkpoint.stateInput()));
                 return;
             }
             Visit visit = new Visit(state, checkpoint.stateInput(), checkpoint.enteredAt());
@@ -186,7 +186,7 @@ public final class GraphRun {
                 Duration delay = retrier.delay(visit.retries[i], run.random);
                 visit.retries[i]++;
                 visit.retryCount++;
-                schedule(run.now().plus(delay), () -> attempt(visit));
+                schedule(run.now().plus(delay), () -> admitted(() -> attempt(visit)));
                 return;
             }
             break;
@@ -227,7 +227,22 @@ public final class GraphRun {
         if (next == null) {
             finish(new Result(output, null));
         } else {
-            run.trampoline.post(() -> enter(next, output));
+            run.trampoline.post(() -> admitted(() -> enter(next, output)));
+        }
+    }
+
+    /**
+     * Runs a state transition (a state entered, or a retry) once the transition throttle admits it:
+     * at once, or later on the timer. Throttled transitions wait, as Step Functions delays a Standard
+     * execution past its state-transition quota rather than failing it.
+     */
+    private void admitted(Runnable transition) {
+        Instant now = run.now();
+        Instant admittedAt = run.transitions.admit(now);
+        if (admittedAt.isAfter(now)) {
+            schedule(admittedAt, transition);
+        } else {
+            transition.run();
         }
     }
 

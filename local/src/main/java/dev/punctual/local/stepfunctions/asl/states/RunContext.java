@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.punctual.local.stepfunctions.asl.ExecutionContext;
 import dev.punctual.local.stepfunctions.asl.ExecutionObserver;
 import dev.punctual.local.stepfunctions.asl.TaskResource;
+import dev.punctual.local.stepfunctions.asl.TransitionThrottle;
 import dev.punctual.local.time.Timer;
 import java.time.Instant;
 import java.util.concurrent.Executor;
@@ -22,11 +23,20 @@ public final class RunContext {
     final RandomGenerator random;
     final Function<String, TaskResource> resources;
     final String region;
+    final TransitionThrottle transitions;
     final Trampoline trampoline = new Trampoline();
     final Scope scope = new Scope(null);
 
     public RunContext(ExecutionContext execution, JsonNode executionInput, ExecutionObserver observer, Timer timer,
             Executor taskExecutor, RandomGenerator random, Function<String, TaskResource> resources, String region) {
+        this(execution, executionInput, observer, timer, taskExecutor, random, resources, region, TransitionThrottle.NONE);
+    }
+
+    /** @param transitions admits each state entered and each retry (Step Functions' state-transition quota) */
+    public RunContext(ExecutionContext execution, JsonNode executionInput, ExecutionObserver observer, Timer timer,
+            Executor taskExecutor, RandomGenerator random, Function<String, TaskResource> resources, String region,
+            TransitionThrottle transitions) {
+        this.transitions = transitions;
         this.execution = execution;
         this.executionInput = executionInput;
         this.observer = observer;
