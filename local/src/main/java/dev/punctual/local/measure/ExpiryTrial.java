@@ -291,6 +291,145 @@ public final class ExpiryTrial {
                 runtime.stepFunctionsEngine().openExecutions() - openBefore, heapMb);
     }
 
+    /**
+     * What a bulk import did to expiries due soon after it: how long the import took to write and to
+     * schedule, and how late the few items written right after it expired.
+     *
+     * @param importSeconds from the first write of the import until the stream mapping had no work left
+     *     (every record of the import handled, throttled ones retried until they succeeded)
+     * @param late items deleted more than {@link #LATE} after their TTL, or not at all within the wait
+     * @param lagMillis lag of each deleted late-wave item, sorted
+     */
+    public record BulkImportReport(int importItems, double writeSeconds, double importSeconds, int lateWaveItems,
+                                   int late, int missed, int early, long[] lagMillis, ThrottleCounts throttled) {
+
+        /** Lag beyond which an expiry counts as late: Punctual's promise is the second. */
+        public static final Duration LATE = Duration.ofSeconds(1);
+
+        long lag(double percentile) {
+            if (lagMillis.length == 0) {
+                return 0;
+            }
+            int rank = (int) Math.ceil(percentile / 100.0 * lagMillis.length);
+            return lagMillis[Math.min(Math.max(rank, 1), lagMillis.length) - 1];
+        }
+
+        public String toJson() {
+            return String.format(java.util.Locale.ROOT,
+                    "{\"importItems\":%d,\"importWriteSeconds\":%.1f,\"importSchedulingSeconds\":%.1f,"
+                            + "\"lateWaveItems\":%d,\"late\":%d,\"missed\":%d,\"early\":%d,"
+                            + "\"lagMs\":{\"p50\":%d,\"p99\":%d,\"max\":%d},"
+                            + "\"throttled\":{\"startExecution\":%d,\"stopExecution\":%d,\"stateTransitions\":%d}}",
+                    importItems, writeSeconds, importSeconds, lateWaveItems, late, missed, early, lag(50), lag(99),
+                    lagMillis.length == 0 ? 0 : lagMillis[lagMillis.length - 1], throttled.startExecution(),
+                    throttled.stopExecution(), throttled.stateTransitions());
+        }
+
+        public String toText() {
+            return String.format(java.util.Locale.ROOT, String.join("%n",
+                    "import             %d items, written in %.1f s, scheduled after %.1f s",
+                    "then               %d items due 60-120 s after the import ended",
+                    "late (> 1 s)       %d",
+                    "missed             %d",
+                    "early              %d   (must be 0)",
+                    "lag p50 / p99 / max  %d / %d / %d ms",
+                    "throttled          %d StartExecution, %d StopExecution, %d state transitions"),
+                    importItems, writeSeconds, importSeconds, lateWaveItems, late, missed, early, lag(50), lag(99),
+                    lagMillis.length == 0 ? 0 : lagMillis[lagMillis.length - 1], throttled.startExecution(),
+                    throttled.stopExecution(), throttled.stateTransitions());
+        }
+    }
+
+    /**
+     * A bulk import, then items due soon after it: {@code importItems} items due over the next day
+     * (from an hour out), written as fast as DynamoDB Local takes them with the stream mapping on,
+     * then {@code lateWaveItems} items due 60 to 120 s after the import's last write. Waits until the
+     * late wave is deleted, or 15 minutes after its last TTL.
+     */
+    public BulkImportReport bulkImport(String table, int importItems, int lateWaveItems, int writers, Progress progress)
+            throws InterruptedException {
+        createWatchedTable(table);
+        runtime.deletions().track(table);
+        StreamPoller poller = runtime.streamPoller();
+        ThrottleCounts throttledBefore = runtime.throttled();
+        Instant start = clock.instant();
+        long firstImportTtl = start.plus(Duration.ofHours(1)).getEpochSecond();
+        long[] importTtls = new long[importItems];
+        for (int i = 0; i < importItems; i++) {
+            importTtls[i] = firstImportTtl + (long) i * 86_400 / importItems;
+        }
+        Settings importSettings = new Settings(table, importItems, Duration.ofDays(1), Duration.ofHours(1), Duration.ZERO, writers);
+        write(importSettings, importTtls, Instant.ofEpochSecond(firstImportTtl), progress);
+        Instant written = clock.instant();
+
+        long waveStart = written.getEpochSecond() + 60;
+        long[] waveTtls = new long[lateWaveItems];
+        for (int i = 0; i < lateWaveItems; i++) {
+            waveTtls[i] = waveStart + (long) i * 60 / lateWaveItems;
+        }
+        AtomicLongArray waveWrittenAt = new AtomicLongArray(lateWaveItems);
+        for (int from = 0; from < lateWaveItems; from += BATCH_WRITE_LIMIT) {
+            writeBatch(table, waveTtls, from, Math.min(lateWaveItems, from + BATCH_WRITE_LIMIT), waveWrittenAt, count -> { },
+                    i -> "wave-" + i);
+        }
+
+        // The import is scheduled once the mapping has read it all and stopped invoking the function.
+        Instant importScheduled = null;
+        long lastInvocations = -1;
+        Instant lastChange = clock.instant();
+        Instant waveDeadline = Instant.ofEpochSecond(waveTtls[lateWaveItems - 1]).plus(Duration.ofMinutes(15));
+        while (clock.instant().isBefore(waveDeadline)) {
+            long invocations = poller.metrics().snapshot().invocations();
+            if (invocations != lastInvocations) {
+                lastInvocations = invocations;
+                lastChange = clock.instant();
+            } else if (importScheduled == null && Duration.between(lastChange, clock.instant()).toMillis() >= 2_000) {
+                importScheduled = lastChange;
+            }
+            int deleted = 0;
+            for (int i = 0; i < lateWaveItems; i++) {
+                if (runtime.deletions().deletedAt(table, waveKey(i)).isPresent()) {
+                    deleted++;
+                }
+            }
+            progress.expired(deleted);
+            if (deleted == lateWaveItems && importScheduled != null) {
+                break;
+            }
+            Thread.sleep(TICK.toMillis() * 5);
+        }
+        int late = 0;
+        int missed = 0;
+        int early = 0;
+        List<Long> lags = new ArrayList<>();
+        for (int i = 0; i < lateWaveItems; i++) {
+            Instant ttl = Instant.ofEpochSecond(waveTtls[i]);
+            java.util.Optional<Instant> deletedAt = runtime.deletions().deletedAt(table, waveKey(i));
+            if (deletedAt.isEmpty()) {
+                missed++;
+                late++;
+                continue;
+            }
+            long lag = Duration.between(ttl, deletedAt.get()).toMillis();
+            lags.add(lag);
+            if (lag < 0) {
+                early++;
+            } else if (lag > BulkImportReport.LATE.toMillis()) {
+                late++;
+            }
+        }
+        runtime.deletions().forget(table);
+        long[] sorted = lags.stream().mapToLong(Long::longValue).sorted().toArray();
+        Instant scheduled = importScheduled == null ? clock.instant() : importScheduled;
+        return new BulkImportReport(importItems, Duration.between(start, written).toMillis() / 1e3,
+                Duration.between(start, scheduled).toMillis() / 1e3, lateWaveItems, late, missed, early, sorted,
+                runtime.throttled().since(throttledBefore));
+    }
+
+    private static Map<String, software.amazon.awssdk.services.dynamodb.model.AttributeValue> waveKey(int index) {
+        return Map.of(KEY_ATTRIBUTE, software.amazon.awssdk.services.dynamodb.model.AttributeValue.fromS("wave-" + index));
+    }
+
     private static Instant later(Instant a, Instant b) {
         return a.isAfter(b) ? a : b;
     }
@@ -435,10 +574,15 @@ public final class ExpiryTrial {
     }
 
     private void writeBatch(String table, long[] ttls, int from, int to, AtomicLongArray writtenAt, LongConsumer done) {
+        writeBatch(table, ttls, from, to, writtenAt, done, ExpiryTrial::itemId);
+    }
+
+    private void writeBatch(String table, long[] ttls, int from, int to, AtomicLongArray writtenAt, LongConsumer done,
+            java.util.function.IntFunction<String> ids) {
         List<WriteRequest> requests = new ArrayList<>(to - from);
         for (int i = from; i < to; i++) {
             requests.add(WriteRequest.builder().putRequest(PutRequest.builder().item(Map.of(
-                    KEY_ATTRIBUTE, software.amazon.awssdk.services.dynamodb.model.AttributeValue.fromS(itemId(i)),
+                    KEY_ATTRIBUTE, software.amazon.awssdk.services.dynamodb.model.AttributeValue.fromS(ids.apply(i)),
                     TTL_ATTRIBUTE, software.amazon.awssdk.services.dynamodb.model.AttributeValue.fromN(Long.toString(ttls[i])),
                     "note", software.amazon.awssdk.services.dynamodb.model.AttributeValue.fromS("written by the Punctual trial")))
                     .build()).build());
