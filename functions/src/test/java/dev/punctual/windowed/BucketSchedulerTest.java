@@ -10,39 +10,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-class BucketSchedulerTest {
-
-    private static final Instant NOW = Instant.parse("2027-01-15T08:00:00Z");
-    private static final long T = NOW.getEpochSecond();
-    private static final String TABLE = "orders";
-
-    private WindowedFakes.ManualClock clock;
-    private WindowedFakes.Index index;
-    private WindowedFakes.Table table;
-    private WindowedFakes.BucketExecutions executions;
-    private ExecutorService pool;
-    private BucketScheduler scheduler;
-
-    @BeforeEach
-    void setUp() {
-        clock = new WindowedFakes.ManualClock(NOW);
-        index = new WindowedFakes.Index();
-        table = new WindowedFakes.Table(clock);
-        executions = new WindowedFakes.BucketExecutions();
-        pool = Executors.newFixedThreadPool(4);
-        scheduler = new BucketScheduler(index, table, executions, clock, clock, pool);
-    }
-
-    @AfterEach
-    void tearDown() {
-        pool.shutdownNow();
-    }
+class BucketSchedulerTest extends WindowedTestBase {
 
     private static BucketScheduler.Request request(String id, long ttl) {
         return new BucketScheduler.Request(TABLE, "ttl", ItemKey.of(Map.of("id", AttributeValue.s(id))), Long.toString(ttl),

@@ -9,10 +9,6 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -21,11 +17,9 @@ import org.junit.jupiter.params.provider.EnumSource;
  * seal) with the bucket execution's (seal, read, delete), on a manual clock. In every one the item
  * is deleted exactly once and never before its TTL.
  */
-class SealProtocolTest {
+class SealProtocolTest extends WindowedTestBase {
 
-    private static final Instant NOW = Instant.parse("2027-01-15T08:00:00Z");
     private static final ItemKey KEY = ItemKey.of(Map.of("id", AttributeValue.s("a")));
-    private static final String TABLE = "orders";
 
     /** Where the bucket's execution runs, relative to the handler's steps. */
     enum Point {
@@ -37,30 +31,6 @@ class SealProtocolTest {
         AFTER_START_BEFORE_SEAL_READ,
         /** After the handler read the seal. */
         AFTER_SEAL_READ
-    }
-
-    private WindowedFakes.ManualClock clock;
-    private WindowedFakes.Index index;
-    private WindowedFakes.Table table;
-    private WindowedFakes.BucketExecutions executions;
-    private ExecutorService pool;
-    private BucketScheduler scheduler;
-    private BucketWorker worker;
-
-    @BeforeEach
-    void setUp() {
-        clock = new WindowedFakes.ManualClock(NOW);
-        index = new WindowedFakes.Index();
-        table = new WindowedFakes.Table(clock);
-        executions = new WindowedFakes.BucketExecutions();
-        pool = Executors.newFixedThreadPool(4);
-        scheduler = new BucketScheduler(index, table, executions, clock, clock, pool);
-        worker = new BucketWorker(index, table, executions, clock, clock, pool);
-    }
-
-    @AfterEach
-    void tearDown() {
-        pool.shutdownNow();
     }
 
     @ParameterizedTest

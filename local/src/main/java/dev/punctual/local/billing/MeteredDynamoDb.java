@@ -68,47 +68,48 @@ public final class MeteredDynamoDb implements DynamoDbClient {
     @Override
     public PutItemResponse putItem(PutItemRequest request) {
         PutItemResponse response = delegate.putItem(request.toBuilder().returnConsumedCapacity(ReturnConsumedCapacity.TOTAL).build());
-        meter.punctualUnits(units(response.consumedCapacity(), 1, true), 0);
-        return response;
-    }
-
-    @Override
-    public GetItemResponse getItem(GetItemRequest request) {
-        GetItemResponse response = delegate.getItem(request.toBuilder().returnConsumedCapacity(ReturnConsumedCapacity.TOTAL).build());
-        meter.punctualUnits(0, units(response.consumedCapacity(), 1, false));
-        return response;
-    }
-
-    @Override
-    public QueryResponse query(QueryRequest request) {
-        QueryResponse response = delegate.query(request.toBuilder().returnConsumedCapacity(ReturnConsumedCapacity.TOTAL).build());
-        meter.punctualUnits(0, units(response.consumedCapacity(), 1, false));
-        return response;
+        return written(response, response.consumedCapacity());
     }
 
     @Override
     public UpdateItemResponse updateItem(UpdateItemRequest request) {
         UpdateItemResponse response = delegate.updateItem(request.toBuilder().returnConsumedCapacity(ReturnConsumedCapacity.TOTAL).build());
-        meter.punctualUnits(units(response.consumedCapacity(), 1, true), 0);
-        return response;
+        return written(response, response.consumedCapacity());
+    }
+
+    @Override
+    public GetItemResponse getItem(GetItemRequest request) {
+        GetItemResponse response = delegate.getItem(request.toBuilder().returnConsumedCapacity(ReturnConsumedCapacity.TOTAL).build());
+        return read(response, response.consumedCapacity());
+    }
+
+    @Override
+    public QueryResponse query(QueryRequest request) {
+        QueryResponse response = delegate.query(request.toBuilder().returnConsumedCapacity(ReturnConsumedCapacity.TOTAL).build());
+        return read(response, response.consumedCapacity());
     }
 
     @Override
     public ScanResponse scan(ScanRequest request) {
         ScanResponse response = delegate.scan(request.toBuilder().returnConsumedCapacity(ReturnConsumedCapacity.TOTAL).build());
-        meter.punctualUnits(0, units(response.consumedCapacity(), 1, false));
-        return response;
+        return read(response, response.consumedCapacity());
     }
 
     @Override
     public BatchWriteItemResponse batchWriteItem(BatchWriteItemRequest request) {
         BatchWriteItemResponse response = delegate.batchWriteItem(request.toBuilder()
                 .returnConsumedCapacity(ReturnConsumedCapacity.TOTAL).build());
-        double units = 0;
-        for (ConsumedCapacity capacity : response.consumedCapacity()) {
-            units += units(capacity, 1, true);
-        }
-        meter.punctualUnits(units, 0);
+        response.consumedCapacity().forEach(capacity -> written(response, capacity));
+        return response;
+    }
+
+    private <R> R written(R response, ConsumedCapacity capacity) {
+        meter.punctualUnits(units(capacity, 1, true), 0);
+        return response;
+    }
+
+    private <R> R read(R response, ConsumedCapacity capacity) {
+        meter.punctualUnits(0, units(capacity, 1, false));
         return response;
     }
 

@@ -149,12 +149,8 @@ public final class ExpiryTrial {
         runtime.deletions().track(settings.table());
 
         int n = settings.items();
-        long firstTtl = clock.instant().plus(settings.lead()).plusSeconds(1).getEpochSecond();
-        long spreadSeconds = settings.spread().toSeconds();
-        long[] ttls = new long[n];
-        for (int i = 0; i < n; i++) {
-            ttls[i] = firstTtl + (spreadSeconds == 0 ? 0 : (long) i * spreadSeconds / n);
-        }
+        long[] ttls = ttls(settings);
+        long firstTtl = ttls[0];
         long lastTtl = ttls[n - 1];
 
         StreamPoller poller = runtime.streamPoller();
@@ -256,12 +252,8 @@ public final class ExpiryTrial {
     public ScheduleReport schedule(Settings settings, Progress progress) throws InterruptedException {
         createWatchedTable(settings.table());
         int n = settings.items();
-        long firstTtl = clock.instant().plus(settings.lead()).plusSeconds(1).getEpochSecond();
-        long spreadSeconds = settings.spread().toSeconds();
-        long[] ttls = new long[n];
-        for (int i = 0; i < n; i++) {
-            ttls[i] = firstTtl + (spreadSeconds == 0 ? 0 : (long) i * spreadSeconds / n);
-        }
+        long[] ttls = ttls(settings);
+        long firstTtl = ttls[0];
         StreamPoller poller = runtime.streamPoller();
         int openBefore = runtime.stepFunctionsEngine().openExecutions();
         Instant writeStart = clock.instant();
@@ -428,6 +420,18 @@ public final class ExpiryTrial {
 
     private static Map<String, software.amazon.awssdk.services.dynamodb.model.AttributeValue> waveKey(int index) {
         return Map.of(KEY_ATTRIBUTE, software.amazon.awssdk.services.dynamodb.model.AttributeValue.fromS("wave-" + index));
+    }
+
+    /** The items' TTLs, in order: the first {@code lead} (and a second) from now, then spread evenly. */
+    private long[] ttls(Settings settings) {
+        int n = settings.items();
+        long firstTtl = clock.instant().plus(settings.lead()).plusSeconds(1).getEpochSecond();
+        long spreadSeconds = settings.spread().toSeconds();
+        long[] ttls = new long[n];
+        for (int i = 0; i < n; i++) {
+            ttls[i] = firstTtl + (spreadSeconds == 0 ? 0 : (long) i * spreadSeconds / n);
+        }
+        return ttls;
     }
 
     private static Instant later(Instant a, Instant b) {
