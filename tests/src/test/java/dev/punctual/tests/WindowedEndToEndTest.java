@@ -6,6 +6,7 @@ import com.amazonaws.services.lambda.runtime.events.DynamodbEvent;
 import com.amazonaws.services.lambda.runtime.events.DynamodbEvent.DynamodbStreamRecord;
 import dev.punctual.functions.DynamoDbScheduleIndex;
 import dev.punctual.functions.ExpiryStreamHandler;
+import dev.punctual.local.cli.PunctualCommand;
 import dev.punctual.local.dynamodb.LocalDynamoDbClients;
 import dev.punctual.local.runtime.LocalDefaults;
 import dev.punctual.local.runtime.LocalRuntime;
@@ -17,6 +18,8 @@ import dev.punctual.tests.support.Await;
 import dev.punctual.tests.support.ExpiryTable;
 import dev.punctual.windowed.Bucket;
 import dev.punctual.windowed.BucketLevel;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -190,6 +193,40 @@ class WindowedEndToEndTest {
         ids.forEach(id -> assertDeletedAtOrAfter(table, id, ttl));
         assertDeletedOnce(table, ids);
         assertThat(bucketExecutions(table)).hasSize(1);
+    }
+
+    @Test
+    void pending_listsIndexedItemsSortedByExpiry_withTheirBucket_andLeavesStaleEntriesOut() {
+        ExpiryTable table = table("w-pending");
+        long soon = secondsFromNow(60);
+        long later = secondsFromNow(3 * 3_600);
+        table.putWithTtl("soon", soon);
+        table.putWithTtl("later", later);
+        table.putWithTtl("moved", later + 60);
+        awaitIndexed(table, soon);
+        table.updateTtl("moved", later + 120);
+        Await.until("the moved item re-indexed", Duration.ofSeconds(5), () -> pendingOutput(table).contains(Long.toString(later + 120)));
+
+        String out = pendingOutput(table);
+
+        List<String> rows = out.lines().filter(line -> line.contains(table.name())).toList();
+        assertThat(rows).hasSize(3);
+        assertThat(rows.get(0)).contains("{\"id\":{\"S\":\"soon").contains(Long.toString(soon))
+                .contains(Bucket.containing(table.name(), BucketLevel.SECOND, soon).executionName());
+        assertThat(rows.get(1)).contains("\"S\":\"later").contains(Bucket.containing(table.name(), BucketLevel.HOUR, later).executionName());
+        assertThat(rows.get(2)).contains("\"S\":\"moved").contains(Long.toString(later + 120));
+        assertThat(out).as("the entry for the moved item's old TTL").doesNotContain(Long.toString(later + 60));
+        assertThat(out).contains("3 pending expiration(s)");
+    }
+
+    private static String pendingOutput(ExpiryTable table) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int code = PunctualCommand.run(new PrintWriter(out, true), new PrintWriter(err, true), "pending",
+                "--sfn-endpoint", runtime.stepFunctionsEndpoint().toString(),
+                "--dynamodb-endpoint", runtime.dynamoDbEndpoint().toString(), "--table", table.name());
+        assertThat(code).as(err.toString()).isZero();
+        return out.toString();
     }
 
     private static void awaitIndexed(ExpiryTable table, long ttl) {
