@@ -18,6 +18,8 @@ public final class ExpiryAlarms {
     private final Alarm executionsFailed;
     private final Alarm executionsTimedOut;
     private final Alarm bucketFunctionErrors;
+    private final Alarm expiryLag;
+    private final Alarm backstopWins;
 
     /**
      * @param iteratorAge the function is behind the stream: items written now are scheduled late
@@ -29,15 +31,19 @@ public final class ExpiryAlarms {
      * @param executionsTimedOut an execution ran into Step Functions' one-year limit
      * @param bucketFunctionErrors windowed mode only, else {@code null}: the bucket function failed; its
      *     execution retries the whole bucket
+     * @param expiryLag the expiry lag's p99 is above the threshold: items are deleted late
+     * @param backstopWins native TTL deleted an item: Punctual did not delete it on time
      */
     ExpiryAlarms(Alarm iteratorAge, Alarm functionErrors, Alarm deadLetters, Alarm executionsFailed,
-            Alarm executionsTimedOut, Alarm bucketFunctionErrors) {
+            Alarm executionsTimedOut, Alarm bucketFunctionErrors, Alarm expiryLag, Alarm backstopWins) {
         this.iteratorAge = Objects.requireNonNull(iteratorAge);
         this.functionErrors = Objects.requireNonNull(functionErrors);
         this.deadLetters = Objects.requireNonNull(deadLetters);
         this.executionsFailed = Objects.requireNonNull(executionsFailed);
         this.executionsTimedOut = Objects.requireNonNull(executionsTimedOut);
         this.bucketFunctionErrors = bucketFunctionErrors;
+        this.expiryLag = Objects.requireNonNull(expiryLag);
+        this.backstopWins = Objects.requireNonNull(backstopWins);
     }
 
     /** The stream function is behind the table's stream: items written now are scheduled late. */
@@ -70,11 +76,23 @@ public final class ExpiryAlarms {
         return Optional.ofNullable(bucketFunctionErrors);
     }
 
+    /** The expiry lag's p99 is above {@link PunctualExpiryProps#lagAlarmThreshold()}. */
+    public Alarm expiryLag() {
+        return expiryLag;
+    }
+
+    /** Native TTL deleted at least one item: Punctual missed it (the backstop won). */
+    public Alarm backstopWins() {
+        return backstopWins;
+    }
+
     /** Every alarm, e.g. to add actions or put them on a dashboard. */
     public List<Alarm> all() {
         List<Alarm> all = new ArrayList<>(List.of(iteratorAge, functionErrors, deadLetters, executionsFailed,
                 executionsTimedOut));
         bucketFunctionErrors().ifPresent(all::add);
+        all.add(expiryLag);
+        all.add(backstopWins);
         return List.copyOf(all);
     }
 }

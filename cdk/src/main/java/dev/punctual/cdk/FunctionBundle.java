@@ -1,58 +1,92 @@
 package dev.punctual.cdk;
 
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
 
 /**
- * Finds the deployable Lambda bundle the functions module shades at {@code package}
- * ({@value #JAR_IN_REPOSITORY} under the repository root). The CDK app runs from {@code cdk/} and
- * tests run with {@code cdk/} as working directory, but a consumer may start anywhere inside the
- * repository, so the root is found by walking up to the directory that holds {@value #MARKER}.
+ * The deployable Lambda bundle (the functions module's shaded jar). The punctual-cdk artifact carries it
+ * as the classpath resource {@value #RESOURCE} beside this class, so a CDK app that only depends on
+ * punctual-cdk deploys it; nothing is looked up in a source tree. At synthesis it is extracted to a file
+ * named by its SHA-256 ({@link #assetHash}), which is also its CDK asset hash: a rebuild that changes
+ * nothing stages the same asset and {@code cdk deploy} has nothing to do.
  */
 public final class FunctionBundle {
 
-    /** Path of the shaded jar relative to the repository root. */
-    public static final String JAR_IN_REPOSITORY = "functions/target/punctual-functions-lambda.jar";
+    /** The bundle's resource name, relative to this class's package. */
+    public static final String RESOURCE = "punctual-functions-lambda.jar";
 
-    /** System property that points at a jar elsewhere (a downloaded release, a CI artifact). */
+    /** System property that points at a jar built elsewhere (a fork, a CI artifact): wins over the resource. */
     public static final String JAR_PROPERTY = "punctual.functions.jar";
 
-    private static final String MARKER = "functions/pom.xml";
+    /** Where extracted bundles go, under {@code java.io.tmpdir}; one file per content hash. */
+    static final String EXTRACT_DIRECTORY = "punctual-cdk";
 
     private FunctionBundle() {
     }
 
-    /** The bundle for this process: the {@value #JAR_PROPERTY} property, else found from the working directory. */
+    /** The bundle for this process: the {@value #JAR_PROPERTY} property, else the one on the classpath. */
     public static Path locate() {
         String override = System.getProperty(JAR_PROPERTY);
         if (override != null && !override.isBlank()) {
-            return requireJar(Path.of(override).toAbsolutePath().normalize(), "-D" + JAR_PROPERTY);
+            Path jar = Path.of(override).toAbsolutePath().normalize();
+            if (!Files.isRegularFile(jar)) {
+                throw new IllegalStateException("The Lambda bundle " + jar + " (from -D" + JAR_PROPERTY
+                        + ") does not exist; point it at a built punctual-functions-*-lambda.jar or leave it unset");
+            }
+            return jar;
         }
-        return locateFrom(Path.of("").toAbsolutePath());
+        return fromClasspath(Path.of(System.getProperty("java.io.tmpdir"), EXTRACT_DIRECTORY));
     }
 
     /**
-     * The bundle of the repository that contains {@code start}.
+     * The classpath's bundle, extracted into {@code directory} as {@code punctual-functions-<sha256>.jar}
+     * (reused when already there).
      *
-     * @throws IllegalStateException when no repository root is above {@code start} or its jar has not been
-     *     built yet, saying which command builds it
+     * @throws IllegalStateException when the classpath has no bundle: punctual-cdk was not built by Maven
      */
-    public static Path locateFrom(Path start) {
-        for (Path dir = start.toAbsolutePath().normalize(); dir != null; dir = dir.getParent()) {
-            if (Files.isRegularFile(dir.resolve(MARKER))) {
-                return requireJar(dir.resolve(JAR_IN_REPOSITORY), "the repository at " + dir);
+    public static Path fromClasspath(Path directory) {
+        try (InputStream in = FunctionBundle.class.getResourceAsStream(RESOURCE)) {
+            if (in == null) {
+                throw new IllegalStateException("The Lambda bundle " + RESOURCE + " is not on the classpath beside "
+                        + FunctionBundle.class.getName() + ". Depend on the dev.punctual:punctual-cdk artifact (it"
+                        + " carries the bundle), build this repository with `mvn -B package -DskipTests`, or pass"
+                        + " PunctualExpiryProps.functionJar / -D" + JAR_PROPERTY + "=<jar>");
             }
+            byte[] bytes = in.readAllBytes();
+            Path jar = directory.resolve("punctual-functions-" + sha256(bytes) + ".jar");
+            if (!Files.isRegularFile(jar) || Files.size(jar) != bytes.length) {
+                Files.createDirectories(directory);
+                Path partial = Files.createTempFile(directory, "punctual-functions-", ".partial");
+                Files.write(partial, bytes);
+                Files.move(partial, jar, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            }
+            return jar;
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot extract the Lambda bundle into " + directory, e);
         }
-        throw new IllegalStateException("No Punctual repository (a directory holding " + MARKER + ") above "
-                + start + "; run the CDK app from inside the repository or pass -D" + JAR_PROPERTY + "=<jar>");
     }
 
-    private static Path requireJar(Path jar, String source) {
-        if (!Files.isRegularFile(jar)) {
-            throw new IllegalStateException("The Lambda bundle " + jar + " (from " + source + ") does not exist. "
-                    + "Build the reactor first, from the repository root: mvn -B -o package -DskipTests "
-                    + "(running the cdk module alone does not build the functions module's shaded jar)");
+    /** The SHA-256 of the jar's bytes, in hex: the asset hash CDK stages and deploys it under. */
+    public static String assetHash(Path jar) {
+        try {
+            return sha256(Files.readAllBytes(jar));
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot read the Lambda bundle " + jar, e);
         }
-        return jar;
+    }
+
+    private static String sha256(byte[] bytes) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is required of every Java platform", e);
+        }
     }
 }

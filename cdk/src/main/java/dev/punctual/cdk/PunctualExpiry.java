@@ -1,11 +1,14 @@
 package dev.punctual.cdk;
 
 import dev.punctual.statemachine.BucketWorkflow;
+import dev.punctual.statemachine.ExpiryMetricNames;
 import dev.punctual.statemachine.ExpiryMode;
+import dev.punctual.statemachine.PunctualVersion;
 import dev.punctual.statemachine.ExpiryWorkflow;
 import dev.punctual.statemachine.ScheduleIndexTable;
 import dev.punctual.statemachine.StateMachineDefinitions;
 import dev.punctual.statemachine.StreamWiring;
+import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -15,16 +18,21 @@ import java.util.regex.Pattern;
 import software.amazon.awscdk.Annotations;
 import software.amazon.awscdk.ArnComponents;
 import software.amazon.awscdk.ArnFormat;
+import software.amazon.awscdk.AssetHashType;
 import software.amazon.awscdk.Aws;
 import software.amazon.awscdk.Duration;
 import software.amazon.awscdk.Names;
 import software.amazon.awscdk.RemovalPolicy;
 import software.amazon.awscdk.Stack;
+import software.amazon.awscdk.Tags;
 import software.amazon.awscdk.Token;
 import software.amazon.awscdk.UniqueResourceNameOptions;
 import software.amazon.awscdk.services.cloudwatch.Alarm;
 import software.amazon.awscdk.services.cloudwatch.ComparisonOperator;
 import software.amazon.awscdk.services.cloudwatch.CreateAlarmOptions;
+import software.amazon.awscdk.services.cloudwatch.Dashboard;
+import software.amazon.awscdk.services.cloudwatch.GraphWidget;
+import software.amazon.awscdk.services.cloudwatch.IMetric;
 import software.amazon.awscdk.services.cloudwatch.Metric;
 import software.amazon.awscdk.services.cloudwatch.MetricOptions;
 import software.amazon.awscdk.services.cloudwatch.Stats;
@@ -45,6 +53,7 @@ import software.amazon.awscdk.services.iam.Role;
 import software.amazon.awscdk.services.iam.ServicePrincipal;
 import software.amazon.awscdk.services.lambda.Alias;
 import software.amazon.awscdk.services.lambda.Architecture;
+import software.amazon.awscdk.services.s3.assets.AssetOptions;
 import software.amazon.awscdk.services.lambda.Code;
 import software.amazon.awscdk.services.lambda.Function;
 import software.amazon.awscdk.services.lambda.Runtime;
@@ -134,6 +143,13 @@ public final class PunctualExpiry extends Construct {
      */
     public static final String BUCKET_STATE_MACHINE_SUFFIX = "-bucket";
 
+    /**
+     * Tag on every resource the construct creates, holding {@link PunctualVersion#current()}: the same
+     * version the function puts on its log lines as {@code punctualVersion} and {@code punctual --version}
+     * prints, so a deployed stack says which Punctual it runs.
+     */
+    public static final String VERSION_TAG = "punctual:version";
+
     /** Longest state machine name Step Functions accepts. */
     private static final int MAX_STATE_MACHINE_NAME = 80;
 
@@ -160,12 +176,17 @@ public final class PunctualExpiry extends Construct {
     private final Alias alias;
     private final Queue deadLetterQueue;
     private final ExpiryAlarms alarms;
+    private final Code functionCode;
+    private final String tableName;
+    private final Dashboard dashboard;
 
     public PunctualExpiry(Construct scope, String id, PunctualExpiryProps props) {
         super(scope, id);
         ITable table = props.table();
         this.mode = props.mode();
         requireStream(table, props.cancellation());
+        this.functionCode = createFunctionCode(props);
+        this.tableName = table.getTableName();
 
         // Per item, the workflow starts its own successors ($$.StateMachine.Id); windowed, the bucket
         // function starts executions of the machine that invokes it. Either way a role must name the
@@ -206,6 +227,8 @@ public final class PunctualExpiry extends Construct {
                 "the stream invokes the '" + ALIAS_NAME + "' alias of the current version");
         alias.addEventSource(createEventSource(props));
         this.alarms = createAlarms(props);
+        this.dashboard = createDashboard();
+        Tags.of(this).add(VERSION_TAG, PunctualVersion.current());
         NagSuppressionsForExpiry.apply(this, props);
     }
 
@@ -275,6 +298,11 @@ public final class PunctualExpiry extends Construct {
     /** The construct's alarms. */
     public ExpiryAlarms alarms() {
         return alarms;
+    }
+
+    /** The CloudWatch dashboard: expiry lag p50/p99, backstop wins, iterator age, executions, dead letters. */
+    public Dashboard dashboard() {
+        return dashboard;
     }
 
     /** The function's log group. */
@@ -443,7 +471,7 @@ public final class PunctualExpiry extends Construct {
                 .runtime(Runtime.JAVA_21)
                 .architecture(Architecture.ARM_64)
                 .handler(BUCKET_HANDLER)
-                .code(Code.fromAsset(props.functionJar().toString()))
+                .code(functionCode)
                 .memorySize(BUCKET_MEMORY_MB)
                 .timeout(BUCKET_TIMEOUT)
                 .snapStart(SnapStartConf.ON_PUBLISHED_VERSIONS)
@@ -452,6 +480,19 @@ public final class PunctualExpiry extends Construct {
                 .tracing(props.tracing() ? Tracing.ACTIVE : Tracing.DISABLED)
                 .environment(environment)
                 .build();
+    }
+
+    /**
+     * The bundle as a CDK asset whose hash is the jar's own content hash, so the same jar is the same
+     * asset whatever path it was read from: a rebuild that changes nothing deploys nothing. Both functions
+     * of windowed mode share it.
+     */
+    private static Code createFunctionCode(PunctualExpiryProps props) {
+        Path jar = props.functionJar();
+        return Code.fromAsset(jar.toString(), AssetOptions.builder()
+                .assetHashType(AssetHashType.CUSTOM)
+                .assetHash(FunctionBundle.assetHash(jar))
+                .build());
     }
 
     private Queue createDeadLetterQueue() {
@@ -513,7 +554,7 @@ public final class PunctualExpiry extends Construct {
                 .runtime(Runtime.JAVA_21)
                 .architecture(Architecture.ARM_64)
                 .handler(HANDLER)
-                .code(Code.fromAsset(props.functionJar().toString()))
+                .code(functionCode)
                 .memorySize(MEMORY_MB)
                 .timeout(TIMEOUT)
                 .snapStart(SnapStartConf.ON_PUBLISHED_VERSIONS)
@@ -584,13 +625,73 @@ public final class PunctualExpiry extends Construct {
                                 .statistic(Stats.SUM).period(fiveMinutes).build()),
                         1, ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
                         "The bucket function failed; its execution retries the whole bucket (idempotent), and"
-                                + " items due in it may be deleted late") : null);
+                                + " items due in it may be deleted late") : null,
+                alarm("ExpiryLagAlarm", expiryMetric(ExpiryMetricNames.EXPIRY_LAG, Stats.percentile(99), fiveMinutes),
+                        props.lagAlarmThreshold().toMillis(), ComparisonOperator.GREATER_THAN_THRESHOLD,
+                        "Expiry lag p99 (TTL to the stream record of Punctual's delete; an upper bound, it includes"
+                                + " the stream's delay) is above " + props.lagAlarmThreshold().toMillis() + " ms"),
+                alarm("BackstopWinsAlarm", expiryMetric(ExpiryMetricNames.EXPIRED_BY_NATIVE_TTL, Stats.SUM, fiveMinutes),
+                        1, ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+                        "Native TTL deleted an item before Punctual did: that item expired late"));
         // No alarm on aborted executions: with cancellation on, StopExecution aborts stale ones by design.
         props.alarmTopic().ifPresent(topic -> created.all().forEach(alarm -> {
             alarm.addAlarmAction(new SnsAction(topic));
             alarm.addOkAction(new SnsAction(topic));
         }));
         return created;
+    }
+
+    /** One of the handler's own metrics ({@link ExpiryMetricNames}) for this construct's table. */
+    private Metric expiryMetric(String name, String statistic, Duration period) {
+        return Metric.Builder.create()
+                .namespace(ExpiryMetricNames.NAMESPACE)
+                .metricName(name)
+                .dimensionsMap(Map.of(ExpiryMetricNames.DIMENSION_TABLE, tableName))
+                .statistic(statistic)
+                .period(period)
+                .build();
+    }
+
+    /**
+     * What an operator looks at first: how late expiry runs (p50 and p99 of the lag, an upper bound since
+     * it includes the stream's delay), how often native TTL won, whether the function keeps up with the
+     * stream, the executions' fate and the dead letters.
+     */
+    private Dashboard createDashboard() {
+        Duration period = Duration.minutes(1);
+        Dashboard dashboard = Dashboard.Builder.create(this, "Dashboard").build();
+        dashboard.addWidgets(
+                graph("Expiry lag, TTL to Punctual's delete (ms, upper bound: includes stream delay)",
+                        List.of(expiryMetric(ExpiryMetricNames.EXPIRY_LAG, Stats.percentile(50), period).with(
+                                        MetricOptions.builder().label("p50").build()),
+                                expiryMetric(ExpiryMetricNames.EXPIRY_LAG, Stats.percentile(99), period).with(
+                                        MetricOptions.builder().label("p99").build()))),
+                graph("Expiries: by Punctual, by native TTL (backstop wins)",
+                        List.of(expiryMetric(ExpiryMetricNames.EXPIRED_BY_PUNCTUAL, Stats.SUM, period),
+                                expiryMetric(ExpiryMetricNames.EXPIRED_BY_NATIVE_TTL, Stats.SUM, period))),
+                graph("Stream iterator age (ms)",
+                        List.of(function.metric("IteratorAge", MetricOptions.builder()
+                                .statistic(Stats.MAXIMUM).period(period).build()))));
+        dashboard.addWidgets(
+                graph("Executions: started, failed, timed out",
+                        List.of(stateMachine.metricStarted(sum(period)), stateMachine.metricFailed(sum(period)),
+                                stateMachine.metricTimedOut(sum(period)))),
+                graph("Records: scheduled, superseded; start failures",
+                        List.of(expiryMetric(ExpiryMetricNames.RECORDS_SCHEDULED, Stats.SUM, period),
+                                expiryMetric(ExpiryMetricNames.RECORDS_SUPERSEDED, Stats.SUM, period),
+                                expiryMetric(ExpiryMetricNames.START_EXECUTION_FAILURES, Stats.SUM, period))),
+                graph("Dead-letter queue depth",
+                        List.of(deadLetterQueue.metricApproximateNumberOfMessagesVisible(MetricOptions.builder()
+                                .statistic(Stats.MAXIMUM).period(period).build()))));
+        return dashboard;
+    }
+
+    private static MetricOptions sum(Duration period) {
+        return MetricOptions.builder().statistic(Stats.SUM).period(period).build();
+    }
+
+    private static GraphWidget graph(String title, List<IMetric> metrics) {
+        return GraphWidget.Builder.create().title(title).left(metrics).width(8).build();
     }
 
     private Alarm alarm(String id, Metric metric, double threshold, ComparisonOperator operator, String description) {

@@ -26,6 +26,12 @@ public final class PunctualExpiryProps {
     public static final int MAX_RETRY_ATTEMPTS = 10_000;
     /** The shortest bounded maximum record age the event source mapping accepts. */
     public static final Duration MIN_RECORD_AGE = Duration.ofSeconds(60);
+    /**
+     * Default for {@link Builder#lagAlarmThreshold}: Punctual promises deletion within about a second of
+     * the TTL; the measured lag also holds the stream's delivery delay (usually well under a second), so
+     * a p99 five times the promise means expiry is late, not noisy.
+     */
+    public static final Duration DEFAULT_LAG_ALARM_THRESHOLD = Duration.ofSeconds(5);
     /** The longest bounded maximum record age the event source mapping accepts (streams keep 24 hours). */
     public static final Duration MAX_RECORD_AGE = Duration.ofDays(7);
 
@@ -43,6 +49,7 @@ public final class PunctualExpiryProps {
     private final int maxConcurrency;
     private final RetentionDays logRetention;
     private final Path functionJar;
+    private final Duration lagAlarmThreshold;
 
     private PunctualExpiryProps(Builder b) {
         this.table = Objects.requireNonNull(b.table, "table is required: an ITable with a stream");
@@ -65,6 +72,10 @@ public final class PunctualExpiryProps {
         this.maxConcurrency = requireRange("maxConcurrency", b.maxConcurrency, 1, StreamWiring.MAX_MAX_CONCURRENCY);
         this.logRetention = Objects.requireNonNull(b.logRetention, "logRetention");
         this.functionJar = b.functionJar;
+        this.lagAlarmThreshold = Objects.requireNonNull(b.lagAlarmThreshold, "lagAlarmThreshold");
+        if (lagAlarmThreshold.isNegative() || lagAlarmThreshold.isZero()) {
+            throw new IllegalArgumentException("lagAlarmThreshold must be positive, got " + lagAlarmThreshold);
+        }
     }
 
     /** A builder with the defaults described on each setter. */
@@ -125,7 +136,12 @@ public final class PunctualExpiryProps {
         return logRetention;
     }
 
-    /** The jar to deploy: the one set on the builder, else the reactor's (see {@link FunctionBundle}). */
+    /** The expiry lag p99 above which the lag alarm fires. */
+    public Duration lagAlarmThreshold() {
+        return lagAlarmThreshold;
+    }
+
+    /** The jar to deploy: the one set on the builder, else the one punctual-cdk carries (see {@link FunctionBundle}). */
     public Path functionJar() {
         return functionJar != null ? functionJar : FunctionBundle.locate();
     }
@@ -170,6 +186,7 @@ public final class PunctualExpiryProps {
         private int maxConcurrency = StreamWiring.DEFAULT_MAX_CONCURRENCY;
         private RetentionDays logRetention = RetentionDays.ONE_MONTH;
         private Path functionJar;
+        private Duration lagAlarmThreshold = DEFAULT_LAG_ALARM_THRESHOLD;
 
         private Builder() {
         }
@@ -267,9 +284,22 @@ public final class PunctualExpiryProps {
             return this;
         }
 
-        /** Optional: the shaded functions jar to deploy, default the one the reactor built. */
+        /**
+         * Optional: a functions jar you built yourself (e.g. a fork), default the bundle punctual-cdk carries
+         * on its classpath.
+         */
         public Builder functionJar(Path functionJar) {
             this.functionJar = functionJar;
+            return this;
+        }
+
+        /**
+         * The lag alarm fires when the expiry lag's p99 over five minutes exceeds this, default
+         * {@link #DEFAULT_LAG_ALARM_THRESHOLD}. The lag is measured from the TTL to the stream record of
+         * Punctual's delete, so it includes the stream's delay: an upper bound.
+         */
+        public Builder lagAlarmThreshold(Duration lagAlarmThreshold) {
+            this.lagAlarmThreshold = lagAlarmThreshold;
             return this;
         }
 

@@ -227,11 +227,14 @@ class DemoStackTemplateTest {
     @Test
     void alarms_watchIteratorAge_errors_deadLetters_failedAndTimedOutExecutions() {
         Map<String, JsonNode> alarms = template.ofType("AWS::CloudWatch::Alarm");
-        assertThat(alarms).hasSize(5);
+        assertThat(alarms).hasSize(7);
         Map<String, JsonNode> byMetric = alarms.values().stream()
                 .collect(Collectors.toMap(a -> a.path("MetricName").asText(), a -> a));
         assertThat(byMetric.keySet()).containsExactlyInAnyOrder("IteratorAge", "Errors",
-                "ApproximateNumberOfMessagesVisible", "ExecutionsFailed", "ExecutionsTimedOut");
+                "ApproximateNumberOfMessagesVisible", "ExecutionsFailed", "ExecutionsTimedOut",
+                // The handler's own metrics, asserted in ObservabilityTemplateTest.
+                dev.punctual.statemachine.ExpiryMetricNames.EXPIRY_LAG,
+                dev.punctual.statemachine.ExpiryMetricNames.EXPIRED_BY_NATIVE_TTL);
 
         assertAlarm(byMetric.get("IteratorAge"), "AWS/Lambda", "Maximum", 60_000, "GreaterThanThreshold",
                 "${" + template.logicalId(expiry.function()) + "}");
@@ -247,7 +250,7 @@ class DemoStackTemplateTest {
             assertThat(alarm.path("TreatMissingData").asText()).isEqualTo("notBreaching");
             assertThat(alarm.path("AlarmActions").isMissingNode()).isTrue();
         });
-        assertThat(expiry.alarms().all()).hasSize(5);
+        assertThat(expiry.alarms().all()).hasSize(7);
     }
 
     private static void assertAlarm(JsonNode alarm, String namespace, String statistic, double threshold,

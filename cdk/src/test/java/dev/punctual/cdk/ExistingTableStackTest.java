@@ -92,7 +92,7 @@ class ExistingTableStackTest {
 
     @Test
     void everyAlarm_notifiesTheTopic_whenFiringAndWhenClearing() {
-        assertThat(template.ofType("AWS::CloudWatch::Alarm").values()).hasSize(5).allSatisfy(alarm -> {
+        assertThat(template.ofType("AWS::CloudWatch::Alarm").values()).hasSize(7).allSatisfy(alarm -> {
             assertThat(alarm.path("AlarmActions").toString()).isEqualTo("[\"" + SynthesizedStacks.ALARM_TOPIC_ARN + "\"]");
             assertThat(alarm.path("OKActions").toString()).isEqualTo("[\"" + SynthesizedStacks.ALARM_TOPIC_ARN + "\"]");
         });

@@ -4,48 +4,60 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.zip.ZipFile;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class FunctionBundleTest {
 
     @TempDir
-    Path repository;
+    Path directory;
 
     @Test
-    void locateFrom_whenStartedInASubdirectory_findsTheRepositorysJar() throws IOException {
-        Files.createDirectories(repository.resolve("functions/target"));
-        Files.writeString(repository.resolve("functions/pom.xml"), "<project/>");
-        Path jar = Files.writeString(repository.resolve(FunctionBundle.JAR_IN_REPOSITORY), "jar");
-        Path cdk = Files.createDirectories(repository.resolve("cdk/src"));
+    void fromClasspath_extractsTheCarriedBundle_namedByItsContentHash() throws IOException {
+        Path jar = FunctionBundle.fromClasspath(directory);
 
-        assertThat(FunctionBundle.locateFrom(cdk)).isEqualTo(jar);
-        assertThat(FunctionBundle.locateFrom(repository)).isEqualTo(jar);
+        assertThat(jar).isRegularFile().hasParent(directory);
+        assertThat(jar.getFileName().toString()).isEqualTo("punctual-functions-" + FunctionBundle.assetHash(jar) + ".jar");
+        try (ZipFile zip = new ZipFile(jar.toFile())) {
+            assertThat(zip.getEntry("dev/punctual/functions/ExpiryStreamHandler.class")).isNotNull();
+            assertThat(zip.getEntry("dev/punctual/functions/BucketFunction.class")).isNotNull();
+        }
     }
 
     @Test
-    void locateFrom_whenJarNotBuilt_saysToBuildTheReactor() throws IOException {
-        Files.createDirectories(repository.resolve("functions"));
-        Files.writeString(repository.resolve("functions/pom.xml"), "<project/>");
+    void fromClasspath_twice_reusesTheSameFileWithTheSameHash() {
+        Path first = FunctionBundle.fromClasspath(directory);
+        Path second = FunctionBundle.fromClasspath(directory);
 
-        assertThatThrownBy(() -> FunctionBundle.locateFrom(repository.resolve("cdk")))
-                .isInstanceOf(IllegalStateException.class)
-                .hasMessageContaining(FunctionBundle.JAR_IN_REPOSITORY)
-                .hasMessageContaining("mvn -B -o package -DskipTests");
+        assertThat(second).isEqualTo(first);
+        assertThat(FunctionBundle.assetHash(second)).isEqualTo(FunctionBundle.assetHash(first)).hasSize(64);
     }
 
     @Test
-    void locateFrom_whenOutsideAnyRepository_saysWhereToRunFrom() {
-        assertThatThrownBy(() -> FunctionBundle.locateFrom(repository))
-                .isInstanceOf(IllegalStateException.class)
-                .hasMessageContaining("No Punctual repository");
+    void locate_withoutOverride_isTheCarriedBundle_notAFileInTheSourceTree() {
+        Path jar = FunctionBundle.locate();
+
+        assertThat(jar.getParent()).isEqualTo(Path.of(System.getProperty("java.io.tmpdir"), FunctionBundle.EXTRACT_DIRECTORY));
+        assertThat(jar.toString()).doesNotContain("functions/target");
     }
 
     @Test
-    void locate_fromTheCdkModule_findsTheReactorBuiltJar() {
-        // Surefire runs with cdk/ as working directory, like `cdk synth`; the reactor built the jar first.
-        assertThat(FunctionBundle.locate()).endsWith(Path.of(FunctionBundle.JAR_IN_REPOSITORY)).isRegularFile();
+    void locate_whenOverrideNamesAMissingJar_saysWhichPropertyPointedThere() {
+        String previous = System.getProperty(FunctionBundle.JAR_PROPERTY);
+        System.setProperty(FunctionBundle.JAR_PROPERTY, directory.resolve("absent.jar").toString());
+        try {
+            assertThatThrownBy(FunctionBundle::locate)
+                    .isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("absent.jar")
+                    .hasMessageContaining("-D" + FunctionBundle.JAR_PROPERTY);
+        } finally {
+            if (previous == null) {
+                System.clearProperty(FunctionBundle.JAR_PROPERTY);
+            } else {
+                System.setProperty(FunctionBundle.JAR_PROPERTY, previous);
+            }
+        }
     }
 }

@@ -22,6 +22,7 @@ final class SynthesizedStacks {
     static final String ATTACHED_STREAM_ARN =
             "arn:aws:dynamodb:eu-west-1:123456789012:table/orders.v2/stream/2024-05-01T00:00:00.000";
     static final String ATTACHED_TTL = "validUntil";
+    static final java.time.Duration ATTACHED_LAG_THRESHOLD = java.time.Duration.ofMillis(2_500);
     static final String ALARM_TOPIC_ARN = "arn:aws:sns:eu-west-1:123456789012:punctual-alarms";
 
     /** One synthesized configuration. */
@@ -80,7 +81,8 @@ final class SynthesizedStacks {
                             .maxRetryAttempts(3)
                             .maxRecordAge(java.time.Duration.ofHours(2))
                             .logLevel(ApplicationLogLevel.DEBUG)
-                            .maxConcurrency(64));
+                            .maxConcurrency(64)
+                            .lagAlarmThreshold(ATTACHED_LAG_THRESHOLD));
             return new Synthesized(stack.expiry(), TemplateJson.synthesize(stack), stack);
         }
     }

@@ -224,8 +224,8 @@ class WindowedStackTemplateTest {
     @Test
     void alarms_addTheBucketFunctionsErrors_andWatchTheBucketMachinesExecutions() {
         Map<String, JsonNode> alarms = template.ofType("AWS::CloudWatch::Alarm");
-        assertThat(alarms).hasSize(6);
-        assertThat(expiry.alarms().all()).hasSize(6);
+        assertThat(alarms).hasSize(8);
+        assertThat(expiry.alarms().all()).hasSize(8);
         assertThat(dimension(expiry.alarms().bucketFunctionErrors().orElseThrow()))
                 .isEqualTo(ref(expiry.bucketFunction().orElseThrow()));
         assertThat(metric(expiry.alarms().bucketFunctionErrors().orElseThrow()).path("MetricName").asText())
@@ -289,7 +289,7 @@ class WindowedStackTemplateTest {
             assertThat(renderedResources(deletes.get(0))).containsExactly(tableArn);
         }
 
-        assertThat(attachedTemplate.ofType("AWS::CloudWatch::Alarm").values()).hasSize(6).allSatisfy(alarm ->
+        assertThat(attachedTemplate.ofType("AWS::CloudWatch::Alarm").values()).hasSize(8).allSatisfy(alarm ->
                 assertThat(alarm.path("AlarmActions").toString())
                         .isEqualTo("[\"" + SynthesizedStacks.ALARM_TOPIC_ARN + "\"]"));
     }

@@ -29,6 +29,11 @@ import software.amazon.lambda.powertools.logging.PowertoolsLogging;
  */
 public final class BucketFunction implements RequestHandler<Map<String, Object>, Map<String, Object>>, AutoCloseable {
 
+    static {
+        // Before LOG below configures Log4j: log4j2.xml puts it on every line as punctualVersion.
+        System.setProperty(ExpiryStreamHandler.VERSION_PROPERTY, dev.punctual.statemachine.PunctualVersion.current());
+    }
+
     private static final Logger LOG = LoggerFactory.getLogger(BucketFunction.class);
 
     private final BucketWorker worker;

@@ -7,12 +7,16 @@ import com.amazonaws.services.lambda.runtime.events.StreamsEventResponse;
 import dev.punctual.expiry.BatchProcessor;
 import dev.punctual.expiry.ChangeProcessor;
 import dev.punctual.expiry.Executions;
+import dev.punctual.expiry.ExpiryMetrics;
 import dev.punctual.expiry.ExpiryRules;
 import dev.punctual.expiry.ExpiryScheduler;
+import dev.punctual.expiry.ListenerChain;
+import dev.punctual.expiry.MetricSink;
 import dev.punctual.expiry.Sleeper;
 import dev.punctual.expiry.StreamChange;
 import dev.punctual.expiry.ThrottleBackoff;
 import dev.punctual.statemachine.ExpiryMode;
+import dev.punctual.statemachine.PunctualVersion;
 import dev.punctual.statemachine.StreamWiring;
 import dev.punctual.windowed.BucketScheduler;
 import dev.punctual.windowed.WindowedProcessor;
@@ -51,6 +55,13 @@ import software.amazon.lambda.powertools.logging.PowertoolsLogging;
  */
 public final class ExpiryStreamHandler implements RequestHandler<DynamodbEvent, StreamsEventResponse>, AutoCloseable {
 
+    /** log4j2.xml reads it as {@code ${sys:punctual.version}}: set before any logger is configured. */
+    static final String VERSION_PROPERTY = "punctual.version";
+
+    static {
+        System.setProperty(VERSION_PROPERTY, PunctualVersion.current());
+    }
+
     /**
      * Invocation time left unspent on backoff: a Step Functions call begun just before the deadline may
      * take {@link AwsClients#API_CALL_TIMEOUT} with the SDK's own retries, and the response must
@@ -58,10 +69,14 @@ public final class ExpiryStreamHandler implements RequestHandler<DynamodbEvent, 
      */
     static final Duration SAFETY_MARGIN = AwsClients.API_CALL_TIMEOUT.plusSeconds(5);
 
+    /** Set by Lambda in every function's environment: only there do metrics go out as EMF log lines. */
+    private static final String LAMBDA_FUNCTION_NAME = "AWS_LAMBDA_FUNCTION_NAME";
+
     private final ExpirySettings settings;
     private final ThrottleBackoff backoff;
     private final BatchProcessor processor;
     private final DecisionLog log;
+    private final MetricSink metrics;
     private final Executions executions;
     private final DynamoDbClient ownedDynamoDb;
 
@@ -99,15 +114,26 @@ public final class ExpiryStreamHandler implements RequestHandler<DynamodbEvent, 
      * @throws IllegalArgumentException naming the variable that is missing or malformed
      */
     public ExpiryStreamHandler(Map<String, String> environment, SdkHttpClient stepFunctionsTransport, DynamoDbClient dynamoDb) {
-        this(ExpirySettings.fromEnvironment(environment), environment, stepFunctionsTransport, dynamoDb);
+        this(environment, stepFunctionsTransport, dynamoDb, environment.containsKey(LAMBDA_FUNCTION_NAME)
+                ? new PowertoolsMetricSink() : MetricSink.DISCARD);
+    }
+
+    /**
+     * As {@link #ExpiryStreamHandler(Map, SdkHttpClient, DynamoDbClient)}, publishing its metrics to
+     * {@code metrics}: the local runtime's route, so {@code demo} and {@code bench} see what the function
+     * would publish in AWS.
+     */
+    public ExpiryStreamHandler(Map<String, String> environment, SdkHttpClient stepFunctionsTransport, DynamoDbClient dynamoDb,
+            MetricSink metrics) {
+        this(ExpirySettings.fromEnvironment(environment), environment, stepFunctionsTransport, dynamoDb, metrics);
     }
 
     private ExpiryStreamHandler(ExpirySettings settings, Map<String, String> environment, SdkHttpClient transport,
-            DynamoDbClient dynamoDb) {
+            DynamoDbClient dynamoDb, MetricSink metrics) {
         this(settings, transport == null ? SfnExecutions.create(settings, environment)
                         : SfnExecutions.create(settings, environment, transport),
                 settings.mode() == ExpiryMode.WINDOWED && dynamoDb == null ? AwsClients.dynamoDb(settings, environment) : null,
-                dynamoDb, Clock.systemUTC(), realBackoff());
+                dynamoDb, Clock.systemUTC(), realBackoff(), metrics);
     }
 
     /** Tests' constructor for per-item mode: fake executions and a fixed clock. */
@@ -117,20 +143,27 @@ public final class ExpiryStreamHandler implements RequestHandler<DynamodbEvent, 
 
     /** Tests' constructor for throttling: the backoff's clock and pauses are the test's. */
     ExpiryStreamHandler(ExpirySettings settings, Executions executions, Clock clock, ThrottleBackoff backoff) {
-        this(settings, executions, null, null, clock, backoff);
+        this(settings, executions, null, null, clock, backoff, MetricSink.DISCARD);
+    }
+
+    /** Tests' constructor for metrics: fake executions, a fixed clock and the test's sink. */
+    ExpiryStreamHandler(ExpirySettings settings, Executions executions, Clock clock, MetricSink metrics) {
+        this(settings, executions, null, null, clock, realBackoff(), metrics);
     }
 
     private ExpiryStreamHandler(ExpirySettings settings, Executions executions, DynamoDbClient ownedDynamoDb,
-            DynamoDbClient sharedDynamoDb, Clock clock, ThrottleBackoff backoff) {
+            DynamoDbClient sharedDynamoDb, Clock clock, ThrottleBackoff backoff, MetricSink metrics) {
         this.settings = settings;
+        this.metrics = metrics;
         this.backoff = backoff;
         this.executions = executions;
         this.ownedDynamoDb = ownedDynamoDb;
         this.log = new DecisionLog();
+        ChangeProcessor.Listener listener = new ListenerChain(log, new ExpiryMetrics(clock, metrics));
         this.processor = settings.mode() == ExpiryMode.WINDOWED
-                ? windowed(settings, executions, ownedDynamoDb != null ? ownedDynamoDb : sharedDynamoDb, clock, log)
+                ? windowed(settings, executions, ownedDynamoDb != null ? ownedDynamoDb : sharedDynamoDb, clock, listener)
                 : new ChangeProcessor(new ExpiryRules(settings.ttlAttribute(), settings.cancelStale()),
-                        new ExpiryScheduler(executions), clock, log, settings.maxConcurrency());
+                        new ExpiryScheduler(executions), clock, listener, settings.maxConcurrency());
     }
 
     /**
@@ -138,7 +171,7 @@ public final class ExpiryStreamHandler implements RequestHandler<DynamodbEvent, 
      * to stop, and a stale index entry is harmless because its delete is conditional.
      */
     private static BatchProcessor windowed(ExpirySettings settings, Executions buckets, DynamoDbClient dynamoDb, Clock clock,
-            DecisionLog log) {
+            ChangeProcessor.Listener log) {
         ExecutorService pool = Executors.newFixedThreadPool(settings.maxConcurrency(), daemonThreads("punctual-windowed"));
         BucketScheduler scheduler = new BucketScheduler(new DynamoDbScheduleIndex(dynamoDb, settings.scheduleTable()),
                 new DynamoDbItemDeleter(dynamoDb), buckets, clock, Sleeper.SYSTEM, pool);
@@ -184,6 +217,7 @@ public final class ExpiryStreamHandler implements RequestHandler<DynamodbEvent, 
         }
         ThrottleBackoff.Batch retries = backoff.within(backoffBudget);
         failed.addAll(processor.process(changes, retries));
+        metrics.flush();
         if (retries.throttledCalls() > 0) {
             log.throttled(records.size(), retries);
         }

@@ -5,7 +5,7 @@ import picocli.CommandLine.Command;
 import software.amazon.awssdk.core.exception.SdkClientException;
 
 /** {@code punctual}: the embedded runtime's command line. */
-@Command(name = "punctual", mixinStandardHelpOptions = true, version = "punctual 0.1.0",
+@Command(name = "punctual", mixinStandardHelpOptions = true, versionProvider = PunctualCommand.Version.class,
         description = "Second-accurate expiry for DynamoDB items, on an embedded local runtime.",
         subcommands = {
             LocalCommand.class,
@@ -19,6 +19,14 @@ import software.amazon.awssdk.core.exception.SdkClientException;
 public final class PunctualCommand {
 
     private PunctualCommand() {
+    }
+
+    /** {@code --version}: the one version the construct and the function report too. */
+    static final class Version implements CommandLine.IVersionProvider {
+        @Override
+        public String[] getVersion() {
+            return new String[] {"punctual " + dev.punctual.statemachine.PunctualVersion.current()};
+        }
     }
 
     public static void main(String[] args) {

@@ -1,0 +1,28 @@
+package dev.punctual.expiry;
+
+import java.util.List;
+
+/** Tells several {@link ChangeProcessor.Listener}s of every record, in order: the log line, then the metrics. */
+public final class ListenerChain implements ChangeProcessor.Listener {
+
+    private final List<ChangeProcessor.Listener> listeners;
+
+    public ListenerChain(ChangeProcessor.Listener... listeners) {
+        this.listeners = List.of(listeners);
+    }
+
+    @Override
+    public void decided(StreamChange change, Decision decision, ExpiryScheduler.Applied applied) {
+        listeners.forEach(listener -> listener.decided(change, decision, applied));
+    }
+
+    @Override
+    public void failed(StreamChange change, Decision decision, RuntimeException error) {
+        listeners.forEach(listener -> listener.failed(change, decision, error));
+    }
+
+    @Override
+    public void skipped(StreamChange change, String failedSequenceNumber) {
+        listeners.forEach(listener -> listener.skipped(change, failedSequenceNumber));
+    }
+}
