@@ -584,9 +584,11 @@ public final class PunctualExpiry extends Construct {
     /**
      * The mapping's filters are exactly {@link StreamWiring#filterPatterns}, the text the local poller
      * applies too. Each entry is what {@code FilterCriteria.filter} would build: the pattern as a string.
+     * Old images pass in every mode: the handler stops stale executions from them (with cancellation)
+     * and measures the lag of Punctual's own deletes from them (always).
      */
     private static List<Map<String, Object>> filters(PunctualExpiryProps props) {
-        return StreamWiring.filterPatterns(props.ttlAttribute(), props.cancellation()).stream()
+        return StreamWiring.filterPatterns(props.ttlAttribute(), true).stream()
                 .map(pattern -> Map.<String, Object>of("pattern", pattern))
                 .toList();
     }

@@ -65,7 +65,7 @@ class ExistingTableStackTest {
             deployed.add(JSON.readTree(filter.path("Pattern").asText()));
         }
         List<JsonNode> expected = new ArrayList<>();
-        for (String pattern : StreamWiring.filterPatterns(SynthesizedStacks.ATTACHED_TTL, false)) {
+        for (String pattern : StreamWiring.filterPatterns(SynthesizedStacks.ATTACHED_TTL, true)) {
             expected.add(JSON.readTree(pattern));
         }
         assertThat(deployed).hasSize(2).isEqualTo(expected);

@@ -214,7 +214,7 @@ class WindowedStackTemplateTest {
             deployed.add(JSON.readTree(filter.path("Pattern").asText()));
         }
         List<JsonNode> expected = new ArrayList<>();
-        for (String pattern : StreamWiring.filterPatterns(TTL, false)) {
+        for (String pattern : StreamWiring.filterPatterns(TTL, true)) {
             expected.add(JSON.readTree(pattern));
         }
         assertThat(deployed).hasSize(2).isEqualTo(expected);

@@ -84,16 +84,18 @@ public final class StreamWiring {
      * <ol>
      *   <li>a new image whose TTL is a Number: schedule;</li>
      *   <li>a new image whose TTL is a String: a common mistake, passed so the function can log it;</li>
-     *   <li>with cancellation, an old image whose TTL was a Number: the TTL changed or went away, or
-     *       the item was deleted, so the old execution may need stopping.</li>
+     *   <li>with {@code oldImages}, an old image whose TTL was a Number: the TTL changed or went away,
+     *       or the item was deleted, so the old execution may need stopping; and a delete at the TTL is
+     *       how the handler measures the lag of Punctual's own deletes ({@link ExpiryMetricNames}).</li>
      * </ol>
+     * Deployments pass {@code true} in both modes: without old images no lag is measured.
      */
-    public static List<String> filterPatterns(String ttlAttribute, boolean cancellation) {
+    public static List<String> filterPatterns(String ttlAttribute, boolean oldImages) {
         requireSafeAttributeName(ttlAttribute);
         List<String> patterns = new ArrayList<>(3);
         patterns.add(imagePattern("NewImage", ttlAttribute, "N"));
         patterns.add(imagePattern("NewImage", ttlAttribute, "S"));
-        if (cancellation) {
+        if (oldImages) {
             patterns.add(imagePattern("OldImage", ttlAttribute, "N"));
         }
         return List.copyOf(patterns);

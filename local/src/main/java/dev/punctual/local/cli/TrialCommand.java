@@ -3,6 +3,7 @@ package dev.punctual.local.cli;
 import dev.punctual.local.billing.CostMeter;
 import dev.punctual.local.measure.AccuracyReport;
 import dev.punctual.local.measure.ExpiryTrial;
+import dev.punctual.local.measure.PublishedMetrics;
 import dev.punctual.local.runtime.LocalRuntime;
 import dev.punctual.statemachine.ExpiryMode;
 import java.io.IOException;
@@ -143,11 +144,13 @@ abstract class TrialCommand implements Callable<Integer> {
                 Map<String, String> extra = new LinkedHashMap<>();
                 extra.put("mode", "\"" + expiryMode.label() + "\"");
                 extra.put("cost", cost.toJson(report.deleted()));
+                extra.put("metrics", PublishedMetrics.of(runtime.metrics(), table).toJson());
                 out.println(report.toJson(extra));
             } else {
                 out.println();
                 out.println(report.toText());
                 out.println(cost.toText(report.deleted()));
+                out.println(PublishedMetrics.of(runtime.metrics(), table).toText());
                 out.println(report.perfect() ? "OK: every item expired at its TTL, none early, none missed."
                         : "NOT OK: see early, missed and backstop above.");
             }

@@ -6,6 +6,7 @@ import com.amazonaws.services.lambda.runtime.events.StreamsEventResponse;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.punctual.expiry.RecordedMetrics;
 import dev.punctual.functions.BucketFunction;
 import dev.punctual.functions.ExpiryStreamHandler;
 import dev.punctual.local.billing.CostMeter;
@@ -94,6 +95,7 @@ public final class LocalRuntime implements AutoCloseable {
     private final InProcessTransport stepFunctionsTransport;
     private final CostMeter costMeter = new CostMeter();
     private final DeletionLedger deletions = new DeletionLedger();
+    private final RecordedMetrics metrics = new RecordedMetrics();
     private final MeteredDynamoDb punctualDynamoDb;
     private final StepFunctionsThrottles throttles;
 
@@ -255,7 +257,7 @@ public final class LocalRuntime implements AutoCloseable {
                     .dynamoDb(inProcess.dynamoDb())
                     .streams(inProcess.streams())
                     .handlerFactory(this::handlerFor)
-                    .filterPatterns(table -> StreamWiring.filterPatterns(table.ttlAttribute(), cancelStale()))
+                    .filterPatterns(table -> StreamWiring.filterPatterns(table.ttlAttribute(), true))
                     .settings(mapping)
                     .dataDirectory(options.under("stream"))
                     .region(LocalDefaults.REGION)
@@ -305,6 +307,14 @@ public final class LocalRuntime implements AutoCloseable {
     public CostMeter.Snapshot costs() {
         StepFunctionsEngine engine = stepFunctions.engine();
         return costMeter.snapshot(engine.billedTransitions(), engine.startExecutionCalls(), engine.peakOpenExecutions());
+    }
+
+    /**
+     * The metrics every stream handler of this runtime published ({@code ExpiryLag}, expiries by
+     * Punctual and by native TTL, ...): what the function would publish to CloudWatch in AWS.
+     */
+    public RecordedMetrics metrics() {
+        return metrics;
     }
 
     /** When Punctual deleted each item of the tables it is asked to track. */
@@ -391,7 +401,7 @@ public final class LocalRuntime implements AutoCloseable {
 
     private RequestHandler<DynamodbEvent, StreamsEventResponse> handlerFor(WatchedTable table) {
         ExpiryStreamHandler handler = handlers.computeIfAbsent(table,
-                t -> new ExpiryStreamHandler(handlerEnvironment(t), stepFunctionsTransport, punctualDynamoDb));
+                t -> new ExpiryStreamHandler(handlerEnvironment(t), stepFunctionsTransport, punctualDynamoDb, metrics));
         return (event, context) -> {
             long started = System.nanoTime();
             try {
