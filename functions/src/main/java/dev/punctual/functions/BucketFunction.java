@@ -43,17 +43,18 @@ public final class BucketFunction implements RequestHandler<Map<String, Object>,
 
     /** The Lambda runtime's constructor: configuration from {@code System.getenv()}. */
     public BucketFunction() {
-        this(System.getenv(), null, null);
+        this(System.getenv(), Routes.FROM_ENVIRONMENT);
     }
 
     /**
-     * A function configured from {@code environment}; {@code stepFunctionsTransport} and
-     * {@code dynamoDb} (owned by the caller) are the local runtime's in-process routes, or
-     * {@code null} to build the clients from {@code environment}.
+     * A function configured from {@code environment} whose calls take {@code routes} (the local
+     * runtime's in-process routes, or {@link Routes#FROM_ENVIRONMENT} as in Lambda).
      *
      * @throws IllegalArgumentException naming the variable that is missing or malformed
      */
-    public BucketFunction(Map<String, String> environment, SdkHttpClient stepFunctionsTransport, DynamoDbClient dynamoDb) {
+    public BucketFunction(Map<String, String> environment, Routes routes) {
+        SdkHttpClient stepFunctionsTransport = routes.stepFunctionsTransport();
+        DynamoDbClient dynamoDb = routes.dynamoDb();
         ExpirySettings settings = ExpirySettings.forBucketFunction(environment);
         this.buckets = stepFunctionsTransport == null ? SfnExecutions.create(settings, environment)
                 : SfnExecutions.create(settings, environment, stepFunctionsTransport);

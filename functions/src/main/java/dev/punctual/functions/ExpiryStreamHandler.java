@@ -33,7 +33,6 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
-import software.amazon.awssdk.http.SdkHttpClient;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.lambda.powertools.logging.PowertoolsLogging;
 
@@ -51,7 +50,7 @@ import software.amazon.lambda.powertools.logging.PowertoolsLogging;
  * time on backoff is what keeps a burst of throttling out of the dead-letter queue.
  *
  * <p>Configured by the environment variables of {@link dev.punctual.statemachine.StreamWiring}.
- * The local runtime builds it in-process with {@link #ExpiryStreamHandler(Map, SdkHttpClient, DynamoDbClient)}.
+ * The local runtime builds it with its in-process {@link Routes}.
  */
 public final class ExpiryStreamHandler implements RequestHandler<DynamodbEvent, StreamsEventResponse>, AutoCloseable {
 
@@ -82,73 +81,31 @@ public final class ExpiryStreamHandler implements RequestHandler<DynamodbEvent, 
 
     /** The Lambda runtime's constructor: configuration from {@code System.getenv()}. */
     public ExpiryStreamHandler() {
-        this(System.getenv());
+        this(System.getenv(), Routes.FROM_ENVIRONMENT);
     }
 
     /**
-     * A handler configured from {@code environment}, with its own clients.
+     * A handler configured from {@code environment} (the variables of {@link StreamWiring}) whose calls
+     * take {@code routes}: {@link Routes#FROM_ENVIRONMENT} builds every client as in Lambda; the local
+     * runtime passes its in-process routes.
      *
      * @throws IllegalArgumentException naming the variable that is missing or malformed
      */
-    public ExpiryStreamHandler(Map<String, String> environment) {
-        this(environment, null, null);
+    public ExpiryStreamHandler(Map<String, String> environment, Routes routes) {
+        this(ExpirySettings.fromEnvironment(environment), environment, routes);
     }
 
-    /**
-     * A handler configured from {@code environment} whose Step Functions client sends its requests
-     * through {@code stepFunctionsTransport} (owned by the caller) instead of HTTP: the local
-     * runtime's in-process route to its engine. Everything else is as in Lambda.
-     *
-     * @throws IllegalArgumentException naming the variable that is missing or malformed
-     */
-    public ExpiryStreamHandler(Map<String, String> environment, SdkHttpClient stepFunctionsTransport) {
-        this(environment, stepFunctionsTransport, null);
+    private ExpiryStreamHandler(ExpirySettings settings, Map<String, String> environment, Routes routes) {
+        this(settings, routes.stepFunctionsTransport() == null ? SfnExecutions.create(settings, environment)
+                        : SfnExecutions.create(settings, environment, routes.stepFunctionsTransport()),
+                settings.mode() == ExpiryMode.WINDOWED && routes.dynamoDb() == null ? AwsClients.dynamoDb(settings, environment) : null,
+                routes.dynamoDb(), Clock.systemUTC(), realBackoff(), routes.metrics() != null ? routes.metrics()
+                        : environment.containsKey(LAMBDA_FUNCTION_NAME) ? new PowertoolsMetricSink() : MetricSink.DISCARD);
     }
 
-    /**
-     * As {@link #ExpiryStreamHandler(Map, SdkHttpClient)}, and in windowed mode with {@code dynamoDb}
-     * (owned by the caller) for the schedule index and immediate deletes: the local runtime's
-     * in-process route to DynamoDB Local. Either route may be {@code null} to build the client from
-     * {@code environment}.
-     *
-     * @throws IllegalArgumentException naming the variable that is missing or malformed
-     */
-    public ExpiryStreamHandler(Map<String, String> environment, SdkHttpClient stepFunctionsTransport, DynamoDbClient dynamoDb) {
-        this(environment, stepFunctionsTransport, dynamoDb, environment.containsKey(LAMBDA_FUNCTION_NAME)
-                ? new PowertoolsMetricSink() : MetricSink.DISCARD);
-    }
-
-    /**
-     * As {@link #ExpiryStreamHandler(Map, SdkHttpClient, DynamoDbClient)}, publishing its metrics to
-     * {@code metrics}: the local runtime's route, so {@code demo} and {@code bench} see what the function
-     * would publish in AWS.
-     */
-    public ExpiryStreamHandler(Map<String, String> environment, SdkHttpClient stepFunctionsTransport, DynamoDbClient dynamoDb,
-            MetricSink metrics) {
-        this(ExpirySettings.fromEnvironment(environment), environment, stepFunctionsTransport, dynamoDb, metrics);
-    }
-
-    private ExpiryStreamHandler(ExpirySettings settings, Map<String, String> environment, SdkHttpClient transport,
-            DynamoDbClient dynamoDb, MetricSink metrics) {
-        this(settings, transport == null ? SfnExecutions.create(settings, environment)
-                        : SfnExecutions.create(settings, environment, transport),
-                settings.mode() == ExpiryMode.WINDOWED && dynamoDb == null ? AwsClients.dynamoDb(settings, environment) : null,
-                dynamoDb, Clock.systemUTC(), realBackoff(), metrics);
-    }
-
-    /** Tests' constructor for per-item mode: fake executions and a fixed clock. */
-    ExpiryStreamHandler(ExpirySettings settings, Executions executions, Clock clock) {
-        this(settings, executions, clock, realBackoff());
-    }
-
-    /** Tests' constructor for throttling: the backoff's clock and pauses are the test's. */
-    ExpiryStreamHandler(ExpirySettings settings, Executions executions, Clock clock, ThrottleBackoff backoff) {
-        this(settings, executions, null, null, clock, backoff, MetricSink.DISCARD);
-    }
-
-    /** Tests' constructor for metrics: fake executions, a fixed clock and the test's sink. */
-    ExpiryStreamHandler(ExpirySettings settings, Executions executions, Clock clock, MetricSink metrics) {
-        this(settings, executions, null, null, clock, realBackoff(), metrics);
+    /** Tests' constructor: the test's executions, clock, backoff and metric sink. */
+    ExpiryStreamHandler(ExpirySettings settings, Executions executions, Clock clock, ThrottleBackoff backoff, MetricSink metrics) {
+        this(settings, executions, null, null, clock, backoff, metrics);
     }
 
     private ExpiryStreamHandler(ExpirySettings settings, Executions executions, DynamoDbClient ownedDynamoDb,
@@ -178,7 +135,8 @@ public final class ExpiryStreamHandler implements RequestHandler<DynamodbEvent, 
         return new WindowedProcessor(new ExpiryRules(settings.ttlAttribute(), false), scheduler, clock, log, pool::shutdown);
     }
 
-    private static ThrottleBackoff realBackoff() {
+    /** Backoff on the real clock, with real pauses: what the function uses outside tests. */
+    static ThrottleBackoff realBackoff() {
         return new ThrottleBackoff(Clock.systemUTC(), ThrottleBackoff.Pause.THREAD_SLEEP, ThreadLocalRandom.current());
     }
 

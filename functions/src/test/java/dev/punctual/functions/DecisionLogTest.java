@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.amazonaws.services.lambda.runtime.events.StreamsEventResponse;
 import dev.punctual.expiry.FakeExecutions;
+import dev.punctual.expiry.MetricSink;
 import dev.punctual.expiry.SteppingClock;
 import dev.punctual.expiry.ThrottleBackoff;
 import dev.punctual.expiry.ThrottledException;
@@ -57,7 +58,8 @@ class DecisionLogTest {
         ExpirySettings settings = ExpirySettings.fromEnvironment(Map.of(
                 StreamWiring.ENV_STATE_MACHINE_ARN, ExpiryStreamHandlerTest.STATE_MACHINE,
                 StreamWiring.ENV_TTL_ATTRIBUTE, "ttl"));
-        handler = new ExpiryStreamHandler(settings, new FakeExecutions(), Clock.fixed(ExpiryStreamHandlerTest.NOW, ZoneOffset.UTC));
+        handler = new ExpiryStreamHandler(settings, new FakeExecutions(), Clock.fixed(ExpiryStreamHandlerTest.NOW, ZoneOffset.UTC),
+                ExpiryStreamHandler.realBackoff(), MetricSink.DISCARD);
     }
 
     @AfterEach
@@ -157,7 +159,7 @@ class DecisionLogTest {
         SteppingClock clock = new SteppingClock(ExpiryStreamHandlerTest.NOW);
         handler = new ExpiryStreamHandler(ExpirySettings.fromEnvironment(Map.of(
                 StreamWiring.ENV_STATE_MACHINE_ARN, ExpiryStreamHandlerTest.STATE_MACHINE,
-                StreamWiring.ENV_TTL_ATTRIBUTE, "ttl")), executions, clock, new ThrottleBackoff(clock, clock, new Random(7)));
+                StreamWiring.ENV_TTL_ATTRIBUTE, "ttl")), executions, clock, new ThrottleBackoff(clock, clock, new Random(7)), MetricSink.DISCARD);
         return handler;
     }
 

@@ -26,7 +26,7 @@ class ExpiryStreamHandlerMetricsTest {
     private final ExpiryStreamHandler handler = new ExpiryStreamHandler(ExpirySettings.fromEnvironment(Map.of(
             StreamWiring.ENV_STATE_MACHINE_ARN, "arn:aws:states:us-east-1:123456789012:stateMachine:expire-item",
             StreamWiring.ENV_TTL_ATTRIBUTE, "ttl")),
-            new FakeExecutions(), Clock.fixed(HANDLED_AT, ZoneOffset.UTC), metrics);
+            new FakeExecutions(), Clock.fixed(HANDLED_AT, ZoneOffset.UTC), ExpiryStreamHandler.realBackoff(), metrics);
 
     @AfterEach
     void close() throws Exception {
@@ -85,7 +85,8 @@ class ExpiryStreamHandlerMetricsTest {
         failing.failStarts(name -> true, new IllegalStateException("boom"));
         try (ExpiryStreamHandler failingHandler = new ExpiryStreamHandler(ExpirySettings.fromEnvironment(Map.of(
                 StreamWiring.ENV_STATE_MACHINE_ARN, "arn:aws:states:us-east-1:123456789012:stateMachine:expire-item",
-                StreamWiring.ENV_TTL_ATTRIBUTE, "ttl")), failing, Clock.fixed(HANDLED_AT, ZoneOffset.UTC), metrics)) {
+                StreamWiring.ENV_TTL_ATTRIBUTE, "ttl")), failing, Clock.fixed(HANDLED_AT, ZoneOffset.UTC), ExpiryStreamHandler.realBackoff(),
+                metrics)) {
             failingHandler.handleRequest(EventLoader.loadDynamoDbEvent("events/insert.json"), null);
         } catch (Exception e) {
             throw new AssertionError(e);

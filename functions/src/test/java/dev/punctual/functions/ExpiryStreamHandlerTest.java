@@ -6,6 +6,7 @@ import com.amazonaws.services.lambda.runtime.events.DynamodbEvent;
 import com.amazonaws.services.lambda.runtime.events.StreamsEventResponse;
 import com.amazonaws.services.lambda.runtime.tests.EventLoader;
 import dev.punctual.expiry.FakeExecutions;
+import dev.punctual.expiry.MetricSink;
 import dev.punctual.statemachine.StreamWiring;
 import java.time.Clock;
 import java.time.Instant;
@@ -35,7 +36,8 @@ class ExpiryStreamHandlerTest {
                 StreamWiring.ENV_TTL_ATTRIBUTE, "ttl",
                 StreamWiring.ENV_CANCEL_STALE, Boolean.toString(cancelStale),
                 StreamWiring.ENV_MAX_CONCURRENCY, "4"));
-        return new ExpiryStreamHandler(settings, executions, Clock.fixed(NOW, ZoneOffset.UTC));
+        return new ExpiryStreamHandler(settings, executions, Clock.fixed(NOW, ZoneOffset.UTC), ExpiryStreamHandler.realBackoff(),
+                MetricSink.DISCARD);
     }
 
     @AfterEach

@@ -12,6 +12,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import dev.punctual.expiry.Executions;
+import dev.punctual.expiry.MetricSink;
 import dev.punctual.expiry.SteppingClock;
 import dev.punctual.expiry.ThrottleBackoff;
 import dev.punctual.statemachine.StreamWiring;
@@ -108,7 +109,7 @@ class SfnExecutionsHttpTest {
                 + "\"startDate\":1767225600.0}");
 
         StreamsEventResponse response;
-        try (ExpiryStreamHandler handler = new ExpiryStreamHandler(environment())) {
+        try (ExpiryStreamHandler handler = new ExpiryStreamHandler(environment(), Routes.FROM_ENVIRONMENT)) {
             response = handler.handleRequest(event, null);
         }
 
@@ -150,7 +151,7 @@ class SfnExecutionsHttpTest {
         SteppingClock backoffClock = new SteppingClock(ExpiryStreamHandlerTest.NOW);
         try (ExpiryStreamHandler handler = new ExpiryStreamHandler(settings, SfnExecutions.create(settings, environment()),
                 Clock.fixed(ExpiryStreamHandlerTest.NOW, ZoneOffset.UTC),
-                new ThrottleBackoff(backoffClock, backoffClock, new Random(3)))) {
+                new ThrottleBackoff(backoffClock, backoffClock, new Random(3)), MetricSink.DISCARD)) {
             response = handler.handleRequest(EventLoader.loadDynamoDbEvent("events/mixed-batch.json"),
                     new RemainingTimeContext(ExpiryStreamHandler.SAFETY_MARGIN.plusSeconds(3)));
         }

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.amazonaws.services.lambda.runtime.events.DynamodbEvent;
 import com.amazonaws.services.lambda.runtime.events.StreamsEventResponse;
 import dev.punctual.functions.ExpiryStreamHandler;
+import dev.punctual.functions.Routes;
 import dev.punctual.local.dynamodb.LocalDynamoDbClients;
 import dev.punctual.local.measure.AccuracyReport;
 import dev.punctual.local.measure.ExpiryTrial;
@@ -195,7 +196,7 @@ class ExpiryEndToEndTest {
         event.setRecords(List.of(StreamRecordConverter.toLambda(insertRecord(table, "a"), table.watched().streamArn(),
                 LocalDefaults.REGION)));
         List<StreamsEventResponse> responses = new ArrayList<>();
-        try (ExpiryStreamHandler handler = new ExpiryStreamHandler(runtime.handlerEnvironment(table.watched()))) {
+        try (ExpiryStreamHandler handler = new ExpiryStreamHandler(runtime.handlerEnvironment(table.watched()), Routes.FROM_ENVIRONMENT)) {
             responses.add(handler.handleRequest(event, null));
             responses.add(handler.handleRequest(event, null));
         }

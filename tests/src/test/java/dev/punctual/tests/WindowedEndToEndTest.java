@@ -6,6 +6,7 @@ import com.amazonaws.services.lambda.runtime.events.DynamodbEvent;
 import com.amazonaws.services.lambda.runtime.events.DynamodbEvent.DynamodbStreamRecord;
 import dev.punctual.functions.DynamoDbScheduleIndex;
 import dev.punctual.functions.ExpiryStreamHandler;
+import dev.punctual.functions.Routes;
 import dev.punctual.local.cli.PunctualCommand;
 import dev.punctual.local.dynamodb.LocalDynamoDbClients;
 import dev.punctual.local.runtime.LocalDefaults;
@@ -184,7 +185,7 @@ class WindowedEndToEndTest {
         List<DynamodbStreamRecord> reordered = new ArrayList<>(records);
         Collections.reverse(reordered);
 
-        try (ExpiryStreamHandler handler = new ExpiryStreamHandler(runtime.handlerEnvironment(table.watched()))) {
+        try (ExpiryStreamHandler handler = new ExpiryStreamHandler(runtime.handlerEnvironment(table.watched()), Routes.FROM_ENVIRONMENT)) {
             assertThat(handler.handleRequest(event(records), null).getBatchItemFailures()).isEmpty();
             assertThat(handler.handleRequest(event(reordered), null).getBatchItemFailures()).isEmpty();
         }

@@ -1,6 +1,7 @@
 package dev.punctual.local.cli;
 
 import dev.punctual.functions.ExpiryStreamHandler;
+import dev.punctual.functions.Routes;
 import dev.punctual.local.runtime.LocalDefaults;
 import dev.punctual.local.stream.DeadLetter;
 import dev.punctual.local.stream.DeadLetters;
@@ -105,7 +106,7 @@ final class DlqCommand {
                 ExpiryStreamHandler handler = new ExpiryStreamHandler(Map.of(
                         StreamWiring.ENV_STATE_MACHINE_ARN, stateMachineArn,
                         StreamWiring.ENV_TTL_ATTRIBUTE, table.ttlAttribute(),
-                        StreamWiring.ENV_STEP_FUNCTIONS_ENDPOINT, endpoint.toString()));
+                        StreamWiring.ENV_STEP_FUNCTIONS_ENDPOINT, endpoint.toString()), Routes.FROM_ENVIRONMENT);
                 handlers.add(handler);
                 return handler;
             }, Clock.systemUTC(), LocalDefaults.REGION);

@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.punctual.expiry.RecordedMetrics;
 import dev.punctual.functions.BucketFunction;
 import dev.punctual.functions.ExpiryStreamHandler;
+import dev.punctual.functions.Routes;
 import dev.punctual.local.billing.CostMeter;
 import dev.punctual.local.billing.DeletionLedger;
 import dev.punctual.local.billing.MeteredDynamoDb;
@@ -245,8 +246,8 @@ public final class LocalRuntime implements AutoCloseable {
                 createScheduleIndex(dynamoDb);
                 bucketStateMachineArn = deploy(stepFunctions.engine(), LocalDefaults.BUCKET_STATE_MACHINE_NAME,
                         StateMachineDefinitions.expireBucket("aws", LocalDefaults.bucketFunctionArn()));
-                BucketFunction bucketFunction = register(new BucketFunction(bucketFunctionEnvironment(), stepFunctionsTransport,
-                        punctualDynamoDb));
+                BucketFunction bucketFunction = register(new BucketFunction(bucketFunctionEnvironment(),
+                        new Routes(stepFunctionsTransport, punctualDynamoDb, null)));
                 functions.register(LocalDefaults.BUCKET_FUNCTION_NAME, payload -> invokeMetered(bucketFunction, payload));
             } else {
                 bucketStateMachineArn = null;
@@ -401,7 +402,8 @@ public final class LocalRuntime implements AutoCloseable {
 
     private RequestHandler<DynamodbEvent, StreamsEventResponse> handlerFor(WatchedTable table) {
         ExpiryStreamHandler handler = handlers.computeIfAbsent(table,
-                t -> new ExpiryStreamHandler(handlerEnvironment(t), stepFunctionsTransport, punctualDynamoDb, metrics));
+                t -> new ExpiryStreamHandler(handlerEnvironment(t),
+                        new Routes(stepFunctionsTransport, punctualDynamoDb, metrics)));
         return (event, context) -> {
             long started = System.nanoTime();
             try {

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.amazonaws.services.lambda.runtime.events.DynamodbEvent;
 import com.amazonaws.services.lambda.runtime.events.DynamodbEvent.DynamodbStreamRecord;
 import dev.punctual.functions.ExpiryStreamHandler;
+import dev.punctual.functions.Routes;
 import dev.punctual.local.dynamodb.LocalDynamoDbClients;
 import dev.punctual.local.runtime.LocalRuntime;
 import dev.punctual.local.stream.StreamRecordConverter;
@@ -53,7 +54,7 @@ class DuplicateDeliveryTest {
             List<DynamodbStreamRecord> batch = readStream(streams, streamArn, ITEMS);
 
             try (ExpiryStreamHandler handler = new ExpiryStreamHandler(
-                    runtime.handlerEnvironment(new WatchedTable(TABLE, streamArn, FaultFixtures.TTL)))) {
+                    runtime.handlerEnvironment(new WatchedTable(TABLE, streamArn, FaultFixtures.TTL)), Routes.FROM_ENVIRONMENT)) {
                 List<DynamodbStreamRecord> reordered = new ArrayList<>(batch);
                 Collections.reverse(reordered);
                 assertThat(handler.handleRequest(event(batch), null).getBatchItemFailures()).isEmpty();
