@@ -162,7 +162,7 @@ public final class ExpiryTrial {
         } finally {
             poller.setEnabled(true);
         }
-        long invokedBefore = poller.metrics().snapshot().recordsInvoked();
+        long invokedBefore = poller.metrics().snapshot().recordsHandled();
         Instant enabledAt = clock.instant();
         int openBefore = runtime.stepFunctionsEngine().openExecutions();
 
@@ -179,7 +179,7 @@ public final class ExpiryTrial {
         int fewestOpen = Integer.MAX_VALUE;
         while (true) {
             Instant now = clock.instant();
-            long invoked = poller.metrics().snapshot().recordsInvoked() - invokedBefore;
+            long invoked = poller.metrics().snapshot().recordsHandled() - invokedBefore;
             if (scheduledAll == null && invoked >= n) {
                 scheduledAll = now;
             }
@@ -264,7 +264,7 @@ public final class ExpiryTrial {
             poller.setEnabled(true);
         }
         Instant enabledAt = clock.instant();
-        long invokedBefore = poller.metrics().snapshot().recordsInvoked();
+        long invokedBefore = poller.metrics().snapshot().recordsHandled();
         Instant giveUp = enabledAt.plus(MAX_DRAIN).plus(MAX_DRAIN);
         long invoked = 0;
         while (invoked < n) {
@@ -273,7 +273,7 @@ public final class ExpiryTrial {
                         + Duration.between(enabledAt, giveUp).toMinutes() + " minutes");
             }
             Thread.sleep(TICK.toMillis());
-            invoked = poller.metrics().snapshot().recordsInvoked() - invokedBefore;
+            invoked = poller.metrics().snapshot().recordsHandled() - invokedBefore;
             progress.expired(Math.min(n, invoked));
         }
         Instant scheduled = clock.instant();

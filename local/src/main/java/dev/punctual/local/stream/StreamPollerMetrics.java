@@ -15,6 +15,7 @@ public final class StreamPollerMetrics {
     private final LongAdder recordsRead = new LongAdder();
     private final LongAdder recordsFiltered = new LongAdder();
     private final LongAdder recordsInvoked = new LongAdder();
+    private final LongAdder recordsHandled = new LongAdder();
     private final LongAdder invocations = new LongAdder();
     private final LongAdder failedInvocations = new LongAdder();
     private final LongAdder recordsDeadLettered = new LongAdder();
@@ -27,18 +28,21 @@ public final class StreamPollerMetrics {
      * @param recordsRead         stream records read
      * @param recordsFiltered     records dropped by the filter criteria (processed without invoking)
      * @param recordsInvoked      records handed to the function, counting retries again
+     * @param recordsHandled      records the function returned without reporting them failed: done with
      * @param invocations         function invocations
      * @param failedInvocations   invocations that failed wholly or partly
      * @param recordsDeadLettered records given to the dead-letter store
      * @param iteratorAgeMillis   age of the last record read when it was read
      */
-    public record Snapshot(long polls, long recordsRead, long recordsFiltered, long recordsInvoked, long invocations,
+    public record Snapshot(long polls, long recordsRead, long recordsFiltered, long recordsInvoked, long recordsHandled,
+                           long invocations,
                            long failedInvocations, long recordsDeadLettered, long iteratorAgeMillis) {
     }
 
     /** The counters now. */
     public Snapshot snapshot() {
-        return new Snapshot(polls.sum(), recordsRead.sum(), recordsFiltered.sum(), recordsInvoked.sum(), invocations.sum(),
+        return new Snapshot(polls.sum(), recordsRead.sum(), recordsFiltered.sum(), recordsInvoked.sum(), recordsHandled.sum(),
+                invocations.sum(),
                 failedInvocations.sum(), recordsDeadLettered.sum(), iteratorAgeMillis.get());
     }
 
@@ -54,6 +58,10 @@ public final class StreamPollerMetrics {
     void invoked(int records) {
         invocations.increment();
         recordsInvoked.add(records);
+    }
+
+    void handled(int records) {
+        recordsHandled.add(records);
     }
 
     void invocationFailed() {

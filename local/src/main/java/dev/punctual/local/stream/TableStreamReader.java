@@ -308,8 +308,10 @@ final class TableStreamReader implements Runnable {
             metrics.invoked(records.size());
             int invocations = unit.invocations() + 1;
             if (outcome instanceof Invocation.Succeeded) {
+                metrics.handled(records.size());
                 checkpoints.save(table.streamArn(), shard.shardId, last(records).sequenceNumber());
             } else if (outcome instanceof Invocation.FailedFrom partial) {
+                metrics.handled(partial.index());
                 metrics.invocationFailed();
                 if (partial.index() > 0) {
                     checkpoints.save(table.streamArn(), shard.shardId, records.get(partial.index() - 1).sequenceNumber());

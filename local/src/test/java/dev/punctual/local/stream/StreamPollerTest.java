@@ -130,13 +130,16 @@ class StreamPollerTest {
         RecordingHandler handler = new RecordingHandler((number, records) -> number == 1
                 ? RecordingHandler.failing(sequence(records.get(4)), sequence(records.get(2)))
                 : new StreamsEventResponse());
-        start(table, handler, MappingSettings.builder().batchSize(10));
+        StreamPoller poller = start(table, handler, MappingSettings.builder().batchSize(10));
 
         Await.until(() -> handler.batches().size() == 2, () -> "2 invocations, got " + handler.sequenceBatches());
 
         List<String> first = handler.sequenceBatches().get(0);
         assertThat(first).hasSize(5);
         assertThat(handler.sequenceBatches().get(1)).containsExactlyElementsOf(first.subList(2, 5));
+        Await.until(() -> poller.metrics().snapshot().recordsHandled() == 5,
+                () -> "handled: the 2 before the failure, then the 3 retried; got " + poller.metrics().snapshot());
+        assertThat(poller.metrics().snapshot().recordsInvoked()).isEqualTo(8);
     }
 
     @Test
