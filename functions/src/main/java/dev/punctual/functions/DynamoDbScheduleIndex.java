@@ -165,7 +165,7 @@ public final class DynamoDbScheduleIndex implements ScheduleIndex {
     }
 
     /** An item key from SDK attribute values. */
-    static ItemKey fromAttributes(Map<String, AttributeValue> attributes) {
+    public static ItemKey fromAttributes(Map<String, AttributeValue> attributes) {
         Map<String, dev.punctual.expiry.AttributeValue> key = new HashMap<>();
         attributes.forEach((name, value) -> {
             if (value.s() != null) {

@@ -6,7 +6,6 @@ import dev.punctual.expiry.ItemKey;
 import dev.punctual.expiry.Sleeper;
 import dev.punctual.expiry.ThrottleBackoff;
 import java.time.Clock;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.AbstractMap;
 import java.util.ArrayList;
@@ -218,23 +217,11 @@ public final class BucketScheduler {
 
     /** Deletes an item whose second has come, waiting out any part of it still ahead: never early. */
     private Placement deleteAtDue(Request request) {
-        waitUntil(clock, sleeper, request.expireAt());
+        sleeper.sleepUntil(clock, request.expireAt());
         return switch (deleter.deleteIfUnchanged(request.table(), request.key(), request.ttlAttribute(), request.ttl())) {
             case DELETED -> new Placement(Outcome.DELETED, null);
             case SUPERSEDED -> new Placement(Outcome.SUPERSEDED, null);
         };
-    }
-
-    /** Sleeps until {@code clock} reads {@code instant} or later. */
-    static void waitUntil(Clock clock, Sleeper sleeper, Instant instant) {
-        for (Instant now = clock.instant(); now.isBefore(instant); now = clock.instant()) {
-            try {
-                sleeper.sleep(Duration.between(now, instant));
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException("interrupted while waiting for " + instant, e);
-            }
-        }
     }
 
     private record ChunkKey(String table, long second) {

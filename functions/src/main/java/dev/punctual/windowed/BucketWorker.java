@@ -124,7 +124,7 @@ public final class BucketWorker {
     }
 
     private Result expire(Bucket bucket, String ttlAttribute) {
-        BucketScheduler.waitUntil(clock, sleeper, Instant.ofEpochSecond(bucket.start()));
+        sleeper.sleepUntil(clock, Instant.ofEpochSecond(bucket.start()));
         index.seal(bucket, clock.instant());
         Set<ItemAtTtl> items = new LinkedHashSet<>();
         for (IndexEntry entry : index.entriesDue(bucket.table(), bucket.start())) {

@@ -10,7 +10,6 @@ import dev.punctual.windowed.BucketLevel;
 import java.io.IOException;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -19,7 +18,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.TreeMap;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.sfn.SfnClient;
@@ -40,23 +38,33 @@ final class IndexedPending {
     record Item(String table, Map<String, AttributeValue> key, String ttl, Instant expireAt, String bucket) {
     }
 
-    private final SfnClient sfn;
     private final DynamoDbClient dynamoDb;
-    private final String bucketStateMachineArn;
     private final String indexTable;
+    /** Names of the running bucket executions. */
+    private final Set<String> running = new HashSet<>();
+    /** TTL attribute names by table, from one running bucket execution's input per table. */
+    private final Map<String, String> ttlAttributes = new HashMap<>();
 
+    /** Reads the running bucket executions once; {@link #items} and {@link #current} use what it found. */
     IndexedPending(SfnClient sfn, DynamoDbClient dynamoDb, String bucketStateMachineArn, String indexTable) {
-        this.sfn = sfn;
         this.dynamoDb = dynamoDb;
-        this.bucketStateMachineArn = bucketStateMachineArn;
         this.indexTable = indexTable;
+        Set<String> tablesSeen = new HashSet<>();
+        for (ExecutionListItem execution : sfn.listExecutionsPaginator(r -> r.stateMachineArn(bucketStateMachineArn)
+                .statusFilter(ExecutionStatus.RUNNING)).executions()) {
+            running.add(execution.name());
+            // Every bucket of a table carries the same TTL attribute: describe one execution per table,
+            // which names end with (<instant>-<level>-<table label>-<table digest>).
+            String name = execution.name();
+            if (tablesSeen.add(name.substring(name.indexOf('-', name.indexOf('-') + 1) + 1).replaceFirst("-h\\d+$", ""))) {
+                JsonNode input = input(sfn.describeExecution(r -> r.executionArn(execution.executionArn())).input());
+                ttlAttributes.put(input.path(BucketWorkflow.TABLE).asText(), input.path(BucketWorkflow.TTL_ATTRIBUTE).asText());
+            }
+        }
     }
 
-    /** Pending items of {@code table} (or every table for {@code null}), in no particular order. */
+    /** Pending items of {@code table} (or every table for {@code null}), sorted by expiry. */
     List<Item> items(String table) {
-        Set<String> running = new HashSet<>();
-        sfn.listExecutionsPaginator(r -> r.stateMachineArn(bucketStateMachineArn).statusFilter(ExecutionStatus.RUNNING))
-                .executions().forEach(execution -> running.add(execution.name()));
         Set<String> sealedSeconds = new HashSet<>();
         Map<String, Item> items = new LinkedHashMap<>();
         dynamoDb.scanPaginator(r -> r.tableName(indexTable).consistentRead(true)).items().forEach(row -> {
@@ -77,7 +85,7 @@ final class IndexedPending {
                 Map<String, AttributeValue> key = entry.m().get(ScheduleIndexTable.ENTRY_KEY).m();
                 String ttl = entry.m().get(ScheduleIndexTable.ENTRY_TTL).s();
                 items.putIfAbsent(entryTable + "|" + key + "|" + ttl, new Item(entryTable, key, ttl, Instant.ofEpochSecond(second),
-                        bucket(running, entryTable, second)));
+                        bucket(entryTable, second)));
             }
         });
         List<Item> pending = new ArrayList<>();
@@ -91,7 +99,7 @@ final class IndexedPending {
     }
 
     /** Whether the item still holds the TTL it was indexed with (a consistent read of its TTL only). */
-    boolean current(Item item, Map<String, String> ttlAttributes) {
+    boolean current(Item item) {
         String attribute = ttlAttributes.get(item.table());
         if (attribute == null) {
             return true;
@@ -102,19 +110,8 @@ final class IndexedPending {
         return ttl != null && item.ttl().equals(ttl.n());
     }
 
-    /** TTL attribute names by table, from the running bucket executions' inputs. */
-    Map<String, String> ttlAttributes() {
-        Map<String, String> attributes = new HashMap<>();
-        for (ExecutionListItem execution : sfn.listExecutionsPaginator(r -> r.stateMachineArn(bucketStateMachineArn)
-                .statusFilter(ExecutionStatus.RUNNING)).executions()) {
-            JsonNode input = input(sfn.describeExecution(r -> r.executionArn(execution.executionArn())).input());
-            attributes.put(input.path(BucketWorkflow.TABLE).asText(), input.path(BucketWorkflow.TTL_ATTRIBUTE).asText());
-        }
-        return attributes;
-    }
-
     /** The finest running bucket execution whose bucket holds {@code second}. */
-    private static String bucket(Set<String> running, String table, long second) {
+    private String bucket(String table, long second) {
         for (BucketLevel level : BucketLevel.values()) {
             String name = Bucket.containing(table, level, second).executionName();
             if (running.contains(name)) {
@@ -126,17 +123,7 @@ final class IndexedPending {
 
     /** A key as DynamoDB JSON, as per-item mode's inputs show it. */
     static String keyJson(Map<String, AttributeValue> key) {
-        StringBuilder json = new StringBuilder("{");
-        new TreeMap<>(key).forEach((name, value) -> {
-            if (json.length() > 1) {
-                json.append(',');
-            }
-            String type = value.s() != null ? "S" : value.n() != null ? "N" : "B";
-            String text = value.s() != null ? value.s() : value.n() != null ? value.n()
-                    : Base64.getEncoder().encodeToString(value.b().asByteArray());
-            json.append(JSON.valueToTree(name).toString()).append(":{\"").append(type).append("\":").append(JSON.valueToTree(text).toString()).append("}");
-        });
-        return json.append('}').toString();
+        return DynamoDbScheduleIndex.fromAttributes(key).toDynamoJson();
     }
 
     private static JsonNode input(String text) {

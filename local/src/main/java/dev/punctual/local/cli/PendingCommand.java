@@ -14,7 +14,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -111,13 +110,12 @@ final class PendingCommand implements Callable<Integer> {
      */
     private List<Row> indexedRows(SfnClient sfn, DynamoDbClient dynamoDb) {
         IndexedPending index = new IndexedPending(sfn, dynamoDb, bucketStateMachineArn, indexTable);
-        Map<String, String> ttlAttributes = index.ttlAttributes();
         List<Row> rows = new ArrayList<>();
         int checked = 0;
         for (IndexedPending.Item item : index.items(table)) {
             if (checked < limit) {
                 checked++;
-                if (!index.current(item, ttlAttributes)) {
+                if (!index.current(item)) {
                     continue;
                 }
             }

@@ -79,16 +79,12 @@ public record AccuracyReport(
 
     /** Lag at a percentile (nearest rank), or 0 when nothing was deleted. */
     public long lagPercentile(double percentile) {
-        if (lagMillis.length == 0) {
-            return 0;
-        }
-        int rank = (int) Math.ceil(percentile / 100.0 * lagMillis.length);
-        return lagMillis[Math.min(Math.max(rank, 1), lagMillis.length) - 1];
+        return Percentiles.nearestRank(lagMillis, percentile);
     }
 
     /** Largest lag, or 0 when nothing was deleted. */
     public long maxLag() {
-        return lagMillis.length == 0 ? 0 : lagMillis[lagMillis.length - 1];
+        return Percentiles.max(lagMillis);
     }
 
     /** True when nothing was early, nothing was missed and Punctual itself deleted every item. */

@@ -299,11 +299,7 @@ public final class ExpiryTrial {
         public static final Duration LATE = Duration.ofSeconds(1);
 
         long lag(double percentile) {
-            if (lagMillis.length == 0) {
-                return 0;
-            }
-            int rank = (int) Math.ceil(percentile / 100.0 * lagMillis.length);
-            return lagMillis[Math.min(Math.max(rank, 1), lagMillis.length) - 1];
+            return Percentiles.nearestRank(lagMillis, percentile);
         }
 
         public String toJson() {
@@ -313,8 +309,8 @@ public final class ExpiryTrial {
                             + "\"lagMs\":{\"p50\":%d,\"p99\":%d,\"max\":%d},"
                             + "\"throttled\":{\"startExecution\":%d,\"stopExecution\":%d,\"stateTransitions\":%d}}",
                     importItems, writeSeconds, importSeconds, lateWaveItems, late, missed, early, lag(50), lag(99),
-                    lagMillis.length == 0 ? 0 : lagMillis[lagMillis.length - 1], throttled.startExecution(),
-                    throttled.stopExecution(), throttled.stateTransitions());
+                    Percentiles.max(lagMillis), throttled.startExecution(), throttled.stopExecution(),
+                    throttled.stateTransitions());
         }
 
         public String toText() {
@@ -327,8 +323,8 @@ public final class ExpiryTrial {
                     "lag p50 / p99 / max  %d / %d / %d ms",
                     "throttled          %d StartExecution, %d StopExecution, %d state transitions"),
                     importItems, writeSeconds, importSeconds, lateWaveItems, late, missed, early, lag(50), lag(99),
-                    lagMillis.length == 0 ? 0 : lagMillis[lagMillis.length - 1], throttled.startExecution(),
-                    throttled.stopExecution(), throttled.stateTransitions());
+                    Percentiles.max(lagMillis), throttled.startExecution(), throttled.stopExecution(),
+                    throttled.stateTransitions());
         }
     }
 
@@ -346,19 +342,12 @@ public final class ExpiryTrial {
         ThrottleCounts throttledBefore = runtime.throttled();
         Instant start = clock.instant();
         long firstImportTtl = start.plus(Duration.ofHours(1)).getEpochSecond();
-        long[] importTtls = new long[importItems];
-        for (int i = 0; i < importItems; i++) {
-            importTtls[i] = firstImportTtl + (long) i * 86_400 / importItems;
-        }
+        long[] importTtls = spread(firstImportTtl, importItems, Duration.ofDays(1).toSeconds());
         Settings importSettings = new Settings(table, importItems, Duration.ofDays(1), Duration.ofHours(1), Duration.ZERO, writers);
         write(importSettings, importTtls, Instant.ofEpochSecond(firstImportTtl), progress);
         Instant written = clock.instant();
 
-        long waveStart = written.getEpochSecond() + 60;
-        long[] waveTtls = new long[lateWaveItems];
-        for (int i = 0; i < lateWaveItems; i++) {
-            waveTtls[i] = waveStart + (long) i * 60 / lateWaveItems;
-        }
+        long[] waveTtls = spread(written.getEpochSecond() + 60, lateWaveItems, 60);
         AtomicLongArray waveWrittenAt = new AtomicLongArray(lateWaveItems);
         for (int from = 0; from < lateWaveItems; from += BATCH_WRITE_LIMIT) {
             writeBatch(table, waveTtls, from, Math.min(lateWaveItems, from + BATCH_WRITE_LIMIT), waveWrittenAt, count -> { },
@@ -380,7 +369,7 @@ public final class ExpiryTrial {
             }
             int deleted = 0;
             for (int i = 0; i < lateWaveItems; i++) {
-                if (runtime.deletions().deletedAt(table, waveKey(i)).isPresent()) {
+                if (runtime.deletions().deletedAt(table, key("wave-" + i)).isPresent()) {
                     deleted++;
                 }
             }
@@ -396,7 +385,7 @@ public final class ExpiryTrial {
         List<Long> lags = new ArrayList<>();
         for (int i = 0; i < lateWaveItems; i++) {
             Instant ttl = Instant.ofEpochSecond(waveTtls[i]);
-            java.util.Optional<Instant> deletedAt = runtime.deletions().deletedAt(table, waveKey(i));
+            java.util.Optional<Instant> deletedAt = runtime.deletions().deletedAt(table, key("wave-" + i));
             if (deletedAt.isEmpty()) {
                 missed++;
                 late++;
@@ -418,18 +407,22 @@ public final class ExpiryTrial {
                 runtime.throttled().since(throttledBefore));
     }
 
-    private static Map<String, software.amazon.awssdk.services.dynamodb.model.AttributeValue> waveKey(int index) {
-        return Map.of(KEY_ATTRIBUTE, software.amazon.awssdk.services.dynamodb.model.AttributeValue.fromS("wave-" + index));
+    /** A trial item's key, as DynamoDB and the deletion ledger hold it. */
+    private static Map<String, software.amazon.awssdk.services.dynamodb.model.AttributeValue> key(String id) {
+        return Map.of(KEY_ATTRIBUTE, software.amazon.awssdk.services.dynamodb.model.AttributeValue.fromS(id));
     }
 
     /** The items' TTLs, in order: the first {@code lead} (and a second) from now, then spread evenly. */
     private long[] ttls(Settings settings) {
-        int n = settings.items();
-        long firstTtl = clock.instant().plus(settings.lead()).plusSeconds(1).getEpochSecond();
-        long spreadSeconds = settings.spread().toSeconds();
+        return spread(clock.instant().plus(settings.lead()).plusSeconds(1).getEpochSecond(), settings.items(),
+                settings.spread().toSeconds());
+    }
+
+    /** {@code n} TTLs from {@code firstTtl} on, evenly over {@code spreadSeconds}, in order. */
+    private static long[] spread(long firstTtl, int n, long spreadSeconds) {
         long[] ttls = new long[n];
         for (int i = 0; i < n; i++) {
-            ttls[i] = firstTtl + (spreadSeconds == 0 ? 0 : (long) i * spreadSeconds / n);
+            ttls[i] = firstTtl + (long) i * spreadSeconds / n;
         }
         return ttls;
     }
@@ -618,9 +611,7 @@ public final class ExpiryTrial {
         List<ExpiryObservation> observations = new ArrayList<>(ttls.length);
         for (int i = 0; i < ttls.length; i++) {
             if (windowed) {
-                Instant deletedAt = runtime.deletions().deletedAt(table,
-                        Map.of(KEY_ATTRIBUTE, software.amazon.awssdk.services.dynamodb.model.AttributeValue.fromS(itemId(i))))
-                        .orElse(null);
+                Instant deletedAt = runtime.deletions().deletedAt(table, key(itemId(i))).orElse(null);
                 observations.add(new ExpiryObservation(Instant.ofEpochSecond(ttls[i]), deletedAt, present.get(i),
                         seenGoneEarly.get(i)));
                 continue;

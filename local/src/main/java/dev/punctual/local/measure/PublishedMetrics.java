@@ -2,7 +2,6 @@ package dev.punctual.local.measure;
 
 import dev.punctual.expiry.RecordedMetrics;
 import dev.punctual.statemachine.ExpiryMetricNames;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 
@@ -35,11 +34,7 @@ public record PublishedMetrics(long[] lagMillis, double expiredByPunctual, doubl
 
     /** {@code ExpiryLag} at a percentile (nearest rank), or 0 without points. */
     public long lagPercentile(double percentile) {
-        if (lagMillis.length == 0) {
-            return 0;
-        }
-        int rank = (int) Math.ceil(percentile / 100.0 * lagMillis.length);
-        return lagMillis[Math.min(Math.max(rank, 1), lagMillis.length) - 1];
+        return Percentiles.nearestRank(lagMillis, percentile);
     }
 
     /** The {@code metrics} object of {@code bench --json}, keyed by metric name. */
@@ -48,7 +43,7 @@ public record PublishedMetrics(long[] lagMillis, double expiredByPunctual, doubl
                 "{\"namespace\":\"%s\",\"%s\":{\"count\":%d,\"p50\":%d,\"p99\":%d,\"max\":%d},\"%s\":%.0f,\"%s\":%.0f,"
                         + "\"%s\":%.0f,\"%s\":%.0f,\"%s\":%.0f,\"%s\":%.0f}",
                 ExpiryMetricNames.NAMESPACE, ExpiryMetricNames.EXPIRY_LAG, lagMillis.length, lagPercentile(50),
-                lagPercentile(99), lagMillis.length == 0 ? 0 : lagMillis[lagMillis.length - 1],
+                lagPercentile(99), Percentiles.max(lagMillis),
                 ExpiryMetricNames.EXPIRED_BY_PUNCTUAL, expiredByPunctual, ExpiryMetricNames.EXPIRED_BY_NATIVE_TTL,
                 expiredByNativeTtl, ExpiryMetricNames.RECORDS_SCHEDULED, recordsScheduled,
                 ExpiryMetricNames.RECORDS_SUPERSEDED, recordsSuperseded, ExpiryMetricNames.RECORDS_IGNORED, recordsIgnored,
@@ -62,23 +57,5 @@ public record PublishedMetrics(long[] lagMillis, double expiredByPunctual, doubl
                 ExpiryMetricNames.EXPIRY_LAG, lagPercentile(50), lagPercentile(99), lagMillis.length,
                 ExpiryMetricNames.EXPIRED_BY_PUNCTUAL, expiredByPunctual, ExpiryMetricNames.EXPIRED_BY_NATIVE_TTL,
                 expiredByNativeTtl);
-    }
-
-    @Override
-    public boolean equals(Object other) {
-        return other instanceof PublishedMetrics that && Arrays.equals(lagMillis, that.lagMillis)
-                && expiredByPunctual == that.expiredByPunctual && expiredByNativeTtl == that.expiredByNativeTtl
-                && recordsScheduled == that.recordsScheduled && recordsSuperseded == that.recordsSuperseded
-                && recordsIgnored == that.recordsIgnored && startExecutionFailures == that.startExecutionFailures;
-    }
-
-    @Override
-    public int hashCode() {
-        return Arrays.hashCode(lagMillis) * 31 + Double.hashCode(expiredByPunctual);
-    }
-
-    @Override
-    public String toString() {
-        return toJson();
     }
 }
