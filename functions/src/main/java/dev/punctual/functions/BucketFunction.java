@@ -4,16 +4,18 @@ import static software.amazon.lambda.powertools.logging.argument.StructuredArgum
 
 import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.RequestHandler;
+import dev.punctual.expiry.Executions;
 import dev.punctual.expiry.Sleeper;
 import dev.punctual.windowed.BucketInput;
 import dev.punctual.windowed.BucketWorker;
 import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import software.amazon.awssdk.http.SdkHttpClient;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.lambda.powertools.logging.PowertoolsLogging;
 
@@ -37,39 +39,153 @@ public final class BucketFunction implements RequestHandler<Map<String, Object>,
     private static final Logger LOG = LoggerFactory.getLogger(BucketFunction.class);
 
     private final BucketWorker worker;
-    private final SfnExecutions buckets;
-    private final DynamoDbClient ownedDynamoDb;
+    private final Collaborators collaborators;
     private final ExecutorService pool;
 
-    /** The Lambda runtime's constructor: configuration from {@code System.getenv()}. */
+    /** The Lambda runtime's constructor: configuration and clients from {@code System.getenv()}. */
     public BucketFunction() {
-        this(System.getenv(), Routes.FROM_ENVIRONMENT);
+        this(Collaborators.builder(System.getenv()).build());
     }
 
     /**
-     * A function configured from {@code environment} whose calls take {@code routes} (the local
-     * runtime's in-process routes, or {@link Routes#FROM_ENVIRONMENT} as in Lambda).
-     *
-     * @throws IllegalArgumentException naming the variable that is missing or malformed
+     * A function working with {@code collaborators}: the local runtime's in-process routes, or a test's.
+     * Closing the function closes what {@link Collaborators.Builder#build()} built for it.
      */
-    public BucketFunction(Map<String, String> environment, Routes routes) {
-        SdkHttpClient stepFunctionsTransport = routes.stepFunctionsTransport();
-        DynamoDbClient dynamoDb = routes.dynamoDb();
-        ExpirySettings settings = ExpirySettings.forBucketFunction(environment);
-        this.buckets = stepFunctionsTransport == null ? SfnExecutions.create(settings, environment)
-                : SfnExecutions.create(settings, environment, stepFunctionsTransport);
-        this.ownedDynamoDb = dynamoDb == null ? AwsClients.dynamoDb(settings, environment) : null;
-        DynamoDbClient client = dynamoDb == null ? ownedDynamoDb : dynamoDb;
+    public BucketFunction(Collaborators collaborators) {
+        this.collaborators = collaborators;
+        ExpirySettings settings = collaborators.settings();
         this.pool = Executors.newFixedThreadPool(settings.maxConcurrency(), ExpiryStreamHandler.daemonThreads("punctual-bucket"));
-        this.worker = new BucketWorker(new DynamoDbScheduleIndex(client, settings.scheduleTable()),
-                new DynamoDbItemDeleter(client), buckets, Clock.systemUTC(), Sleeper.SYSTEM, pool);
+        this.worker = new BucketWorker(new DynamoDbScheduleIndex(collaborators.dynamoDb(), settings.scheduleTable()),
+                new DynamoDbItemDeleter(collaborators.dynamoDb()), collaborators.buckets(), collaborators.clock(),
+                collaborators.sleeper(), pool);
+    }
+
+    /**
+     * What the function works with: its settings, the bucket executions it starts, the DynamoDB client
+     * for the index and the deletes, and the clock and sleeper it waits for a bucket's second with. A
+     * builder, as {@link ExpiryStreamHandler.Collaborators} is, so a new part comes with a default.
+     */
+    public static final class Collaborators {
+
+        private final ExpirySettings settings;
+        private final Executions buckets;
+        private final DynamoDbClient dynamoDb;
+        private final Clock clock;
+        private final Sleeper sleeper;
+        private final List<AutoCloseable> built;
+
+        private Collaborators(ExpirySettings settings, Executions buckets, DynamoDbClient dynamoDb, Clock clock,
+                Sleeper sleeper, List<AutoCloseable> built) {
+            this.settings = settings;
+            this.buckets = buckets;
+            this.dynamoDb = dynamoDb;
+            this.clock = clock;
+            this.sleeper = sleeper;
+            this.built = List.copyOf(built);
+        }
+
+        public ExpirySettings settings() {
+            return settings;
+        }
+
+        public Executions buckets() {
+            return buckets;
+        }
+
+        public DynamoDbClient dynamoDb() {
+            return dynamoDb;
+        }
+
+        public Clock clock() {
+            return clock;
+        }
+
+        public Sleeper sleeper() {
+            return sleeper;
+        }
+
+        /** Closes what the builder built; what a caller passed in stays the caller's. */
+        void close() throws Exception {
+            for (AutoCloseable part : built) {
+                part.close();
+            }
+        }
+
+        /**
+         * Collaborators configured from {@code environment}; every part not set on the builder is
+         * built from it as in Lambda.
+         *
+         * @throws IllegalArgumentException naming the variable that is missing or malformed
+         */
+        public static Builder builder(Map<String, String> environment) {
+            return new Builder(environment);
+        }
+
+        /** Builds the parts a caller did not set, from the environment. */
+        public static final class Builder {
+
+            private final Map<String, String> environment;
+            private final ExpirySettings settings;
+            private Executions buckets;
+            private DynamoDbClient dynamoDb;
+            private Clock clock = Clock.systemUTC();
+            private Sleeper sleeper = Sleeper.SYSTEM;
+
+            private Builder(Map<String, String> environment) {
+                this.environment = Map.copyOf(environment);
+                this.settings = ExpirySettings.forBucketFunction(environment);
+            }
+
+            /** The settings read from the environment, for building a part before {@link #build()}. */
+            public ExpirySettings settings() {
+                return settings;
+            }
+
+            /** Default: an {@link SfnExecutions} with its own HTTP client. */
+            public Builder buckets(Executions value) {
+                this.buckets = value;
+                return this;
+            }
+
+            /** Default: a client of its own for the endpoint the environment names. */
+            public Builder dynamoDb(DynamoDbClient value) {
+                this.dynamoDb = value;
+                return this;
+            }
+
+            /** Default: {@link Clock#systemUTC()}. */
+            public Builder clock(Clock value) {
+                this.clock = value;
+                return this;
+            }
+
+            /** Default: {@link Sleeper#SYSTEM}. */
+            public Builder sleeper(Sleeper value) {
+                this.sleeper = value;
+                return this;
+            }
+
+            /** The collaborators; each call builds its own clients for the parts not set. */
+            public Collaborators build() {
+                List<AutoCloseable> built = new ArrayList<>();
+                Executions calls = buckets;
+                if (calls == null) {
+                    SfnExecutions own = SfnExecutions.create(settings, environment);
+                    built.add(own);
+                    calls = own;
+                }
+                DynamoDbClient client = dynamoDb;
+                if (client == null) {
+                    client = AwsClients.dynamoDb(settings, environment);
+                    built.add(client);
+                }
+                return new Collaborators(settings, calls, client, clock, sleeper, built);
+            }
+        }
     }
 
     @Override
     public Map<String, Object> handleRequest(Map<String, Object> payload, Context context) {
-        if (context == null) {
-            return handle(payload);
-        }
         return PowertoolsLogging.withLogging(context, () -> handle(payload));
     }
 
@@ -96,11 +212,8 @@ public final class BucketFunction implements RequestHandler<Map<String, Object>,
 
     /** Releases the worker threads and the clients this function built (the local runtime's shutdown). */
     @Override
-    public void close() {
+    public void close() throws Exception {
         pool.shutdown();
-        buckets.close();
-        if (ownedDynamoDb != null) {
-            ownedDynamoDb.close();
-        }
+        collaborators.close();
     }
 }

@@ -50,7 +50,8 @@ import software.amazon.lambda.powertools.logging.PowertoolsLogging;
  * time on backoff is what keeps a burst of throttling out of the dead-letter queue.
  *
  * <p>Configured by the environment variables of {@link dev.punctual.statemachine.StreamWiring}.
- * The local runtime builds it with its in-process {@link Routes}.
+ * The local runtime passes its own {@link Collaborators}: executions over its in-process transport,
+ * its DynamoDB client and its metric recorder.
  */
 public final class ExpiryStreamHandler implements RequestHandler<DynamodbEvent, StreamsEventResponse>, AutoCloseable {
 
@@ -76,51 +77,171 @@ public final class ExpiryStreamHandler implements RequestHandler<DynamodbEvent, 
     private final BatchProcessor processor;
     private final DecisionLog log;
     private final MetricSink metrics;
-    private final Executions executions;
-    private final DynamoDbClient ownedDynamoDb;
+    private final Collaborators collaborators;
 
-    /** The Lambda runtime's constructor: configuration from {@code System.getenv()}. */
+    /** The Lambda runtime's constructor: configuration and clients from {@code System.getenv()}. */
     public ExpiryStreamHandler() {
-        this(System.getenv(), Routes.FROM_ENVIRONMENT);
+        this(Collaborators.builder(System.getenv()).build());
     }
 
     /**
-     * A handler configured from {@code environment} (the variables of {@link StreamWiring}) whose calls
-     * take {@code routes}: {@link Routes#FROM_ENVIRONMENT} builds every client as in Lambda; the local
-     * runtime passes its in-process routes.
-     *
-     * @throws IllegalArgumentException naming the variable that is missing or malformed
+     * A handler working with {@code collaborators}: the local runtime's in-process routes, or a test's
+     * fakes. Closing the handler closes what {@link Collaborators.Builder#build()} built for it.
      */
-    public ExpiryStreamHandler(Map<String, String> environment, Routes routes) {
-        this(ExpirySettings.fromEnvironment(environment), environment, routes);
-    }
-
-    private ExpiryStreamHandler(ExpirySettings settings, Map<String, String> environment, Routes routes) {
-        this(settings, routes.stepFunctionsTransport() == null ? SfnExecutions.create(settings, environment)
-                        : SfnExecutions.create(settings, environment, routes.stepFunctionsTransport()),
-                settings.mode() == ExpiryMode.WINDOWED && routes.dynamoDb() == null ? AwsClients.dynamoDb(settings, environment) : null,
-                routes.dynamoDb(), Clock.systemUTC(), realBackoff(), routes.metrics() != null ? routes.metrics()
-                        : environment.containsKey(LAMBDA_FUNCTION_NAME) ? new PowertoolsMetricSink() : MetricSink.DISCARD);
-    }
-
-    /** Tests' constructor: the test's executions, clock, backoff and metric sink. */
-    ExpiryStreamHandler(ExpirySettings settings, Executions executions, Clock clock, ThrottleBackoff backoff, MetricSink metrics) {
-        this(settings, executions, null, null, clock, backoff, metrics);
-    }
-
-    private ExpiryStreamHandler(ExpirySettings settings, Executions executions, DynamoDbClient ownedDynamoDb,
-            DynamoDbClient sharedDynamoDb, Clock clock, ThrottleBackoff backoff, MetricSink metrics) {
-        this.settings = settings;
-        this.metrics = metrics;
-        this.backoff = backoff;
-        this.executions = executions;
-        this.ownedDynamoDb = ownedDynamoDb;
+    public ExpiryStreamHandler(Collaborators collaborators) {
+        this.collaborators = collaborators;
+        this.settings = collaborators.settings();
+        this.metrics = collaborators.metrics();
+        this.backoff = collaborators.backoff();
         this.log = new DecisionLog();
+        Clock clock = collaborators.clock();
         ChangeProcessor.Listener listener = new ListenerChain(log, new ExpiryMetrics(clock, metrics));
         this.processor = settings.mode() == ExpiryMode.WINDOWED
-                ? windowed(settings, executions, ownedDynamoDb != null ? ownedDynamoDb : sharedDynamoDb, clock, listener)
+                ? windowed(settings, collaborators.executions(), collaborators.dynamoDb(), clock, listener)
                 : new ChangeProcessor(new ExpiryRules(settings.ttlAttribute(), settings.cancelStale()),
-                        new ExpiryScheduler(executions), clock, listener, settings.maxConcurrency());
+                        new ExpiryScheduler(collaborators.executions()), clock, listener, settings.maxConcurrency());
+    }
+
+    /**
+     * What the handler works with, as Powertools' handlers take theirs: its settings, the Step Functions
+     * executions it starts and stops, the DynamoDB client for windowed mode's index, its clock, its
+     * backoff on throttling and where its metrics go. A builder rather than a record, so that a new
+     * collaborator comes with a default built from the environment and no caller has to change.
+     */
+    public static final class Collaborators {
+
+        private final ExpirySettings settings;
+        private final Executions executions;
+        private final DynamoDbClient dynamoDb;
+        private final Clock clock;
+        private final ThrottleBackoff backoff;
+        private final MetricSink metrics;
+        private final List<AutoCloseable> built;
+
+        private Collaborators(ExpirySettings settings, Executions executions, DynamoDbClient dynamoDb, Clock clock,
+                ThrottleBackoff backoff, MetricSink metrics, List<AutoCloseable> built) {
+            this.settings = settings;
+            this.executions = executions;
+            this.dynamoDb = dynamoDb;
+            this.clock = clock;
+            this.backoff = backoff;
+            this.metrics = metrics;
+            this.built = List.copyOf(built);
+        }
+
+        /**
+         * Collaborators configured from {@code environment} (the variables of {@link StreamWiring});
+         * every part not set on the builder is built from it as in Lambda.
+         *
+         * @throws IllegalArgumentException naming the variable that is missing or malformed
+         */
+        public static Builder builder(Map<String, String> environment) {
+            return new Builder(environment);
+        }
+
+        public ExpirySettings settings() {
+            return settings;
+        }
+
+        public Executions executions() {
+            return executions;
+        }
+
+        /** The client for windowed mode's schedule index and deletes; {@code null} in per-item mode. */
+        public DynamoDbClient dynamoDb() {
+            return dynamoDb;
+        }
+
+        public Clock clock() {
+            return clock;
+        }
+
+        public ThrottleBackoff backoff() {
+            return backoff;
+        }
+
+        public MetricSink metrics() {
+            return metrics;
+        }
+
+        /** Closes what the builder built; what a caller passed in stays the caller's. */
+        void close() throws Exception {
+            for (AutoCloseable part : built) {
+                part.close();
+            }
+        }
+
+        /** Builds the parts a caller did not set, from the environment. */
+        public static final class Builder {
+
+            private final Map<String, String> environment;
+            private final ExpirySettings settings;
+            private Executions executions;
+            private DynamoDbClient dynamoDb;
+            private Clock clock;
+            private ThrottleBackoff backoff;
+            private MetricSink metrics;
+
+            private Builder(Map<String, String> environment) {
+                this.environment = Map.copyOf(environment);
+                this.settings = ExpirySettings.fromEnvironment(environment);
+            }
+
+            /** The settings read from the environment, for building a part before {@link #build()}. */
+            public ExpirySettings settings() {
+                return settings;
+            }
+
+            /** Default: an {@link SfnExecutions} with its own HTTP client. */
+            public Builder executions(Executions value) {
+                this.executions = value;
+                return this;
+            }
+
+            /** Default in windowed mode: a client of its own for the endpoint the environment names. */
+            public Builder dynamoDb(DynamoDbClient value) {
+                this.dynamoDb = value;
+                return this;
+            }
+
+            /** Default: {@link Clock#systemUTC()}. */
+            public Builder clock(Clock value) {
+                this.clock = value;
+                return this;
+            }
+
+            /** Default: backoff on the system clock with real pauses. */
+            public Builder backoff(ThrottleBackoff value) {
+                this.backoff = value;
+                return this;
+            }
+
+            /** Default: embedded metric format inside Lambda, nowhere outside it. */
+            public Builder metrics(MetricSink value) {
+                this.metrics = value;
+                return this;
+            }
+
+            /** The collaborators; each call builds its own clients for the parts not set. */
+            public Collaborators build() {
+                List<AutoCloseable> built = new ArrayList<>();
+                Executions calls = executions;
+                if (calls == null) {
+                    SfnExecutions own = SfnExecutions.create(settings, environment);
+                    built.add(own);
+                    calls = own;
+                }
+                DynamoDbClient client = dynamoDb;
+                if (client == null && settings.mode() == ExpiryMode.WINDOWED) {
+                    client = AwsClients.dynamoDb(settings, environment);
+                    built.add(client);
+                }
+                MetricSink sink = metrics != null ? metrics
+                        : environment.containsKey(LAMBDA_FUNCTION_NAME) ? new PowertoolsMetricSink() : MetricSink.DISCARD;
+                return new Collaborators(settings, calls, client, clock != null ? clock : Clock.systemUTC(),
+                        backoff != null ? backoff : realBackoff(), sink, built);
+            }
+        }
     }
 
     /**
@@ -151,12 +272,7 @@ public final class ExpiryStreamHandler implements RequestHandler<DynamodbEvent, 
 
     @Override
     public StreamsEventResponse handleRequest(DynamodbEvent event, Context context) {
-        Duration remaining = context == null ? StreamWiring.FUNCTION_TIMEOUT
-                : Duration.ofMillis(context.getRemainingTimeInMillis());
-        Duration backoffBudget = remaining.minus(SAFETY_MARGIN);
-        if (context == null) {
-            return handle(event, backoffBudget);
-        }
+        Duration backoffBudget = Duration.ofMillis(context.getRemainingTimeInMillis()).minus(SAFETY_MARGIN);
         return PowertoolsLogging.withLogging(context, () -> handle(event, backoffBudget));
     }
 
@@ -200,15 +316,10 @@ public final class ExpiryStreamHandler implements RequestHandler<DynamodbEvent, 
                 ? "" : record.getDynamodb().getSequenceNumber();
     }
 
-    /** Releases the worker threads and the Step Functions client (the local runtime's shutdown). */
+    /** Releases the worker threads and the clients the handler built (the local runtime's shutdown). */
     @Override
     public void close() throws Exception {
         processor.close();
-        if (executions instanceof AutoCloseable closeable) {
-            closeable.close();
-        }
-        if (ownedDynamoDb != null) {
-            ownedDynamoDb.close();
-        }
+        collaborators.close();
     }
 }

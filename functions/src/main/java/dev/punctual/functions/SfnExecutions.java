@@ -62,10 +62,6 @@ public final class SfnExecutions implements Executions, AutoCloseable {
                 settings);
     }
 
-    static SfnClient client(ExpirySettings settings, Map<String, String> environment) {
-        return client(settings, environment, null);
-    }
-
     private static SfnClient client(ExpirySettings settings, Map<String, String> environment,
             SdkHttpClient transport) {
         SfnClientBuilder builder = SfnClient.builder();

@@ -12,6 +12,7 @@ import dev.punctual.expiry.SteppingClock;
 import dev.punctual.expiry.ThrottleBackoff;
 import dev.punctual.expiry.ThrottledException;
 import dev.punctual.statemachine.StreamWiring;
+import dev.punctual.testing.TestLambdaContext;
 import java.time.Clock;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
@@ -55,11 +56,8 @@ class DecisionLogTest {
         // Powertools warns about reserved keys through its own logger, which only the root logger hears.
         config.getRootLogger().addAppender(capture, null, null);
         context.updateLoggers();
-        ExpirySettings settings = ExpirySettings.fromEnvironment(Map.of(
-                StreamWiring.ENV_STATE_MACHINE_ARN, ExpiryStreamHandlerTest.STATE_MACHINE,
-                StreamWiring.ENV_TTL_ATTRIBUTE, "ttl"));
-        handler = new ExpiryStreamHandler(settings, new FakeExecutions(), Clock.fixed(ExpiryStreamHandlerTest.NOW, ZoneOffset.UTC),
-                ExpiryStreamHandler.realBackoff(), MetricSink.DISCARD);
+        handler = new ExpiryStreamHandler(collaborators().executions(new FakeExecutions())
+                .clock(Clock.fixed(ExpiryStreamHandlerTest.NOW, ZoneOffset.UTC)).metrics(MetricSink.DISCARD).build());
     }
 
     @AfterEach
@@ -74,7 +72,7 @@ class DecisionLogTest {
 
     @Test
     void everyRecordGetsOneJsonLineWithTheDecisionKeys() throws Exception {
-        handler.handleRequest(EventLoader.loadDynamoDbEvent("events/mixed-batch.json"), null);
+        handler.handleRequest(EventLoader.loadDynamoDbEvent("events/mixed-batch.json"), TestLambdaContext.invocation());
 
         assertThat(lines).hasSize(5);
         JsonNode scheduled = lines.stream().map(DecisionLogTest::parse)
@@ -96,8 +94,8 @@ class DecisionLogTest {
 
     @Test
     void linesNeverHoldKeyValuesOrImageContent() {
-        handler.handleRequest(EventLoader.loadDynamoDbEvent("events/key-with-quotes.json"), null);
-        handler.handleRequest(EventLoader.loadDynamoDbEvent("events/long-string-key.json"), null);
+        handler.handleRequest(EventLoader.loadDynamoDbEvent("events/key-with-quotes.json"), TestLambdaContext.invocation());
+        handler.handleRequest(EventLoader.loadDynamoDbEvent("events/long-string-key.json"), TestLambdaContext.invocation());
 
         assertThat(lines).hasSize(3);
         assertThat(lines).allSatisfy(line -> assertThat(line)
@@ -110,7 +108,7 @@ class DecisionLogTest {
         FakeExecutions executions = new FakeExecutions();
         executions.failStarts(name -> true, new ThrottledException("StartExecution", new RuntimeException("Rate exceeded")));
         StreamsEventResponse response = throttlingHandler(executions)
-                .handleRequest(EventLoader.loadDynamoDbEvent("events/mixed-batch.json"), null);
+                .handleRequest(EventLoader.loadDynamoDbEvent("events/mixed-batch.json"), TestLambdaContext.invocation());
 
         List<JsonNode> parsed = lines.stream().map(DecisionLogTest::parse).toList();
         assertThat(lines).noneSatisfy(line -> assertThat(line).contains("reserved key"));
@@ -143,7 +141,7 @@ class DecisionLogTest {
         executions.failStarts(name -> starts.incrementAndGet() <= 4,
                 new ThrottledException("StartExecution", new RuntimeException("Rate exceeded")));
         StreamsEventResponse response = throttlingHandler(executions)
-                .handleRequest(EventLoader.loadDynamoDbEvent("events/mixed-batch.json"), null);
+                .handleRequest(EventLoader.loadDynamoDbEvent("events/mixed-batch.json"), TestLambdaContext.invocation());
 
         assertThat(response.getBatchItemFailures()).isEmpty();
         List<JsonNode> throttled = lines.stream().map(DecisionLogTest::parse)
@@ -157,10 +155,15 @@ class DecisionLogTest {
     private ExpiryStreamHandler throttlingHandler(FakeExecutions executions) throws Exception {
         handler.close();
         SteppingClock clock = new SteppingClock(ExpiryStreamHandlerTest.NOW);
-        handler = new ExpiryStreamHandler(ExpirySettings.fromEnvironment(Map.of(
-                StreamWiring.ENV_STATE_MACHINE_ARN, ExpiryStreamHandlerTest.STATE_MACHINE,
-                StreamWiring.ENV_TTL_ATTRIBUTE, "ttl")), executions, clock, new ThrottleBackoff(clock, clock, new Random(7)), MetricSink.DISCARD);
+        handler = new ExpiryStreamHandler(collaborators().executions(executions).clock(clock)
+                .backoff(new ThrottleBackoff(clock, clock, new Random(7))).metrics(MetricSink.DISCARD).build());
         return handler;
+    }
+
+    private static ExpiryStreamHandler.Collaborators.Builder collaborators() {
+        return ExpiryStreamHandler.Collaborators.builder(Map.of(
+                StreamWiring.ENV_STATE_MACHINE_ARN, ExpiryStreamHandlerTest.STATE_MACHINE,
+                StreamWiring.ENV_TTL_ATTRIBUTE, "ttl"));
     }
 
     private static JsonNode parse(String line) {

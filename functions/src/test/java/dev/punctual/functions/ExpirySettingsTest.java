@@ -67,7 +67,7 @@ class ExpirySettingsTest {
                 .hasMessageContaining(StreamWiring.ENV_CANCEL_STALE).hasMessageContaining("true or false");
         assertThatThrownBy(() -> ExpirySettings.fromEnvironment(environment(StreamWiring.ENV_STEP_FUNCTIONS_ENDPOINT, "127.0.0.1:8083")))
                 .hasMessageContaining(StreamWiring.ENV_STEP_FUNCTIONS_ENDPOINT);
-        assertThatThrownBy(() -> new ExpiryStreamHandler(Map.of(), Routes.FROM_ENVIRONMENT))
+        assertThatThrownBy(() -> ExpiryStreamHandler.Collaborators.builder(Map.of()))
                 .hasMessageContaining(StreamWiring.ENV_STATE_MACHINE_ARN);
     }
 

@@ -9,6 +9,7 @@ import dev.punctual.expiry.MetricSink;
 import dev.punctual.expiry.RecordedMetrics;
 import dev.punctual.statemachine.ExpiryMetricNames;
 import dev.punctual.statemachine.StreamWiring;
+import dev.punctual.testing.TestLambdaContext;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -23,10 +24,14 @@ class ExpiryStreamHandlerMetricsTest {
     static final Instant HANDLED_AT = Instant.parse("2026-01-01T00:00:01.250Z");
 
     private final RecordedMetrics metrics = new RecordedMetrics();
-    private final ExpiryStreamHandler handler = new ExpiryStreamHandler(ExpirySettings.fromEnvironment(Map.of(
-            StreamWiring.ENV_STATE_MACHINE_ARN, "arn:aws:states:us-east-1:123456789012:stateMachine:expire-item",
-            StreamWiring.ENV_TTL_ATTRIBUTE, "ttl")),
-            new FakeExecutions(), Clock.fixed(HANDLED_AT, ZoneOffset.UTC), ExpiryStreamHandler.realBackoff(), metrics);
+    private final ExpiryStreamHandler handler = handler(new FakeExecutions());
+
+    private ExpiryStreamHandler handler(FakeExecutions executions) {
+        return new ExpiryStreamHandler(ExpiryStreamHandler.Collaborators.builder(Map.of(
+                        StreamWiring.ENV_STATE_MACHINE_ARN, "arn:aws:states:us-east-1:123456789012:stateMachine:expire-item",
+                        StreamWiring.ENV_TTL_ATTRIBUTE, "ttl"))
+                .executions(executions).clock(Clock.fixed(HANDLED_AT, ZoneOffset.UTC)).metrics(metrics).build());
+    }
 
     @AfterEach
     void close() throws Exception {
@@ -35,7 +40,7 @@ class ExpiryStreamHandlerMetricsTest {
 
     private void handle(String fixture) {
         DynamodbEvent event = EventLoader.loadDynamoDbEvent("events/" + fixture);
-        handler.handleRequest(event, null);
+        handler.handleRequest(event, TestLambdaContext.invocation());
     }
 
     @Test
@@ -83,11 +88,8 @@ class ExpiryStreamHandlerMetricsTest {
     void handleRequest_whenStartExecutionFails_countsTheFailure() {
         FakeExecutions failing = new FakeExecutions();
         failing.failStarts(name -> true, new IllegalStateException("boom"));
-        try (ExpiryStreamHandler failingHandler = new ExpiryStreamHandler(ExpirySettings.fromEnvironment(Map.of(
-                StreamWiring.ENV_STATE_MACHINE_ARN, "arn:aws:states:us-east-1:123456789012:stateMachine:expire-item",
-                StreamWiring.ENV_TTL_ATTRIBUTE, "ttl")), failing, Clock.fixed(HANDLED_AT, ZoneOffset.UTC), ExpiryStreamHandler.realBackoff(),
-                metrics)) {
-            failingHandler.handleRequest(EventLoader.loadDynamoDbEvent("events/insert.json"), null);
+        try (ExpiryStreamHandler failingHandler = handler(failing)) {
+            failingHandler.handleRequest(EventLoader.loadDynamoDbEvent("events/insert.json"), TestLambdaContext.invocation());
         } catch (Exception e) {
             throw new AssertionError(e);
         }

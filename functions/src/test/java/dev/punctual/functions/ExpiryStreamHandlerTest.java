@@ -8,6 +8,7 @@ import com.amazonaws.services.lambda.runtime.tests.EventLoader;
 import dev.punctual.expiry.FakeExecutions;
 import dev.punctual.expiry.MetricSink;
 import dev.punctual.statemachine.StreamWiring;
+import dev.punctual.testing.TestLambdaContext;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -31,13 +32,12 @@ class ExpiryStreamHandlerTest {
     private ExpiryStreamHandler handler = handler(true);
 
     private ExpiryStreamHandler handler(boolean cancelStale) {
-        ExpirySettings settings = ExpirySettings.fromEnvironment(Map.of(
-                StreamWiring.ENV_STATE_MACHINE_ARN, STATE_MACHINE,
-                StreamWiring.ENV_TTL_ATTRIBUTE, "ttl",
-                StreamWiring.ENV_CANCEL_STALE, Boolean.toString(cancelStale),
-                StreamWiring.ENV_MAX_CONCURRENCY, "4"));
-        return new ExpiryStreamHandler(settings, executions, Clock.fixed(NOW, ZoneOffset.UTC), ExpiryStreamHandler.realBackoff(),
-                MetricSink.DISCARD);
+        return new ExpiryStreamHandler(ExpiryStreamHandler.Collaborators.builder(Map.of(
+                        StreamWiring.ENV_STATE_MACHINE_ARN, STATE_MACHINE,
+                        StreamWiring.ENV_TTL_ATTRIBUTE, "ttl",
+                        StreamWiring.ENV_CANCEL_STALE, Boolean.toString(cancelStale),
+                        StreamWiring.ENV_MAX_CONCURRENCY, "4"))
+                .executions(executions).clock(Clock.fixed(NOW, ZoneOffset.UTC)).metrics(MetricSink.DISCARD).build());
     }
 
     @AfterEach
@@ -47,7 +47,7 @@ class ExpiryStreamHandlerTest {
 
     private List<String> handle(String fixture) {
         DynamodbEvent event = EventLoader.loadDynamoDbEvent("events/" + fixture);
-        StreamsEventResponse response = handler.handleRequest(event, null);
+        StreamsEventResponse response = handler.handleRequest(event, TestLambdaContext.invocation());
         return response.getBatchItemFailures().stream().map(StreamsEventResponse.BatchItemFailure::getItemIdentifier).toList();
     }
 
@@ -74,7 +74,7 @@ class ExpiryStreamHandlerTest {
         image.put("payload", new com.amazonaws.services.lambda.runtime.events.models.dynamodb.AttributeValue().withS(blob));
         event.getRecords().get(0).getDynamodb().setNewImage(image);
 
-        StreamsEventResponse response = handler.handleRequest(event, null);
+        StreamsEventResponse response = handler.handleRequest(event, TestLambdaContext.invocation());
 
         assertThat(response.getBatchItemFailures()).isEmpty();
         assertThat(executions.input(A_AT_0140))
@@ -205,7 +205,7 @@ class ExpiryStreamHandlerTest {
 
     @Test
     void anEmptyEvent_reportsNoFailures() {
-        assertThat(handler.handleRequest(new DynamodbEvent(), null).getBatchItemFailures()).isEmpty();
+        assertThat(handler.handleRequest(new DynamodbEvent(), TestLambdaContext.invocation()).getBatchItemFailures()).isEmpty();
     }
 
     @Test
@@ -213,7 +213,7 @@ class ExpiryStreamHandlerTest {
         DynamodbEvent event = EventLoader.loadDynamoDbEvent("events/table-names.json");
         event.getRecords().get(0).setEventSourceARN("arn:aws:dynamodb:us-east-1:123456789012:table/orders");
 
-        StreamsEventResponse response = handler.handleRequest(event, null);
+        StreamsEventResponse response = handler.handleRequest(event, TestLambdaContext.invocation());
 
         assertThat(response.getBatchItemFailures()).extracting(StreamsEventResponse.BatchItemFailure::getItemIdentifier)
                 .containsExactly("900");

@@ -16,6 +16,7 @@ import dev.punctual.expiry.MetricSink;
 import dev.punctual.expiry.SteppingClock;
 import dev.punctual.expiry.ThrottleBackoff;
 import dev.punctual.statemachine.StreamWiring;
+import dev.punctual.testing.TestLambdaContext;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetAddress;
@@ -109,8 +110,8 @@ class SfnExecutionsHttpTest {
                 + "\"startDate\":1767225600.0}");
 
         StreamsEventResponse response;
-        try (ExpiryStreamHandler handler = new ExpiryStreamHandler(environment(), Routes.FROM_ENVIRONMENT)) {
-            response = handler.handleRequest(event, null);
+        try (ExpiryStreamHandler handler = new ExpiryStreamHandler(ExpiryStreamHandler.Collaborators.builder(environment()).build())) {
+            response = handler.handleRequest(event, TestLambdaContext.invocation());
         }
 
         assertThat(response.getBatchItemFailures()).isEmpty();
@@ -146,14 +147,13 @@ class SfnExecutionsHttpTest {
                 default -> new Answer(500, "{}");
             };
         };
-        ExpirySettings settings = ExpirySettings.fromEnvironment(environment());
         StreamsEventResponse response;
         SteppingClock backoffClock = new SteppingClock(ExpiryStreamHandlerTest.NOW);
-        try (ExpiryStreamHandler handler = new ExpiryStreamHandler(settings, SfnExecutions.create(settings, environment()),
-                Clock.fixed(ExpiryStreamHandlerTest.NOW, ZoneOffset.UTC),
-                new ThrottleBackoff(backoffClock, backoffClock, new Random(3)), MetricSink.DISCARD)) {
+        try (ExpiryStreamHandler handler = new ExpiryStreamHandler(ExpiryStreamHandler.Collaborators.builder(environment())
+                .clock(Clock.fixed(ExpiryStreamHandlerTest.NOW, ZoneOffset.UTC))
+                .backoff(new ThrottleBackoff(backoffClock, backoffClock, new Random(3))).metrics(MetricSink.DISCARD).build())) {
             response = handler.handleRequest(EventLoader.loadDynamoDbEvent("events/mixed-batch.json"),
-                    new RemainingTimeContext(ExpiryStreamHandler.SAFETY_MARGIN.plusSeconds(3)));
+                    TestLambdaContext.remaining(ExpiryStreamHandler.SAFETY_MARGIN.plusSeconds(3)));
         }
 
         // 602 was throttled through the SDK's retries and the handler's backoff until the invocation's

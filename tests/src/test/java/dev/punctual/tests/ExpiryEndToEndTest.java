@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.amazonaws.services.lambda.runtime.events.DynamodbEvent;
 import com.amazonaws.services.lambda.runtime.events.StreamsEventResponse;
 import dev.punctual.functions.ExpiryStreamHandler;
-import dev.punctual.functions.Routes;
 import dev.punctual.local.dynamodb.LocalDynamoDbClients;
 import dev.punctual.local.measure.AccuracyReport;
 import dev.punctual.local.measure.ExpiryTrial;
@@ -17,6 +16,7 @@ import dev.punctual.local.stepfunctions.executions.ExecutionStatus;
 import dev.punctual.local.stream.StreamRecordConverter;
 import dev.punctual.local.time.ManualClock;
 import dev.punctual.statemachine.ExpiryWorkflow;
+import dev.punctual.testing.TestLambdaContext;
 import dev.punctual.tests.support.Await;
 import dev.punctual.tests.support.ExpiryExecutions;
 import dev.punctual.tests.support.ExpiryTable;
@@ -196,9 +196,10 @@ class ExpiryEndToEndTest {
         event.setRecords(List.of(StreamRecordConverter.toLambda(insertRecord(table, "a"), table.watched().streamArn(),
                 LocalDefaults.REGION)));
         List<StreamsEventResponse> responses = new ArrayList<>();
-        try (ExpiryStreamHandler handler = new ExpiryStreamHandler(runtime.handlerEnvironment(table.watched()), Routes.FROM_ENVIRONMENT)) {
-            responses.add(handler.handleRequest(event, null));
-            responses.add(handler.handleRequest(event, null));
+        try (ExpiryStreamHandler handler = new ExpiryStreamHandler(
+                    ExpiryStreamHandler.Collaborators.builder(runtime.handlerEnvironment(table.watched())).build())) {
+            responses.add(handler.handleRequest(event, TestLambdaContext.invocation()));
+            responses.add(handler.handleRequest(event, TestLambdaContext.invocation()));
         }
 
         assertThat(responses).allSatisfy(response -> assertThat(response.getBatchItemFailures()).isEmpty());

@@ -6,7 +6,6 @@ import com.amazonaws.services.lambda.runtime.events.DynamodbEvent;
 import com.amazonaws.services.lambda.runtime.events.DynamodbEvent.DynamodbStreamRecord;
 import dev.punctual.functions.DynamoDbScheduleIndex;
 import dev.punctual.functions.ExpiryStreamHandler;
-import dev.punctual.functions.Routes;
 import dev.punctual.local.cli.PunctualCommand;
 import dev.punctual.local.dynamodb.LocalDynamoDbClients;
 import dev.punctual.local.runtime.LocalDefaults;
@@ -15,6 +14,7 @@ import dev.punctual.local.stepfunctions.executions.ExecutionSummary;
 import dev.punctual.local.stream.StreamRecordConverter;
 import dev.punctual.statemachine.ExpiryMode;
 import dev.punctual.statemachine.ScheduleIndexTable;
+import dev.punctual.testing.TestLambdaContext;
 import dev.punctual.tests.support.Await;
 import dev.punctual.tests.support.ExpiryTable;
 import dev.punctual.windowed.Bucket;
@@ -185,9 +185,10 @@ class WindowedEndToEndTest {
         List<DynamodbStreamRecord> reordered = new ArrayList<>(records);
         Collections.reverse(reordered);
 
-        try (ExpiryStreamHandler handler = new ExpiryStreamHandler(runtime.handlerEnvironment(table.watched()), Routes.FROM_ENVIRONMENT)) {
-            assertThat(handler.handleRequest(event(records), null).getBatchItemFailures()).isEmpty();
-            assertThat(handler.handleRequest(event(reordered), null).getBatchItemFailures()).isEmpty();
+        try (ExpiryStreamHandler handler = new ExpiryStreamHandler(
+                    ExpiryStreamHandler.Collaborators.builder(runtime.handlerEnvironment(table.watched())).build())) {
+            assertThat(handler.handleRequest(event(records), TestLambdaContext.invocation()).getBatchItemFailures()).isEmpty();
+            assertThat(handler.handleRequest(event(reordered), TestLambdaContext.invocation()).getBatchItemFailures()).isEmpty();
         }
 
         Await.until("every item deleted", Duration.ofSeconds(8), () -> ids.stream().noneMatch(table::contains));

@@ -1,7 +1,6 @@
 package dev.punctual.local.cli;
 
 import dev.punctual.functions.ExpiryStreamHandler;
-import dev.punctual.functions.Routes;
 import dev.punctual.local.runtime.LocalDefaults;
 import dev.punctual.local.stream.DeadLetter;
 import dev.punctual.local.stream.DeadLetters;
@@ -103,10 +102,10 @@ final class DlqCommand {
         public Integer call() throws Exception {
             List<ExpiryStreamHandler> handlers = new ArrayList<>();
             DeadLetters letters = DeadLetters.open(streamDirectory(spec, dataDirectory), table -> {
-                ExpiryStreamHandler handler = new ExpiryStreamHandler(Map.of(
+                ExpiryStreamHandler handler = new ExpiryStreamHandler(ExpiryStreamHandler.Collaborators.builder(Map.of(
                         StreamWiring.ENV_STATE_MACHINE_ARN, stateMachineArn,
                         StreamWiring.ENV_TTL_ATTRIBUTE, table.ttlAttribute(),
-                        StreamWiring.ENV_STEP_FUNCTIONS_ENDPOINT, endpoint.toString()), Routes.FROM_ENVIRONMENT);
+                        StreamWiring.ENV_STEP_FUNCTIONS_ENDPOINT, endpoint.toString())).build());
                 handlers.add(handler);
                 return handler;
             }, Clock.systemUTC(), LocalDefaults.REGION);

@@ -9,7 +9,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.punctual.expiry.RecordedMetrics;
 import dev.punctual.functions.BucketFunction;
 import dev.punctual.functions.ExpiryStreamHandler;
-import dev.punctual.functions.Routes;
+import dev.punctual.functions.SfnExecutions;
 import dev.punctual.local.billing.CostMeter;
 import dev.punctual.local.billing.DeletionLedger;
 import dev.punctual.local.billing.MeteredDynamoDb;
@@ -31,6 +31,7 @@ import dev.punctual.local.stepfunctions.tasks.DynamoDbTaskResource;
 import dev.punctual.local.stepfunctions.tasks.LambdaFunctions;
 import dev.punctual.local.stepfunctions.tasks.LambdaTaskResource;
 import dev.punctual.local.stream.DeadLetters;
+import dev.punctual.local.stream.LocalLambdaContext;
 import dev.punctual.local.stream.MappingSettings;
 import dev.punctual.local.stream.StreamPoller;
 import dev.punctual.local.stream.WatchedTable;
@@ -51,8 +52,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Queue;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -85,6 +88,8 @@ public final class LocalRuntime implements AutoCloseable {
     private final Options options;
     private final Deque<AutoCloseable> closeables = new ArrayDeque<>();
     private final Map<WatchedTable, ExpiryStreamHandler> handlers = new ConcurrentHashMap<>();
+    /** The handlers' Step Functions adapters over the in-process transport: the runtime's, closed after the handlers. */
+    private final Queue<SfnExecutions> handlerExecutions = new ConcurrentLinkedQueue<>();
     private final DynamoDbLocalServer dynamoDbServer;
     private final StepFunctionsLocal stepFunctions;
     private final StepFunctionsServer stepFunctionsServer;
@@ -246,8 +251,13 @@ public final class LocalRuntime implements AutoCloseable {
                 createScheduleIndex(dynamoDb);
                 bucketStateMachineArn = deploy(stepFunctions.engine(), LocalDefaults.BUCKET_STATE_MACHINE_NAME,
                         StateMachineDefinitions.expireBucket("aws", LocalDefaults.bucketFunctionArn()));
-                BucketFunction bucketFunction = register(new BucketFunction(bucketFunctionEnvironment(),
-                        new Routes(stepFunctionsTransport, punctualDynamoDb, null)));
+                BucketFunction.Collaborators.Builder bucketParts = BucketFunction.Collaborators.builder(bucketFunctionEnvironment())
+                        .dynamoDb(punctualDynamoDb);
+                if (stepFunctionsTransport != null) {
+                    bucketParts.buckets(register(SfnExecutions.create(bucketParts.settings(), bucketFunctionEnvironment(),
+                            stepFunctionsTransport)));
+                }
+                BucketFunction bucketFunction = register(new BucketFunction(bucketParts.build()));
                 functions.register(LocalDefaults.BUCKET_FUNCTION_NAME, payload -> invokeMetered(bucketFunction, payload));
             } else {
                 bucketStateMachineArn = null;
@@ -401,9 +411,7 @@ public final class LocalRuntime implements AutoCloseable {
     }
 
     private RequestHandler<DynamodbEvent, StreamsEventResponse> handlerFor(WatchedTable table) {
-        ExpiryStreamHandler handler = handlers.computeIfAbsent(table,
-                t -> new ExpiryStreamHandler(handlerEnvironment(t),
-                        new Routes(stepFunctionsTransport, punctualDynamoDb, metrics)));
+        ExpiryStreamHandler handler = handlers.computeIfAbsent(table, this::newHandler);
         return (event, context) -> {
             long started = System.nanoTime();
             try {
@@ -414,11 +422,29 @@ public final class LocalRuntime implements AutoCloseable {
         };
     }
 
+    /**
+     * A handler for one table, with the runtime's DynamoDB client and metric recorder and, unless the
+     * handler goes over HTTP, Step Functions calls over the in-process transport.
+     */
+    private ExpiryStreamHandler newHandler(WatchedTable table) {
+        Map<String, String> environment = handlerEnvironment(table);
+        ExpiryStreamHandler.Collaborators.Builder parts = ExpiryStreamHandler.Collaborators.builder(environment)
+                .dynamoDb(punctualDynamoDb)
+                .metrics(metrics);
+        if (stepFunctionsTransport != null) {
+            SfnExecutions executions = SfnExecutions.create(parts.settings(), environment, stepFunctionsTransport);
+            handlerExecutions.add(executions);
+            parts.executions(executions);
+        }
+        return new ExpiryStreamHandler(parts.build());
+    }
+
     private JsonNode invokeMetered(BucketFunction function, JsonNode payload) {
         long started = System.nanoTime();
         try {
             Map<String, Object> input = PAYLOADS.convertValue(payload, new TypeReference<Map<String, Object>>() { });
-            return PAYLOADS.valueToTree(function.handleRequest(input, null));
+            return PAYLOADS.valueToTree(function.handleRequest(input,
+                    new LocalLambdaContext(LocalDefaults.BUCKET_FUNCTION_NAME, LocalDefaults.REGION, Clock.systemUTC())));
         } finally {
             costMeter.invocation(StreamWiring.BUCKET_FUNCTION_MEMORY_MB, Duration.ofNanos(System.nanoTime() - started));
         }
@@ -520,5 +546,9 @@ public final class LocalRuntime implements AutoCloseable {
             }
         }
         handlers.clear();
+        SfnExecutions executions;
+        while ((executions = handlerExecutions.poll()) != null) {
+            executions.close();
+        }
     }
 }

@@ -15,7 +15,7 @@ import java.util.UUID;
  * time of an invocation with the deployed function's timeout ({@link StreamWiring#FUNCTION_TIMEOUT}),
  * counted on the poller's clock. The timeout is not enforced: the handler budgets its backoff by it.
  */
-final class LocalLambdaContext implements Context {
+public final class LocalLambdaContext implements Context {
 
     /** The account ID in local ARNs. */
     static final String ACCOUNT_ID = "000000000000";
@@ -39,7 +39,8 @@ final class LocalLambdaContext implements Context {
     private final Clock clock;
     private final long deadlineMillis;
 
-    LocalLambdaContext(String functionName, String region, Clock clock) {
+    /** An invocation of {@code functionName} that begins now on {@code clock}. */
+    public LocalLambdaContext(String functionName, String region, Clock clock) {
         this.functionName = functionName;
         this.region = region;
         this.clock = clock;

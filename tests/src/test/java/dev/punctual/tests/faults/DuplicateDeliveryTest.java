@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.amazonaws.services.lambda.runtime.events.DynamodbEvent;
 import com.amazonaws.services.lambda.runtime.events.DynamodbEvent.DynamodbStreamRecord;
 import dev.punctual.functions.ExpiryStreamHandler;
-import dev.punctual.functions.Routes;
 import dev.punctual.local.dynamodb.LocalDynamoDbClients;
 import dev.punctual.local.runtime.LocalRuntime;
 import dev.punctual.local.stream.StreamRecordConverter;
@@ -14,6 +13,7 @@ import dev.punctual.local.stream.WatchedTable;
 import dev.punctual.local.runtime.LocalClients;
 import dev.punctual.local.runtime.LocalDefaults;
 import dev.punctual.statemachine.ExpiryWorkflow;
+import dev.punctual.testing.TestLambdaContext;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -54,12 +54,12 @@ class DuplicateDeliveryTest {
             List<DynamodbStreamRecord> batch = readStream(streams, streamArn, ITEMS);
 
             try (ExpiryStreamHandler handler = new ExpiryStreamHandler(
-                    runtime.handlerEnvironment(new WatchedTable(TABLE, streamArn, FaultFixtures.TTL)), Routes.FROM_ENVIRONMENT)) {
+                    ExpiryStreamHandler.Collaborators.builder(runtime.handlerEnvironment(new WatchedTable(TABLE, streamArn, FaultFixtures.TTL))).build())) {
                 List<DynamodbStreamRecord> reordered = new ArrayList<>(batch);
                 Collections.reverse(reordered);
-                assertThat(handler.handleRequest(event(batch), null).getBatchItemFailures()).isEmpty();
-                assertThat(handler.handleRequest(event(batch), null).getBatchItemFailures()).isEmpty();
-                assertThat(handler.handleRequest(event(reordered), null).getBatchItemFailures()).isEmpty();
+                assertThat(handler.handleRequest(event(batch), TestLambdaContext.invocation()).getBatchItemFailures()).isEmpty();
+                assertThat(handler.handleRequest(event(batch), TestLambdaContext.invocation()).getBatchItemFailures()).isEmpty();
+                assertThat(handler.handleRequest(event(reordered), TestLambdaContext.invocation()).getBatchItemFailures()).isEmpty();
 
                 List<FaultFixtures.Observed> pending = FaultFixtures.executions(sfn, runtime.stateMachineArn(), TABLE);
                 assertThat(pending).hasSize(ITEMS);
@@ -69,7 +69,7 @@ class DuplicateDeliveryTest {
                 await(Duration.ofSeconds(20), "every item expired", () -> FaultFixtures.ids(runtime.dynamoDb(), TABLE).isEmpty());
 
                 // A late duplicate, after the deletes: it may start a restart, which finds the item gone.
-                assertThat(handler.handleRequest(event(reordered), null).getBatchItemFailures()).isEmpty();
+                assertThat(handler.handleRequest(event(reordered), TestLambdaContext.invocation()).getBatchItemFailures()).isEmpty();
             }
             await(Duration.ofSeconds(10), "every execution closed",
                     () -> FaultFixtures.executions(sfn, runtime.stateMachineArn(), TABLE).stream().noneMatch(e -> "RUNNING".equals(e.status())));

@@ -1,18 +1,33 @@
-package dev.punctual.functions;
+package dev.punctual.testing;
 
 import com.amazonaws.services.lambda.runtime.ClientContext;
 import com.amazonaws.services.lambda.runtime.CognitoIdentity;
 import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.LambdaLogger;
+import dev.punctual.statemachine.StreamWiring;
 import java.time.Duration;
 
-/** A Lambda context whose invocation has {@code remaining} left: what the handler's backoff budgets from. */
-final class RemainingTimeContext implements Context {
+/**
+ * The Lambda context tests hand a function: a fixed request and function name, and an invocation with
+ * {@code remaining} time left, which is what the stream handler's backoff budgets from. Shared by the
+ * functions module's tests and the end-to-end tests (this module's test jar).
+ */
+public final class TestLambdaContext implements Context {
 
     private final Duration remaining;
 
-    RemainingTimeContext(Duration remaining) {
+    private TestLambdaContext(Duration remaining) {
         this.remaining = remaining;
+    }
+
+    /** An invocation that has just begun: the deployed function's whole timeout is left. */
+    public static TestLambdaContext invocation() {
+        return remaining(StreamWiring.FUNCTION_TIMEOUT);
+    }
+
+    /** An invocation with {@code remaining} left before Lambda's timeout. */
+    public static TestLambdaContext remaining(Duration remaining) {
+        return new TestLambdaContext(remaining);
     }
 
     @Override
