@@ -1,5 +1,6 @@
 package dev.punctual.backfill;
 
+import dev.punctual.expiry.AttributeText;
 import dev.punctual.expiry.Sleeper;
 import dev.punctual.expiry.AttributeType;
 import dev.punctual.expiry.Decision;
@@ -176,7 +177,7 @@ public final class Backfill {
                 throw new InterruptedRun(e);
             }
             scanned.incrementAndGet();
-            Map<String, dev.punctual.expiry.AttributeValue> key = new LinkedHashMap<>();
+            Map<String, AttributeText> key = new LinkedHashMap<>();
             for (String name : keyNames) {
                 key.put(name, toValue(item.get(name)));
             }
@@ -209,20 +210,20 @@ public final class Backfill {
         }
     }
 
-    private static dev.punctual.expiry.AttributeValue toValue(AttributeValue value) {
+    private static AttributeText toValue(AttributeValue value) {
         if (value == null) {
-            return dev.punctual.expiry.AttributeValue.ofType(AttributeType.UNRECOGNISED);
+            return AttributeText.ofType(AttributeType.UNRECOGNISED);
         }
         if (value.s() != null) {
-            return dev.punctual.expiry.AttributeValue.s(value.s());
+            return AttributeText.s(value.s());
         }
         if (value.n() != null) {
-            return dev.punctual.expiry.AttributeValue.n(value.n());
+            return AttributeText.n(value.n());
         }
         if (value.b() != null) {
-            return dev.punctual.expiry.AttributeValue.b(Base64.getEncoder().encodeToString(value.b().asByteArray()));
+            return AttributeText.b(Base64.getEncoder().encodeToString(value.b().asByteArray()));
         }
-        return dev.punctual.expiry.AttributeValue.ofType(switch (value.type()) {
+        return AttributeText.ofType(switch (value.type()) {
             case BOOL -> AttributeType.BOOL;
             case NUL -> AttributeType.NULL;
             case SS -> AttributeType.SS;

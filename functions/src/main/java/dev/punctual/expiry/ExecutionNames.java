@@ -166,7 +166,7 @@ public final class ExecutionNames {
      */
     private static void canonicalKey(MessageDigest sha, ItemKey key) {
         sha.update(ByteBuffer.allocate(4).putInt(key.attributes().size()).array());
-        for (Map.Entry<String, AttributeValue> attribute : key.attributes().entrySet()) {
+        for (Map.Entry<String, AttributeText> attribute : key.attributes().entrySet()) {
             field(sha, attribute.getKey().getBytes(StandardCharsets.UTF_8));
             field(sha, attribute.getValue().type().name().getBytes(StandardCharsets.UTF_8));
             field(sha, ItemKey.valueBytes(attribute.getValue()));

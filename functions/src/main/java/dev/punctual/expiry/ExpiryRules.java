@@ -70,8 +70,8 @@ public final class ExpiryRules {
         if (!change.newImage()) {
             return missingImage(change, "a new");
         }
-        AttributeValue oldTtl = change.oldTtl();
-        AttributeValue newTtl = change.newTtl();
+        AttributeText oldTtl = change.oldTtl();
+        AttributeText newTtl = change.newTtl();
         if (oldTtl != null && newTtl != null && oldTtl.type() == AttributeType.N && oldTtl.equals(newTtl)) {
             return Decision.ignore(Reason.TTL_UNCHANGED, "TTL unchanged; the pending execution still fits", newTtl.text());
         }
@@ -177,7 +177,7 @@ public final class ExpiryRules {
                 + " image; the stream view type must be NEW_AND_OLD_IMAGES", null);
     }
 
-    private static String ttlText(AttributeValue ttl) {
+    private static String ttlText(AttributeText ttl) {
         return ttl == null ? null : ttl.text();
     }
 }

@@ -13,7 +13,7 @@ import java.util.TreeMap;
  * that the same key always renders to the same DynamoDB JSON and the same digest, whichever order a
  * stream record or a Scan listed its attributes in.
  */
-public record ItemKey(SortedMap<String, AttributeValue> attributes) {
+public record ItemKey(SortedMap<String, AttributeText> attributes) {
 
     /** DynamoDB's limit for a partition key value, in bytes. */
     public static final int MAX_PARTITION_KEY_BYTES = 2048;
@@ -25,7 +25,7 @@ public record ItemKey(SortedMap<String, AttributeValue> attributes) {
     }
 
     /** A key from attributes in any order. */
-    public static ItemKey of(Map<String, AttributeValue> attributes) {
+    public static ItemKey of(Map<String, AttributeText> attributes) {
         return new ItemKey(new TreeMap<>(attributes));
     }
 
@@ -39,7 +39,7 @@ public record ItemKey(SortedMap<String, AttributeValue> attributes) {
     void appendDynamoJson(StringBuilder json) {
         json.append('{');
         boolean first = true;
-        for (Map.Entry<String, AttributeValue> attribute : attributes.entrySet()) {
+        for (Map.Entry<String, AttributeText> attribute : attributes.entrySet()) {
             if (!first) {
                 json.append(',');
             }
@@ -63,8 +63,8 @@ public record ItemKey(SortedMap<String, AttributeValue> attributes) {
             return Optional.of("a key has 1 or 2 attributes, this one has " + attributes.size());
         }
         int overSortKeyLimit = 0;
-        for (Map.Entry<String, AttributeValue> attribute : attributes.entrySet()) {
-            AttributeValue value = attribute.getValue();
+        for (Map.Entry<String, AttributeText> attribute : attributes.entrySet()) {
+            AttributeText value = attribute.getValue();
             if (!value.type().isKeyType()) {
                 return Optional.of("key attribute of type " + value.type() + "; keys are S, N or B");
             }
@@ -90,7 +90,7 @@ public record ItemKey(SortedMap<String, AttributeValue> attributes) {
     }
 
     /** The bytes a value is measured and digested by: UTF-8 for S and N, the decoded bytes for B. */
-    static byte[] valueBytes(AttributeValue value) {
+    static byte[] valueBytes(AttributeText value) {
         if (value.type() == AttributeType.B) {
             return Base64.getDecoder().decode(value.text());
         }

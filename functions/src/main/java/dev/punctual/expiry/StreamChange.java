@@ -25,9 +25,9 @@ public record StreamChange(
         EventName eventName,
         ItemKey key,
         boolean oldImage,
-        AttributeValue oldTtl,
+        AttributeText oldTtl,
         boolean newImage,
-        AttributeValue newTtl,
+        AttributeText newTtl,
         String sequenceNumber,
         Writer writer,
         Instant approximateCreation) {
@@ -59,12 +59,12 @@ public record StreamChange(
     }
 
     /** The old image's TTL, if the record has an old image holding the attribute. */
-    public Optional<AttributeValue> oldTtlValue() {
+    public Optional<AttributeText> oldTtlValue() {
         return Optional.ofNullable(oldTtl);
     }
 
     /** The new image's TTL, if the record has a new image holding the attribute. */
-    public Optional<AttributeValue> newTtlValue() {
+    public Optional<AttributeText> newTtlValue() {
         return Optional.ofNullable(newTtl);
     }
 
@@ -74,7 +74,7 @@ public record StreamChange(
     }
 
     /** An INSERT as a Scan sees an existing item: the backfill feeds items through the rules this way. */
-    public static StreamChange existingItem(String table, ItemKey key, AttributeValue ttl) {
+    public static StreamChange existingItem(String table, ItemKey key, AttributeText ttl) {
         return new StreamChange(table, EventName.INSERT, key, false, null, true, ttl, "", Writer.UNKNOWN, null);
     }
 }

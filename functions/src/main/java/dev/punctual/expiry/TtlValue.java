@@ -58,7 +58,7 @@ public final class TtlValue {
      * @param attributeName the TTL attribute's name, for messages
      * @param now the current time
      */
-    public static Check check(AttributeValue attribute, String attributeName, Instant now) {
+    public static Check check(AttributeText attribute, String attributeName, Instant now) {
         if (attribute == null) {
             return new Invalid(Reason.NO_TTL, "no TTL attribute '" + attributeName + "'; not scheduled");
         }

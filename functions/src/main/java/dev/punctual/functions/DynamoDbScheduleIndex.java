@@ -1,5 +1,6 @@
 package dev.punctual.functions;
 
+import dev.punctual.expiry.AttributeText;
 import dev.punctual.expiry.ItemKey;
 import dev.punctual.statemachine.ScheduleIndexTable;
 import dev.punctual.windowed.Bucket;
@@ -166,14 +167,14 @@ public final class DynamoDbScheduleIndex implements ScheduleIndex {
 
     /** An item key from SDK attribute values. */
     public static ItemKey fromAttributes(Map<String, AttributeValue> attributes) {
-        Map<String, dev.punctual.expiry.AttributeValue> key = new HashMap<>();
+        Map<String, AttributeText> key = new HashMap<>();
         attributes.forEach((name, value) -> {
             if (value.s() != null) {
-                key.put(name, dev.punctual.expiry.AttributeValue.s(value.s()));
+                key.put(name, AttributeText.s(value.s()));
             } else if (value.n() != null) {
-                key.put(name, dev.punctual.expiry.AttributeValue.n(value.n()));
+                key.put(name, AttributeText.n(value.n()));
             } else if (value.b() != null) {
-                key.put(name, dev.punctual.expiry.AttributeValue.b(Base64.getEncoder().encodeToString(value.b().asByteArray())));
+                key.put(name, AttributeText.b(Base64.getEncoder().encodeToString(value.b().asByteArray())));
             } else {
                 throw new IllegalArgumentException("index entry key attribute " + name + " is not S, N or B");
             }

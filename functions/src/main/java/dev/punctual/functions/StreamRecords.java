@@ -1,10 +1,11 @@
 package dev.punctual.functions;
 
 import com.amazonaws.services.lambda.runtime.events.DynamodbEvent;
+import com.amazonaws.services.lambda.runtime.events.models.dynamodb.AttributeValue;
 import com.amazonaws.services.lambda.runtime.events.models.dynamodb.Identity;
 import com.amazonaws.services.lambda.runtime.events.models.dynamodb.StreamRecord;
 import dev.punctual.expiry.AttributeType;
-import dev.punctual.expiry.AttributeValue;
+import dev.punctual.expiry.AttributeText;
 import dev.punctual.expiry.EventName;
 import dev.punctual.expiry.ItemKey;
 import dev.punctual.expiry.StreamChange;
@@ -42,10 +43,10 @@ final class StreamRecords {
             throw new IllegalArgumentException("stream record has eventName " + record.getEventName()
                     + "; expected INSERT, MODIFY or REMOVE", e);
         }
-        Map<String, AttributeValue> key = new LinkedHashMap<>();
+        Map<String, AttributeText> key = new LinkedHashMap<>();
         dynamodb.getKeys().forEach((name, value) -> key.put(name, toValue(value)));
-        Map<String, com.amazonaws.services.lambda.runtime.events.models.dynamodb.AttributeValue> oldImage = dynamodb.getOldImage();
-        Map<String, com.amazonaws.services.lambda.runtime.events.models.dynamodb.AttributeValue> newImage = dynamodb.getNewImage();
+        Map<String, AttributeValue> oldImage = dynamodb.getOldImage();
+        Map<String, AttributeValue> newImage = dynamodb.getNewImage();
         Identity identity = record.getUserIdentity();
         return new StreamChange(
                 tableName(record.getEventSourceARN()),
@@ -77,38 +78,38 @@ final class StreamRecords {
                 + " is not a DynamoDB stream ARN (arn:...:table/<name>/stream/<label>)");
     }
 
-    static AttributeValue toValue(com.amazonaws.services.lambda.runtime.events.models.dynamodb.AttributeValue value) {
+    static AttributeText toValue(AttributeValue value) {
         if (value.getS() != null) {
-            return AttributeValue.s(value.getS());
+            return AttributeText.s(value.getS());
         }
         if (value.getN() != null) {
-            return AttributeValue.n(value.getN());
+            return AttributeText.n(value.getN());
         }
         if (value.getB() != null) {
-            return AttributeValue.b(base64(value.getB()));
+            return AttributeText.b(base64(value.getB()));
         }
         if (value.getBOOL() != null) {
-            return new AttributeValue(AttributeType.BOOL, value.getBOOL().toString());
+            return new AttributeText(AttributeType.BOOL, value.getBOOL().toString());
         }
         if (value.getNULL() != null) {
-            return new AttributeValue(AttributeType.NULL, value.getNULL().toString());
+            return new AttributeText(AttributeType.NULL, value.getNULL().toString());
         }
         if (value.getSS() != null) {
-            return AttributeValue.ofType(AttributeType.SS);
+            return AttributeText.ofType(AttributeType.SS);
         }
         if (value.getNS() != null) {
-            return AttributeValue.ofType(AttributeType.NS);
+            return AttributeText.ofType(AttributeType.NS);
         }
         if (value.getBS() != null) {
-            return AttributeValue.ofType(AttributeType.BS);
+            return AttributeText.ofType(AttributeType.BS);
         }
         if (value.getL() != null) {
-            return AttributeValue.ofType(AttributeType.L);
+            return AttributeText.ofType(AttributeType.L);
         }
         if (value.getM() != null) {
-            return AttributeValue.ofType(AttributeType.M);
+            return AttributeText.ofType(AttributeType.M);
         }
-        return AttributeValue.ofType(AttributeType.UNRECOGNISED);
+        return AttributeText.ofType(AttributeType.UNRECOGNISED);
     }
 
     private static String base64(ByteBuffer bytes) {

@@ -3,7 +3,7 @@ package dev.punctual.backfill;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.punctual.expiry.AttributeValue;
+import dev.punctual.expiry.AttributeText;
 import dev.punctual.expiry.EventName;
 import dev.punctual.expiry.ExpiryRules;
 import dev.punctual.expiry.FakeExecutions;
@@ -27,6 +27,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.BillingMode;
 import software.amazon.awssdk.services.dynamodb.model.KeyType;
 import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
@@ -73,16 +74,16 @@ class BackfillTest {
                         a -> a.attributeName("sk").attributeType(ScalarAttributeType.N))
                 .billingMode(BillingMode.PAY_PER_REQUEST));
         for (int i = 0; i < 30; i++) {
-            Map<String, software.amazon.awssdk.services.dynamodb.model.AttributeValue> item = new java.util.HashMap<>();
-            item.put("pk", software.amazon.awssdk.services.dynamodb.model.AttributeValue.fromS("item-" + i));
-            item.put("sk", software.amazon.awssdk.services.dynamodb.model.AttributeValue.fromN(Integer.toString(i)));
-            item.put("body", software.amazon.awssdk.services.dynamodb.model.AttributeValue.fromS("private " + i));
+            Map<String, AttributeValue> item = new java.util.HashMap<>();
+            item.put("pk", AttributeValue.fromS("item-" + i));
+            item.put("sk", AttributeValue.fromN(Integer.toString(i)));
+            item.put("body", AttributeValue.fromS("private " + i));
             if (i < 20) {
-                item.put("ttl", software.amazon.awssdk.services.dynamodb.model.AttributeValue.fromN(Long.toString(NOW.getEpochSecond() + 60 + i)));
+                item.put("ttl", AttributeValue.fromN(Long.toString(NOW.getEpochSecond() + 60 + i)));
             } else if (i < 25) {
-                item.put("ttl", software.amazon.awssdk.services.dynamodb.model.AttributeValue.fromS("soon"));
+                item.put("ttl", AttributeValue.fromS("soon"));
             } else if (i >= 28) {
-                item.put("ttl", software.amazon.awssdk.services.dynamodb.model.AttributeValue.fromN(Long.toString(NOW.toEpochMilli())));
+                item.put("ttl", AttributeValue.fromN(Long.toString(NOW.toEpochMilli())));
             }
             dynamoDb.putItem(r -> r.tableName(table).item(item));
         }
@@ -126,10 +127,10 @@ class BackfillTest {
 
     @Test
     void run_startsExactlyWhatTheStreamHandlerWould_soNeitherStartsTwice() throws InterruptedException {
-        ItemKey key = ItemKey.of(Map.of("pk", AttributeValue.s("item-3"), "sk", AttributeValue.n("3")));
+        ItemKey key = ItemKey.of(Map.of("pk", AttributeText.s("item-3"), "sk", AttributeText.n("3")));
         String ttl = Long.toString(NOW.getEpochSecond() + 63);
         var fromStream = new ExpiryRules("ttl", true).decide(new StreamChange(table, EventName.INSERT, key, false, null,
-                true, AttributeValue.n(ttl), "1", StreamChange.Writer.UNKNOWN, NOW), NOW).start().orElseThrow();
+                true, AttributeText.n(ttl), "1", StreamChange.Writer.UNKNOWN, NOW), NOW).start().orElseThrow();
         executions.start(fromStream.name(), fromStream.input().toJson());
 
         BackfillSummary summary = new Backfill(dynamoDb, executions, clock, clock).run(options(2, 0, 0, null), BackfillListener.NONE);
@@ -144,9 +145,9 @@ class BackfillTest {
     @Test
     void run_whenTheStreamStartedTheItemEarlier_findsItPending() throws InterruptedException {
         // Started long ago, the same TTL had more horizon hops to go: same name, other input.
-        ItemKey key = ItemKey.of(Map.of("pk", AttributeValue.s("item-3"), "sk", AttributeValue.n("3")));
+        ItemKey key = ItemKey.of(Map.of("pk", AttributeText.s("item-3"), "sk", AttributeText.n("3")));
         String ttl = Long.toString(NOW.getEpochSecond() + 63);
-        var earlier = new ExpiryRules("ttl", true).decide(StreamChange.existingItem(table, key, AttributeValue.n(ttl)),
+        var earlier = new ExpiryRules("ttl", true).decide(StreamChange.existingItem(table, key, AttributeText.n(ttl)),
                 NOW.minus(Duration.ofDays(400))).start().orElseThrow();
         executions.start(earlier.name(), earlier.input().toJson());
 

@@ -46,8 +46,8 @@ class ChangeProcessorTest {
 
     private static StreamChange change(String item, String sequence, String oldTtl, String newTtl) {
         return new StreamChange("orders", oldTtl == null ? EventName.INSERT : EventName.MODIFY,
-                ItemKey.of(Map.of("id", AttributeValue.s(item))), oldTtl != null, oldTtl == null ? null : AttributeValue.n(oldTtl),
-                true, AttributeValue.n(newTtl), sequence, StreamChange.Writer.UNKNOWN, null);
+                ItemKey.of(Map.of("id", AttributeText.s(item))), oldTtl != null, oldTtl == null ? null : AttributeText.n(oldTtl),
+                true, AttributeText.n(newTtl), sequence, StreamChange.Writer.UNKNOWN, null);
     }
 
     @Test

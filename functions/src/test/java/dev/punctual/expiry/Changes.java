@@ -7,28 +7,28 @@ import java.util.Map;
 final class Changes {
 
     static final String TABLE = "orders";
-    static final ItemKey KEY = ItemKey.of(Map.of("id", AttributeValue.s("a")));
+    static final ItemKey KEY = ItemKey.of(Map.of("id", AttributeText.s("a")));
 
     private Changes() {
     }
 
-    static AttributeValue n(String number) {
-        return AttributeValue.n(number);
+    static AttributeText n(String number) {
+        return AttributeText.n(number);
     }
 
-    static StreamChange insert(AttributeValue ttl) {
+    static StreamChange insert(AttributeText ttl) {
         return new StreamChange(TABLE, EventName.INSERT, KEY, false, null, true, ttl, "100", StreamChange.Writer.UNKNOWN, null);
     }
 
-    static StreamChange modify(AttributeValue oldTtl, AttributeValue newTtl) {
+    static StreamChange modify(AttributeText oldTtl, AttributeText newTtl) {
         return new StreamChange(TABLE, EventName.MODIFY, KEY, true, oldTtl, true, newTtl, "200", StreamChange.Writer.UNKNOWN, null);
     }
 
-    static StreamChange modifyWithoutOldImage(AttributeValue newTtl) {
+    static StreamChange modifyWithoutOldImage(AttributeText newTtl) {
         return new StreamChange(TABLE, EventName.MODIFY, KEY, false, null, true, newTtl, "201", StreamChange.Writer.UNKNOWN, null);
     }
 
-    static StreamChange remove(AttributeValue oldTtl, StreamChange.Writer writer, Instant written) {
+    static StreamChange remove(AttributeText oldTtl, StreamChange.Writer writer, Instant written) {
         return new StreamChange(TABLE, EventName.REMOVE, KEY, true, oldTtl, false, null, "300", writer, written);
     }
 

@@ -13,7 +13,7 @@ class ExecutionNamesTest {
     private static final Instant NOW = Instant.parse("2026-01-01T00:00:00Z");
 
     private static TtlValue ttl(String text) {
-        return ((TtlValue.Valid) TtlValue.check(AttributeValue.n(text), "ttl", NOW)).ttl();
+        return ((TtlValue.Valid) TtlValue.check(AttributeText.n(text), "ttl", NOW)).ttl();
     }
 
     @Test
@@ -21,27 +21,27 @@ class ExecutionNamesTest {
         // Pinned: a changed scheme would start every pending item a second time after an upgrade.
         // Recomputed independently: SHA-256 over length-prefixed ("punctual/execution/v1", table,
         // attribute count, then name, type, value per attribute, TTL text), base32, first 20.
-        assertThat(ExecutionNames.name("orders", ItemKey.of(Map.of("id", AttributeValue.s("a"))), ttl("1795302312")))
+        assertThat(ExecutionNames.name("orders", ItemKey.of(Map.of("id", AttributeText.s("a"))), ttl("1795302312")))
                 .isEqualTo("20261121T230512Z-orders-2qkcspxkyffuktdwa5gr");
-        assertThat(ExecutionNames.keyDigest("orders", ItemKey.of(Map.of("id", AttributeValue.s("a")))))
+        assertThat(ExecutionNames.keyDigest("orders", ItemKey.of(Map.of("id", AttributeText.s("a")))))
                 .isEqualTo("7f6b21020f5a");
     }
 
     @Test
     void name_startsWithTheRoundedUpExpiryThenTheTable() {
-        String name = ExecutionNames.name("my.table-v2_x", ItemKey.of(Map.of("id", AttributeValue.n("7"))), ttl("1795302311.2"));
+        String name = ExecutionNames.name("my.table-v2_x", ItemKey.of(Map.of("id", AttributeText.n("7"))), ttl("1795302311.2"));
 
         assertThat(name).matches("20261121T230512Z-my\\.table-v2_x-[a-z2-7]{20}");
     }
 
     @Test
     void name_doesNotDependOnTheOrderKeyAttributesCameIn() {
-        Map<String, AttributeValue> forward = new LinkedHashMap<>();
-        forward.put("pk", AttributeValue.s("a"));
-        forward.put("sk", AttributeValue.n("1"));
-        Map<String, AttributeValue> backward = new LinkedHashMap<>();
-        backward.put("sk", AttributeValue.n("1"));
-        backward.put("pk", AttributeValue.s("a"));
+        Map<String, AttributeText> forward = new LinkedHashMap<>();
+        forward.put("pk", AttributeText.s("a"));
+        forward.put("sk", AttributeText.n("1"));
+        Map<String, AttributeText> backward = new LinkedHashMap<>();
+        backward.put("sk", AttributeText.n("1"));
+        backward.put("pk", AttributeText.s("a"));
 
         assertThat(ExecutionNames.name("t", ItemKey.of(forward), ttl("1767225700")))
                 .isEqualTo(ExecutionNames.name("t", ItemKey.of(backward), ttl("1767225700")));
@@ -49,33 +49,33 @@ class ExecutionNamesTest {
 
     @Test
     void name_differsForEveryPartOfTheIdentity() {
-        ItemKey key = ItemKey.of(Map.of("id", AttributeValue.s("a")));
+        ItemKey key = ItemKey.of(Map.of("id", AttributeText.s("a")));
         String base = ExecutionNames.name("t", key, ttl("1767225700"));
 
         assertThat(ExecutionNames.name("u", key, ttl("1767225700"))).isNotEqualTo(base);
-        assertThat(ExecutionNames.name("t", ItemKey.of(Map.of("id", AttributeValue.s("b"))), ttl("1767225700"))).isNotEqualTo(base);
-        assertThat(ExecutionNames.name("t", ItemKey.of(Map.of("id", AttributeValue.n("1"))), ttl("1767225700")))
-                .isNotEqualTo(ExecutionNames.name("t", ItemKey.of(Map.of("id", AttributeValue.s("1"))), ttl("1767225700")));
-        assertThat(ExecutionNames.name("t", ItemKey.of(Map.of("idx", AttributeValue.s("a"))), ttl("1767225700"))).isNotEqualTo(base);
+        assertThat(ExecutionNames.name("t", ItemKey.of(Map.of("id", AttributeText.s("b"))), ttl("1767225700"))).isNotEqualTo(base);
+        assertThat(ExecutionNames.name("t", ItemKey.of(Map.of("id", AttributeText.n("1"))), ttl("1767225700")))
+                .isNotEqualTo(ExecutionNames.name("t", ItemKey.of(Map.of("id", AttributeText.s("1"))), ttl("1767225700")));
+        assertThat(ExecutionNames.name("t", ItemKey.of(Map.of("idx", AttributeText.s("a"))), ttl("1767225700"))).isNotEqualTo(base);
         assertThat(ExecutionNames.name("t", key, ttl("1767225700.0"))).as("same instant, other text").isNotEqualTo(base);
-        assertThat(ExecutionNames.name("t", ItemKey.of(Map.of("a", AttributeValue.s("bc"))), ttl("1767225700")))
-                .isNotEqualTo(ExecutionNames.name("t", ItemKey.of(Map.of("ab", AttributeValue.s("c"))), ttl("1767225700")));
+        assertThat(ExecutionNames.name("t", ItemKey.of(Map.of("a", AttributeText.s("bc"))), ttl("1767225700")))
+                .isNotEqualTo(ExecutionNames.name("t", ItemKey.of(Map.of("ab", AttributeText.s("c"))), ttl("1767225700")));
     }
 
     @Test
     void name_digestsBinaryKeysByTheirBytes() {
         byte[] bytes = {0, 1, 2, (byte) 0xFF};
-        ItemKey padded = ItemKey.of(Map.of("id", AttributeValue.b(Base64.getEncoder().encodeToString(bytes))));
+        ItemKey padded = ItemKey.of(Map.of("id", AttributeText.b(Base64.getEncoder().encodeToString(bytes))));
 
         assertThat(ExecutionNames.name("t", padded, ttl("1767225700")))
-                .isNotEqualTo(ExecutionNames.name("t", ItemKey.of(Map.of("id", AttributeValue.s("AAEC/w=="))), ttl("1767225700")));
+                .isNotEqualTo(ExecutionNames.name("t", ItemKey.of(Map.of("id", AttributeText.s("AAEC/w=="))), ttl("1767225700")));
         assertThat(ExecutionNames.isLegal(ExecutionNames.name("t", padded, ttl("1767225700")))).isTrue();
     }
 
     @Test
     void longestNames_fitStepFunctionsLimitWithRestartAndSuccessorSuffixes() {
         String table = "T".repeat(255);
-        ItemKey key = ItemKey.of(Map.of("id", AttributeValue.s("x".repeat(2048))));
+        ItemKey key = ItemKey.of(Map.of("id", AttributeText.s("x".repeat(2048))));
         String base = ExecutionNames.name(table, key, ttl("99999999999"));
         String restart = ExecutionNames.restartName(base, NOW);
         String successor = ExecutionNames.successorName(restart, ExpiryRules.horizonHops(Instant.ofEpochSecond(99_999_999_999L), NOW));
@@ -93,7 +93,7 @@ class ExecutionNamesTest {
     void tableLabel_replacesWhatExecutionNamesForbid() {
         assertThat(ExecutionNames.tableLabel("a b/c:d")).isEqualTo("a_b_c_d");
         assertThat(ExecutionNames.tableLabel("é")).isEqualTo("_");
-        assertThat(ExecutionNames.isLegal(ExecutionNames.name("a b/c:d{é}", ItemKey.of(Map.of("id", AttributeValue.s("a"))),
+        assertThat(ExecutionNames.isLegal(ExecutionNames.name("a b/c:d{é}", ItemKey.of(Map.of("id", AttributeText.s("a"))),
                 ttl("1767225700")))).isTrue();
     }
 
@@ -107,7 +107,7 @@ class ExecutionNamesTest {
 
     @Test
     void restartName_dependsOnTheHolderNotOnWhoAsks() {
-        String base = ExecutionNames.name("t", ItemKey.of(Map.of("id", AttributeValue.s("a"))), ttl("1767225700"));
+        String base = ExecutionNames.name("t", ItemKey.of(Map.of("id", AttributeText.s("a"))), ttl("1767225700"));
 
         assertThat(ExecutionNames.restartName(base, NOW)).isEqualTo(ExecutionNames.restartName(base, NOW))
                 .startsWith(base + "-r").matches(".*-r[a-z2-7]{8}");
@@ -116,9 +116,9 @@ class ExecutionNamesTest {
 
     @Test
     void keyDigest_isShortAndDoesNotHoldTheKey() {
-        String digest = ExecutionNames.keyDigest("orders", ItemKey.of(Map.of("id", AttributeValue.s("secret-user-42"))));
+        String digest = ExecutionNames.keyDigest("orders", ItemKey.of(Map.of("id", AttributeText.s("secret-user-42"))));
 
         assertThat(digest).matches("[0-9a-f]{12}").doesNotContain("secret");
-        assertThat(digest).isNotEqualTo(ExecutionNames.keyDigest("orders", ItemKey.of(Map.of("id", AttributeValue.s("secret-user-43")))));
+        assertThat(digest).isNotEqualTo(ExecutionNames.keyDigest("orders", ItemKey.of(Map.of("id", AttributeText.s("secret-user-43")))));
     }
 }

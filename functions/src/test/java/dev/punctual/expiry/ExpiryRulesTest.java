@@ -38,15 +38,15 @@ class ExpiryRulesTest {
         return Stream.of(
                 // --- INSERT: types (native TTL reads Numbers only)
                 arguments("no TTL attribute", insert(null), "IGNORE NO_TTL"),
-                arguments("String TTL", insert(AttributeValue.s("1767225700")), "IGNORE TTL_NOT_A_NUMBER type S"),
-                arguments("Binary TTL", insert(AttributeValue.b("AQI=")), "IGNORE TTL_NOT_A_NUMBER type B"),
-                arguments("BOOL TTL", insert(new AttributeValue(AttributeType.BOOL, "true")), "IGNORE TTL_NOT_A_NUMBER type BOOL"),
-                arguments("NULL TTL", insert(new AttributeValue(AttributeType.NULL, "true")), "IGNORE TTL_NOT_A_NUMBER type NULL"),
-                arguments("List TTL", insert(AttributeValue.ofType(AttributeType.L)), "IGNORE TTL_NOT_A_NUMBER type L"),
-                arguments("Map TTL", insert(AttributeValue.ofType(AttributeType.M)), "IGNORE TTL_NOT_A_NUMBER type M"),
-                arguments("String set TTL", insert(AttributeValue.ofType(AttributeType.SS)), "IGNORE TTL_NOT_A_NUMBER type SS"),
-                arguments("Number set TTL", insert(AttributeValue.ofType(AttributeType.NS)), "IGNORE TTL_NOT_A_NUMBER type NS"),
-                arguments("Binary set TTL", insert(AttributeValue.ofType(AttributeType.BS)), "IGNORE TTL_NOT_A_NUMBER type BS"),
+                arguments("String TTL", insert(AttributeText.s("1767225700")), "IGNORE TTL_NOT_A_NUMBER type S"),
+                arguments("Binary TTL", insert(AttributeText.b("AQI=")), "IGNORE TTL_NOT_A_NUMBER type B"),
+                arguments("BOOL TTL", insert(new AttributeText(AttributeType.BOOL, "true")), "IGNORE TTL_NOT_A_NUMBER type BOOL"),
+                arguments("NULL TTL", insert(new AttributeText(AttributeType.NULL, "true")), "IGNORE TTL_NOT_A_NUMBER type NULL"),
+                arguments("List TTL", insert(AttributeText.ofType(AttributeType.L)), "IGNORE TTL_NOT_A_NUMBER type L"),
+                arguments("Map TTL", insert(AttributeText.ofType(AttributeType.M)), "IGNORE TTL_NOT_A_NUMBER type M"),
+                arguments("String set TTL", insert(AttributeText.ofType(AttributeType.SS)), "IGNORE TTL_NOT_A_NUMBER type SS"),
+                arguments("Number set TTL", insert(AttributeText.ofType(AttributeType.NS)), "IGNORE TTL_NOT_A_NUMBER type NS"),
+                arguments("Binary set TTL", insert(AttributeText.ofType(AttributeType.BS)), "IGNORE TTL_NOT_A_NUMBER type BS"),
                 arguments("Number that is no number", insert(n("12abc")), "IGNORE TTL_NOT_PARSEABLE"),
                 arguments("Number with spaces", insert(n(" 1767225700")), "IGNORE TTL_NOT_PARSEABLE"),
 
@@ -98,17 +98,17 @@ class ExpiryRulesTest {
                                 .replace("00:01:40Z", "00:03:20Z")),
                 arguments("same value, other text: reschedule", modify(n("1767225700"), n("1767225700.0")),
                         "SCHEDULE TTL_CHANGED expireAt=2026-01-01T00:01:40Z hops=0 stops=[20260101T000140Z-orders-*]"),
-                arguments("String TTL becomes a Number: nothing to stop", modify(AttributeValue.s("x"), n("1767225700")),
+                arguments("String TTL becomes a Number: nothing to stop", modify(AttributeText.s("x"), n("1767225700")),
                         "SCHEDULE TTL_CHANGED expireAt=2026-01-01T00:01:40Z hops=0 stops=[]"),
                 arguments("milliseconds become seconds: nothing to stop", modify(n("1767225700000"), n("1767225700")),
                         "SCHEDULE TTL_CHANGED expireAt=2026-01-01T00:01:40Z hops=0 stops=[]"),
                 arguments("TTL removed", modify(n("1767225700"), null), "CANCEL TTL_REMOVED stops=[20260101T000140Z-orders-*]"),
-                arguments("TTL becomes a String", modify(n("1767225700"), AttributeValue.s("1767225700")),
+                arguments("TTL becomes a String", modify(n("1767225700"), AttributeText.s("1767225700")),
                         "CANCEL TTL_NO_LONGER_VALID stops=[20260101T000140Z-orders-*]"),
                 arguments("TTL becomes milliseconds", modify(n("1767225700"), n("1767225700000")),
                         "CANCEL TTL_NO_LONGER_VALID stops=[20260101T000140Z-orders-*]"),
                 arguments("still no TTL", modify(null, null), "IGNORE NO_TTL"),
-                arguments("String TTL stays a String", modify(AttributeValue.s("x"), AttributeValue.s("x")), "IGNORE TTL_NOT_A_NUMBER type S"),
+                arguments("String TTL stays a String", modify(AttributeText.s("x"), AttributeText.s("x")), "IGNORE TTL_NOT_A_NUMBER type S"),
                 arguments("no old image: schedule, the name dedupes", modifyWithoutOldImage(n("1767225700")),
                         "SCHEDULE TTL_SET expireAt=2026-01-01T00:01:40Z hops=0 stops=[]"),
                 arguments("old TTL two horizons out: stop the chain and its live successors",
@@ -130,7 +130,7 @@ class ExpiryRulesTest {
                         "CANCEL ITEM_DELETED stops=[20260101T000101Z-orders-*]"),
                 arguments("TTL 60.5 s after the minute rounds up to 61: an early delete", remove(n("1767225660.5"), Writer.UNKNOWN, NOW),
                         "CANCEL ITEM_DELETED stops=[20260101T000101Z-orders-*]"),
-                arguments("deleted, old TTL a String", remove(AttributeValue.s("x"), Writer.UNKNOWN, NOW), "IGNORE REMOVED"),
+                arguments("deleted, old TTL a String", remove(AttributeText.s("x"), Writer.UNKNOWN, NOW), "IGNORE REMOVED"),
                 arguments("deleted, no TTL", remove(null, Writer.UNKNOWN, NOW), "IGNORE REMOVED"),
                 arguments("deleted, old TTL too old", remove(n("5"), Writer.UNKNOWN, NOW), "IGNORE REMOVED"),
                 arguments("deleted, no old image", new StreamChange(TABLE, EventName.REMOVE, KEY, false, null, false, null, "1",
@@ -138,22 +138,22 @@ class ExpiryRulesTest {
 
                 // --- keys
                 arguments("three key attributes", Changes.withKey(insert(n("1767225700")), ItemKey.of(Map.of(
-                        "a", AttributeValue.s("1"), "b", AttributeValue.s("2"), "c", AttributeValue.s("3")))), "IGNORE KEY_NOT_VALID"),
+                        "a", AttributeText.s("1"), "b", AttributeText.s("2"), "c", AttributeText.s("3")))), "IGNORE KEY_NOT_VALID"),
                 arguments("key of type BOOL", Changes.withKey(insert(n("1767225700")), ItemKey.of(Map.of(
-                        "a", new AttributeValue(AttributeType.BOOL, "true")))), "IGNORE KEY_NOT_VALID"),
+                        "a", new AttributeText(AttributeType.BOOL, "true")))), "IGNORE KEY_NOT_VALID"),
                 arguments("partition key of 2048 bytes", Changes.withKey(insert(n("1767225700")), ItemKey.of(Map.of(
-                        "id", AttributeValue.s("é".repeat(1024))))), "SCHEDULE TTL_SET expireAt=2026-01-01T00:01:40Z hops=0 stops=[]"),
+                        "id", AttributeText.s("é".repeat(1024))))), "SCHEDULE TTL_SET expireAt=2026-01-01T00:01:40Z hops=0 stops=[]"),
                 arguments("key value of 2049 bytes", Changes.withKey(insert(n("1767225700")), ItemKey.of(Map.of(
-                        "id", AttributeValue.s("é".repeat(1024) + "x")))), "IGNORE KEY_NOT_VALID"),
+                        "id", AttributeText.s("é".repeat(1024) + "x")))), "IGNORE KEY_NOT_VALID"),
                 arguments("2048-byte partition key and 1024-byte sort key", Changes.withKey(insert(n("1767225700")), ItemKey.of(Map.of(
-                        "pk", AttributeValue.s("p".repeat(2048)), "sk", AttributeValue.s("s".repeat(1024))))),
+                        "pk", AttributeText.s("p".repeat(2048)), "sk", AttributeText.s("s".repeat(1024))))),
                         "SCHEDULE TTL_SET expireAt=2026-01-01T00:01:40Z hops=0 stops=[]"),
                 arguments("two key values over 1024 bytes", Changes.withKey(insert(n("1767225700")), ItemKey.of(Map.of(
-                        "pk", AttributeValue.s("p".repeat(1025)), "sk", AttributeValue.s("s".repeat(1025))))), "IGNORE KEY_NOT_VALID"),
+                        "pk", AttributeText.s("p".repeat(1025)), "sk", AttributeText.s("s".repeat(1025))))), "IGNORE KEY_NOT_VALID"),
                 arguments("binary key of 2049 bytes", Changes.withKey(insert(n("1767225700")), ItemKey.of(Map.of(
-                        "id", AttributeValue.b(java.util.Base64.getEncoder().encodeToString(new byte[2049]))))), "IGNORE KEY_NOT_VALID"),
+                        "id", AttributeText.b(java.util.Base64.getEncoder().encodeToString(new byte[2049]))))), "IGNORE KEY_NOT_VALID"),
                 arguments("binary key not base64", Changes.withKey(insert(n("1767225700")), ItemKey.of(Map.of(
-                        "id", AttributeValue.b("***")))), "IGNORE KEY_NOT_VALID"),
+                        "id", AttributeText.b("***")))), "IGNORE KEY_NOT_VALID"),
                 arguments("input over 256 KB", Changes.withTable(insert(n("1767225700")), "t".repeat(262_144)), "IGNORE INPUT_TOO_LARGE"));
     }
 
@@ -206,11 +206,11 @@ class ExpiryRulesTest {
     void decide_detailsNameTheProblemForTheLog() {
         assertThat(rules.decide(insert(n("1767225600000")), NOW).detail())
                 .isEqualTo("TTL 1767225600000 looks like milliseconds; as seconds it is year 57971; not scheduled");
-        assertThat(rules.decide(insert(AttributeValue.s("soon")), NOW).detail())
+        assertThat(rules.decide(insert(AttributeText.s("soon")), NOW).detail())
                 .isEqualTo("TTL attribute 'ttl' is of type S, not a Number of epoch seconds; not scheduled (native TTL ignores it too)");
         assertThat(rules.decide(insert(n("0")), NOW).detail())
                 .isEqualTo("TTL 0 is more than 5 years in the past; not scheduled (native TTL never deletes it either)");
-        assertThat(rules.decide(Changes.withKey(insert(n("1")), ItemKey.of(Map.of("id", AttributeValue.s("x".repeat(3000))))), NOW).detail())
+        assertThat(rules.decide(Changes.withKey(insert(n("1")), ItemKey.of(Map.of("id", AttributeText.s("x".repeat(3000))))), NOW).detail())
                 .doesNotContain("xxx");
     }
 

@@ -117,7 +117,7 @@ class ExpirySchedulerTest {
 
     @Test
     void apply_ignoreCallsNothing() {
-        ExpiryScheduler.Applied applied = scheduler.apply(rules.decide(insert(AttributeValue.s("1")), NOW));
+        ExpiryScheduler.Applied applied = scheduler.apply(rules.decide(insert(AttributeText.s("1")), NOW));
 
         assertThat(applied.outcome()).isEqualTo(ExpiryScheduler.Outcome.IGNORED);
         assertThat(executions.calls()).isEmpty();

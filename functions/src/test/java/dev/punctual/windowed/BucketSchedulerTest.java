@@ -2,7 +2,7 @@ package dev.punctual.windowed;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.punctual.expiry.AttributeValue;
+import dev.punctual.expiry.AttributeText;
 import dev.punctual.expiry.Executions;
 import dev.punctual.expiry.ItemKey;
 import java.time.Instant;
@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 class BucketSchedulerTest extends WindowedTestBase {
 
     private static BucketScheduler.Request request(String id, long ttl) {
-        return new BucketScheduler.Request(TABLE, "ttl", ItemKey.of(Map.of("id", AttributeValue.s(id))), Long.toString(ttl),
+        return new BucketScheduler.Request(TABLE, "ttl", ItemKey.of(Map.of("id", AttributeText.s(id))), Long.toString(ttl),
                 Instant.ofEpochSecond(ttl));
     }
 
@@ -51,8 +51,8 @@ class BucketSchedulerTest extends WindowedTestBase {
 
     @Test
     void ttlAlreadyPast_isDeletedAtOnce_withoutTheIndex() {
-        table.put(ItemKey.of(Map.of("id", AttributeValue.s("old"))), Long.toString(T - 3_600));
-        table.put(ItemKey.of(Map.of("id", AttributeValue.s("changed"))), Long.toString(T - 60));
+        table.put(ItemKey.of(Map.of("id", AttributeText.s("old"))), Long.toString(T - 3_600));
+        table.put(ItemKey.of(Map.of("id", AttributeText.s("changed"))), Long.toString(T - 60));
 
         Map<BucketScheduler.Request, CompletableFuture<BucketScheduler.Placement>> result =
                 scheduler.schedule(List.of(request("old", T - 3_600), request("changed", T - 61)));

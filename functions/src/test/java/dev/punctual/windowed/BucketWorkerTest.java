@@ -3,7 +3,7 @@ package dev.punctual.windowed;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.punctual.expiry.AttributeValue;
+import dev.punctual.expiry.AttributeText;
 import dev.punctual.expiry.ItemKey;
 import dev.punctual.statemachine.BucketWorkflow;
 import dev.punctual.statemachine.ExpiryWorkflow;
@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
 class BucketWorkerTest extends WindowedTestBase {
 
     private static ItemKey key(String id) {
-        return ItemKey.of(Map.of("id", AttributeValue.s(id)));
+        return ItemKey.of(Map.of("id", AttributeText.s(id)));
     }
 
     @Test

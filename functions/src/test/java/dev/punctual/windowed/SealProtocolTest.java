@@ -2,7 +2,7 @@ package dev.punctual.windowed;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.punctual.expiry.AttributeValue;
+import dev.punctual.expiry.AttributeText;
 import dev.punctual.expiry.ItemKey;
 import java.time.Duration;
 import java.time.Instant;
@@ -19,7 +19,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  */
 class SealProtocolTest extends WindowedTestBase {
 
-    private static final ItemKey KEY = ItemKey.of(Map.of("id", AttributeValue.s("a")));
+    private static final ItemKey KEY = ItemKey.of(Map.of("id", AttributeText.s("a")));
 
     /** Where the bucket's execution runs, relative to the handler's steps. */
     enum Point {

@@ -1,6 +1,6 @@
 package dev.punctual.local.measure;
 
-import dev.punctual.expiry.AttributeValue;
+import dev.punctual.expiry.AttributeText;
 import dev.punctual.expiry.ExecutionNames;
 import dev.punctual.expiry.ItemKey;
 import dev.punctual.expiry.TtlValue;
@@ -28,6 +28,7 @@ import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.function.LongConsumer;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.BatchGetItemResponse;
 import software.amazon.awssdk.services.dynamodb.model.BillingMode;
 import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
@@ -408,8 +409,8 @@ public final class ExpiryTrial {
     }
 
     /** A trial item's key, as DynamoDB and the deletion ledger hold it. */
-    private static Map<String, software.amazon.awssdk.services.dynamodb.model.AttributeValue> key(String id) {
-        return Map.of(KEY_ATTRIBUTE, software.amazon.awssdk.services.dynamodb.model.AttributeValue.fromS(id));
+    private static Map<String, AttributeValue> key(String id) {
+        return Map.of(KEY_ATTRIBUTE, AttributeValue.fromS(id));
     }
 
     /** The items' TTLs, in order: the first {@code lead} (and a second) from now, then spread evenly. */
@@ -479,9 +480,9 @@ public final class ExpiryTrial {
             BitSet found = new BitSet(ttls.length);
             for (int at = 0; at < sample.size(); at += BATCH_GET_LIMIT) {
                 List<Integer> chunk = sample.subList(at, Math.min(sample.size(), at + BATCH_GET_LIMIT));
-                List<Map<String, software.amazon.awssdk.services.dynamodb.model.AttributeValue>> keys = new ArrayList<>();
+                List<Map<String, AttributeValue>> keys = new ArrayList<>();
                 chunk.forEach(i -> keys.add(Map.of(KEY_ATTRIBUTE,
-                        software.amazon.awssdk.services.dynamodb.model.AttributeValue.fromS(itemId(i)))));
+                        AttributeValue.fromS(itemId(i)))));
                 Map<String, KeysAndAttributes> pending = Map.of(table, KeysAndAttributes.builder().keys(keys)
                         .consistentRead(true).projectionExpression("#id")
                         .expressionAttributeNames(Map.of("#id", KEY_ATTRIBUTE)).build());
@@ -579,9 +580,9 @@ public final class ExpiryTrial {
         List<WriteRequest> requests = new ArrayList<>(to - from);
         for (int i = from; i < to; i++) {
             requests.add(WriteRequest.builder().putRequest(PutRequest.builder().item(Map.of(
-                    KEY_ATTRIBUTE, software.amazon.awssdk.services.dynamodb.model.AttributeValue.fromS(ids.apply(i)),
-                    TTL_ATTRIBUTE, software.amazon.awssdk.services.dynamodb.model.AttributeValue.fromN(Long.toString(ttls[i])),
-                    "note", software.amazon.awssdk.services.dynamodb.model.AttributeValue.fromS("written by the Punctual trial")))
+                    KEY_ATTRIBUTE, AttributeValue.fromS(ids.apply(i)),
+                    TTL_ATTRIBUTE, AttributeValue.fromN(Long.toString(ttls[i])),
+                    "note", AttributeValue.fromS("written by the Punctual trial")))
                     .build()).build());
         }
         Map<String, List<WriteRequest>> pending = Map.of(table, requests);
@@ -617,8 +618,8 @@ public final class ExpiryTrial {
                 continue;
             }
             String ttlText = Long.toString(ttls[i]);
-            TtlValue ttl = ((TtlValue.Valid) TtlValue.check(AttributeValue.n(ttlText), TTL_ATTRIBUTE, now)).ttl();
-            String name = ExecutionNames.name(table, ItemKey.of(Map.of(KEY_ATTRIBUTE, AttributeValue.s(itemId(i)))), ttl);
+            TtlValue ttl = ((TtlValue.Valid) TtlValue.check(AttributeText.n(ttlText), TTL_ATTRIBUTE, now)).ttl();
+            String name = ExecutionNames.name(table, ItemKey.of(Map.of(KEY_ATTRIBUTE, AttributeText.s(itemId(i)))), ttl);
             Instant deletedAt = deletedAt(engine, executionPrefix + name);
             observations.add(new ExpiryObservation(Instant.ofEpochSecond(ttls[i]), deletedAt, present.get(i),
                     seenGoneEarly.get(i)));

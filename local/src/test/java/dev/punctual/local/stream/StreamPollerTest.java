@@ -20,6 +20,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 class StreamPollerTest {
 
@@ -103,8 +104,8 @@ class StreamPollerTest {
         local.putWithout(table, "plain");
         local.put(table, "timed", 100);
         local.dynamoDb.putItem(b -> b.tableName(table).item(Map.of(
-                "id", software.amazon.awssdk.services.dynamodb.model.AttributeValue.fromS("typo"),
-                TTL, software.amazon.awssdk.services.dynamodb.model.AttributeValue.fromS("tomorrow"))));
+                "id", AttributeValue.fromS("typo"),
+                TTL, AttributeValue.fromS("tomorrow"))));
         local.delete(table, "plain");
         local.delete(table, "timed");
         RecordingHandler handler = new RecordingHandler();

@@ -2,7 +2,7 @@ package dev.punctual.tests.support;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.punctual.expiry.AttributeValue;
+import dev.punctual.expiry.AttributeText;
 import dev.punctual.expiry.ExecutionNames;
 import dev.punctual.expiry.ItemKey;
 import dev.punctual.expiry.TtlValue;
@@ -46,11 +46,11 @@ public final class ExpiryExecutions {
 
     /** The name the handler gives the execution for item {@code id} of {@code table} with a Number TTL of {@code ttl}. */
     public static String nameOf(String table, String id, String ttl) {
-        TtlValue.Check check = TtlValue.check(AttributeValue.n(ttl), ExpiryTable.TTL, Instant.now());
+        TtlValue.Check check = TtlValue.check(AttributeText.n(ttl), ExpiryTable.TTL, Instant.now());
         if (!(check instanceof TtlValue.Valid valid)) {
             throw new IllegalArgumentException("TTL " + ttl + " is not one the handler schedules: " + check);
         }
-        return ExecutionNames.name(table, ItemKey.of(Map.of(ExpiryTable.KEY, AttributeValue.s(id))), valid.ttl());
+        return ExecutionNames.name(table, ItemKey.of(Map.of(ExpiryTable.KEY, AttributeText.s(id))), valid.ttl());
     }
 
     /** The ARN of the execution for item {@code id} with TTL {@code epochSeconds}. */

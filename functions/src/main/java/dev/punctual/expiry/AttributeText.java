@@ -8,9 +8,9 @@ import java.util.Objects;
  * {@code B}: base64, {@code BOOL}/{@code NULL}: {@code true}/{@code false}). Sets, lists and maps keep
  * only their type: they can be neither keys nor TTLs.
  */
-public record AttributeValue(AttributeType type, String text) {
+public record AttributeText(AttributeType type, String text) {
 
-    public AttributeValue {
+    public AttributeText {
         Objects.requireNonNull(type, "type");
         if (type == AttributeType.S || type == AttributeType.N || type == AttributeType.B) {
             Objects.requireNonNull(text, () -> "a " + type + " value needs its text");
@@ -18,22 +18,22 @@ public record AttributeValue(AttributeType type, String text) {
     }
 
     /** A String value. */
-    public static AttributeValue s(String value) {
-        return new AttributeValue(AttributeType.S, value);
+    public static AttributeText s(String value) {
+        return new AttributeText(AttributeType.S, value);
     }
 
     /** A Number value, {@code number} exactly as DynamoDB JSON carries it. */
-    public static AttributeValue n(String number) {
-        return new AttributeValue(AttributeType.N, number);
+    public static AttributeText n(String number) {
+        return new AttributeText(AttributeType.N, number);
     }
 
     /** A Binary value given as base64, as DynamoDB JSON carries it. */
-    public static AttributeValue b(String base64) {
-        return new AttributeValue(AttributeType.B, base64);
+    public static AttributeText b(String base64) {
+        return new AttributeText(AttributeType.B, base64);
     }
 
     /** A value of a type whose content expiry never looks at (sets, lists, maps, BOOL, NULL). */
-    public static AttributeValue ofType(AttributeType type) {
-        return new AttributeValue(type, null);
+    public static AttributeText ofType(AttributeType type) {
+        return new AttributeText(type, null);
     }
 }
