@@ -50,7 +50,8 @@ public final class ExpiryScheduler {
      * The result of {@link #apply}.
      *
      * @param execution the execution started or found pending, {@code null} when none
-     * @param stopped the stale executions that were running and are now stopped
+     * @param stopped the stale executions StopExecution succeeded for: those that were running and are now
+     *     stopped, and those that had already ended, whose stop Step Functions also answers with success
      */
     public record Applied(Outcome outcome, String execution, List<String> stopped) {
         public Applied {

@@ -1,5 +1,6 @@
 package dev.punctual.functions;
 
+import dev.punctual.statemachine.Arns;
 import dev.punctual.statemachine.ExpiryMode;
 import dev.punctual.statemachine.StreamWiring;
 import java.net.URI;
@@ -131,7 +132,7 @@ public final class ExpirySettings {
 
     /** The ARN of this state machine's execution named {@code executionName}. */
     public String executionArn(String executionName) {
-        return "arn:" + partition + ":states:" + region + ":" + account + ":execution:" + stateMachineName + ":" + executionName;
+        return Arns.execution(partition, region, account, stateMachineName, executionName);
     }
 
     private static String required(Map<String, String> environment, String name) {

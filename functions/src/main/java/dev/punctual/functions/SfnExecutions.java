@@ -1,11 +1,8 @@
 package dev.punctual.functions;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.punctual.expiry.Executions;
 import dev.punctual.expiry.ThrottledException;
 import dev.punctual.statemachine.ExpiryWorkflow;
-import java.io.IOException;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
@@ -28,9 +25,6 @@ import software.amazon.awssdk.services.sfn.model.ExecutionStatus;
  * as long as the invocation has time.
  */
 public final class SfnExecutions implements Executions, AutoCloseable {
-
-
-    private static final ObjectMapper JSON = new ObjectMapper();
 
     private final SfnClient sfn;
     private final ExpirySettings settings;
@@ -110,7 +104,7 @@ public final class SfnExecutions implements Executions, AutoCloseable {
             return new Holder(Status.RUNNING, null);
         }
         boolean continued = status == ExecutionStatus.SUCCEEDED
-                && ExpiryWorkflow.OUTCOME_CONTINUED.equals(outcome(execution.output()));
+                && ExpiryWorkflow.outcomeOf(execution.output()).filter(ExpiryWorkflow.OUTCOME_CONTINUED::equals).isPresent();
         return new Holder(continued ? Status.CONTINUED : Status.CLOSED, execution.stopDate());
     }
 
@@ -118,7 +112,7 @@ public final class SfnExecutions implements Executions, AutoCloseable {
     public StopResult stop(String name) {
         try {
             sfn.stopExecution(r -> r.executionArn(settings.executionArn(name))
-                    .error("Punctual.Stale")
+                    .error(ExpiryWorkflow.ERROR_STALE)
                     .cause("The item's TTL changed or the item was deleted"));
             return StopResult.STOPPED;
         } catch (ExecutionDoesNotExistException e) {
@@ -133,18 +127,6 @@ public final class SfnExecutions implements Executions, AutoCloseable {
         return e.isThrottlingException() ? new ThrottledException(action, e) : e;
     }
 
-    private static String outcome(String output) {
-        if (output == null) {
-            return null;
-        }
-        try {
-            JsonNode outcome = JSON.readTree(output).path(ExpiryWorkflow.OUTCOME);
-            return outcome.isTextual() ? outcome.asText() : null;
-        } catch (IOException e) {
-            // Our workflow writes JSON outputs; anything else is not a hand-over to a successor.
-            return null;
-        }
-    }
 
     @Override
     public void close() {

@@ -66,7 +66,12 @@ class ChangeProcessorTest {
         assertThat(failed).containsExactly("1", "3", "5");
         assertThat(heard).containsExactlyInAnyOrder("1 failed throttled", "3 skipped after 1", "5 skipped after 1",
                 "2 STARTED", "4 STARTED");
-        assertThat(executions.calls()).noneMatch(call -> call.contains("20260101T000500Z") || call.contains("20260101T000835Z"));
+        // Records 3 and 5 (item a at 00:05:00Z and 00:08:20Z) were never started; b's TTL change stopped
+        // its first execution and started the next.
+        assertThat(executions.calls()).noneMatch(call -> call.contains("20260101T000500Z") || call.contains("20260101T000820Z"));
+        assertThat(executions.calls()).extracting(call -> call.substring(0, call.indexOf("Z-") + 1))
+                .containsExactlyInAnyOrder("start 20260101T000140Z", "start 20260101T000320Z",
+                        "stop 20260101T000320Z", "start 20260101T000640Z");
     }
 
     @Test

@@ -1,7 +1,11 @@
 package dev.punctual.statemachine;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * The facts {@code expire-item.asl.json} relies on: the fields of its input, its substitutions,
@@ -34,6 +38,12 @@ public final class ExpiryWorkflow {
     /** Outcome: a horizon passed and a successor execution carries on. */
     public static final String OUTCOME_CONTINUED = "ContinuedAsNew";
 
+    /**
+     * The error a stale execution is stopped with: its item's TTL changed or the item was deleted
+     * before the TTL, so the wait it holds is for nothing.
+     */
+    public static final String ERROR_STALE = "Punctual.Stale";
+
     /** Substitution: the AWS partition in resource ARNs. */
     public static final String PARTITION = "Partition";
 
@@ -44,7 +54,27 @@ public final class ExpiryWorkflow {
      */
     public static final Duration HORIZON = Duration.ofDays(360);
 
+    private static final ObjectMapper JSON = new ObjectMapper();
+
     private ExpiryWorkflow() {
+    }
+
+    /**
+     * The outcome an execution's output reports ({@link #OUTCOME_EXPIRED}, {@link #OUTCOME_SUPERSEDED},
+     * {@link #OUTCOME_CONTINUED}); empty when there is no output, it is not JSON, or it names no outcome
+     * as a string. The one reader of the field: the handler, the trial and the tests all ask here.
+     */
+    public static Optional<String> outcomeOf(String output) {
+        if (output == null) {
+            return Optional.empty();
+        }
+        try {
+            JsonNode outcome = JSON.readTree(output).path(OUTCOME);
+            return outcome.isTextual() ? Optional.of(outcome.asText()) : Optional.empty();
+        } catch (JsonProcessingException e) {
+            // Our workflows write JSON outputs; anything else reports no outcome.
+            return Optional.empty();
+        }
     }
 
     /** The substitutions {@code expire-item.asl.json} needs, for one partition. */

@@ -10,6 +10,7 @@ import dev.punctual.local.stepfunctions.executions.StepFunctionsEngine;
 import dev.punctual.local.stepfunctions.executions.StepFunctionsException;
 import dev.punctual.local.stepfunctions.quotas.ThrottleCounts;
 import dev.punctual.local.stream.StreamPoller;
+import dev.punctual.statemachine.Arns;
 import dev.punctual.statemachine.ExpiryMode;
 import dev.punctual.statemachine.ExpiryWorkflow;
 import java.lang.management.ManagementFactory;
@@ -66,7 +67,6 @@ public final class ExpiryTrial {
     /** Items probed per TTL second at most. */
     private static final int PROBE_SAMPLE = 100;
     private static final int BATCH_GET_LIMIT = 100;
-    private static final com.fasterxml.jackson.databind.ObjectMapper JSON = new com.fasterxml.jackson.databind.ObjectMapper();
 
     /**
      * What to run.
@@ -607,7 +607,6 @@ public final class ExpiryTrial {
 
     private List<ExpiryObservation> observe(String table, long[] ttls, BitSet present, BitSet seenGoneEarly, boolean windowed) {
         StepFunctionsEngine engine = runtime.stepFunctionsEngine();
-        String executionPrefix = runtime.stateMachineArn().replace(":stateMachine:", ":execution:") + ":";
         Instant now = clock.instant();
         List<ExpiryObservation> observations = new ArrayList<>(ttls.length);
         for (int i = 0; i < ttls.length; i++) {
@@ -620,7 +619,7 @@ public final class ExpiryTrial {
             String ttlText = Long.toString(ttls[i]);
             TtlValue ttl = ((TtlValue.Valid) TtlValue.check(AttributeText.n(ttlText), TTL_ATTRIBUTE, now)).ttl();
             String name = ExecutionNames.name(table, ItemKey.of(Map.of(KEY_ATTRIBUTE, AttributeText.s(itemId(i)))), ttl);
-            Instant deletedAt = deletedAt(engine, executionPrefix + name);
+            Instant deletedAt = deletedAt(engine, Arns.execution(runtime.stateMachineArn(), name));
             observations.add(new ExpiryObservation(Instant.ofEpochSecond(ttls[i]), deletedAt, present.get(i),
                     seenGoneEarly.get(i)));
         }
@@ -636,20 +635,12 @@ public final class ExpiryTrial {
             return null;
         }
         boolean expired = events.stream().anyMatch(e -> e.type().equals("ExecutionSucceeded")
-                && ExpiryWorkflow.OUTCOME_EXPIRED.equals(outcome(e.details().path("output").asText())));
+                && ExpiryWorkflow.outcomeOf(e.details().path("output").asText()).filter(ExpiryWorkflow.OUTCOME_EXPIRED::equals).isPresent());
         if (!expired) {
             return null;
         }
         return events.stream().filter(e -> e.type().equals("TaskSucceeded")).map(HistoryEvent::timestamp)
                 .findFirst().orElse(null);
-    }
-
-    private static String outcome(String output) {
-        try {
-            return JSON.readTree(output).path(ExpiryWorkflow.OUTCOME).asText(null);
-        } catch (java.io.IOException e) {
-            return null;
-        }
     }
 
     private static String itemId(int index) {

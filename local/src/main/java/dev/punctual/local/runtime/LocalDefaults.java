@@ -1,5 +1,6 @@
 package dev.punctual.local.runtime;
 
+import dev.punctual.statemachine.Arns;
 import java.net.URI;
 
 /** The embedded runtime's fixed coordinates, shared by the runtime, its CLI and the tests. */
@@ -29,12 +30,12 @@ public final class LocalDefaults {
 
     /** ARN of the expire-item state machine on the local runtime. */
     public static String stateMachineArn() {
-        return "arn:aws:states:" + REGION + ":" + ACCOUNT_ID + ":stateMachine:" + STATE_MACHINE_NAME;
+        return Arns.stateMachine("aws", REGION, ACCOUNT_ID, STATE_MACHINE_NAME);
     }
 
     /** ARN of windowed mode's expire-bucket state machine on the local runtime. */
     public static String bucketStateMachineArn() {
-        return "arn:aws:states:" + REGION + ":" + ACCOUNT_ID + ":stateMachine:" + BUCKET_STATE_MACHINE_NAME;
+        return Arns.stateMachine("aws", REGION, ACCOUNT_ID, BUCKET_STATE_MACHINE_NAME);
     }
 
     /** ARN of the in-process bucket function, as the expire-bucket definition names it. */

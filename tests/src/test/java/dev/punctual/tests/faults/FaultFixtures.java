@@ -132,7 +132,7 @@ final class FaultFixtures {
     private static Observed observe(SfnClient sfn, ExecutionListItem execution) throws IOException {
         DescribeExecutionResponse described = sfn.describeExecution(r -> r.executionArn(execution.executionArn()));
         JsonNode input = JSON.readTree(described.input());
-        String outcome = described.output() == null ? null : JSON.readTree(described.output()).path(ExpiryWorkflow.OUTCOME).asText(null);
+        String outcome = ExpiryWorkflow.outcomeOf(described.output()).orElse(null);
         Instant deletedAt = null;
         List<String> failures = new ArrayList<>();
         for (HistoryEvent event : sfn.getExecutionHistoryPaginator(r -> r.executionArn(execution.executionArn())).events()) {

@@ -14,6 +14,7 @@ import dev.punctual.local.stepfunctions.executions.HistoryEvent;
 import dev.punctual.local.stepfunctions.executions.Page;
 import dev.punctual.local.stepfunctions.executions.StepFunctionsEngine;
 import dev.punctual.local.stepfunctions.executions.StepFunctionsException;
+import dev.punctual.statemachine.Arns;
 import dev.punctual.statemachine.ExpiryWorkflow;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -36,12 +37,12 @@ public final class ExpiryExecutions {
 
     private final StepFunctionsEngine engine;
     private final String stateMachineArn;
-    private final String executionArnPrefix;
+    private final String stateMachineArn;
 
     public ExpiryExecutions(LocalRuntime runtime) {
         this.engine = runtime.stepFunctionsEngine();
         this.stateMachineArn = runtime.stateMachineArn();
-        this.executionArnPrefix = stateMachineArn.replace(":stateMachine:", ":execution:") + ":";
+        this.stateMachineArn = stateMachineArn;
     }
 
     /** The name the handler gives the execution for item {@code id} of {@code table} with a Number TTL of {@code ttl}. */
@@ -55,12 +56,12 @@ public final class ExpiryExecutions {
 
     /** The ARN of the execution for item {@code id} with TTL {@code epochSeconds}. */
     public String arnOf(ExpiryTable table, String id, long epochSeconds) {
-        return executionArnPrefix + nameOf(table.name(), id, Long.toString(epochSeconds));
+        return Arns.execution(stateMachineArn, nameOf(table.name(), id, Long.toString(epochSeconds)));
     }
 
     /** The ARN of the execution named {@code name}. */
     public String arn(String name) {
-        return executionArnPrefix + name;
+        return Arns.execution(stateMachineArn, name);
     }
 
     /** The execution, or empty while it has not been started. */
@@ -88,7 +89,7 @@ public final class ExpiryExecutions {
         if (execution.status() != ExecutionStatus.SUCCEEDED) {
             throw new AssertionError("execution " + execution.name() + " is " + execution.status() + ", not SUCCEEDED");
         }
-        return read(execution.output()).path(ExpiryWorkflow.OUTCOME).asText(null);
+        return ExpiryWorkflow.outcomeOf(execution.output()).orElse(null);
     }
 
     /** When the execution's conditional delete succeeded: its {@code TaskSucceeded} event, if any. */

@@ -1,24 +1,20 @@
 package dev.punctual.local.stepfunctions.executions;
 
 /**
- * Formats and parses the ARNs of one local Step Functions endpoint (one partition, region and
- * account).
+ * Parses the ARNs of one local Step Functions endpoint (one partition, region and account) into the
+ * engine's errors, and names what the endpoint creates through {@link dev.punctual.statemachine.Arns},
+ * where the format is written.
  */
 final class Arns {
 
     private final String partition;
     private final String region;
     private final String accountId;
-    private final String stateMachinePrefix;
-    private final String executionPrefix;
 
     Arns(String partition, String region, String accountId) {
         this.partition = partition;
         this.region = region;
         this.accountId = accountId;
-        String base = "arn:" + partition + ":states:" + region + ":" + accountId + ":";
-        this.stateMachinePrefix = base + "stateMachine:";
-        this.executionPrefix = base + "execution:";
     }
 
     String partition() {
@@ -30,11 +26,11 @@ final class Arns {
     }
 
     String stateMachine(String name) {
-        return stateMachinePrefix + name;
+        return dev.punctual.statemachine.Arns.stateMachine(partition, region, accountId, name);
     }
 
     String execution(String stateMachineName, String executionName) {
-        return executionPrefix + stateMachineName + ":" + executionName;
+        return dev.punctual.statemachine.Arns.execution(partition, region, accountId, stateMachineName, executionName);
     }
 
     /** The state machine name in {@code arn}; an ARN of another region or account names none here. */

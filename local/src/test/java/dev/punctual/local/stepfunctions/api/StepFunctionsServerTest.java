@@ -11,6 +11,7 @@ import dev.punctual.local.stepfunctions.asl.Interpreter;
 import dev.punctual.local.stepfunctions.asl.TaskResource;
 import dev.punctual.local.stepfunctions.executions.StepFunctionsLocal;
 import dev.punctual.local.time.ManualTimer;
+import dev.punctual.statemachine.Arns;
 import dev.punctual.statemachine.StateMachineDefinitions;
 import java.net.InetSocketAddress;
 import java.net.URI;
@@ -265,7 +266,7 @@ class StepFunctionsServerTest {
                 .isInstanceOf(InvalidExecutionInputException.class);
         assertThatThrownBy(() -> sfn.startExecution(b -> b.stateMachineArn(machine + "x")))
                 .isInstanceOf(StateMachineDoesNotExistException.class);
-        assertThatThrownBy(() -> describe(machine.replace(":stateMachine:", ":execution:") + ":nope"))
+        assertThatThrownBy(() -> describe(Arns.execution(machine, "nope")))
                 .isInstanceOf(ExecutionDoesNotExistException.class);
         assertThatThrownBy(() -> sfn.listExecutions(b -> b.stateMachineArn(machine).nextToken("garbage")))
                 .isInstanceOf(InvalidTokenException.class);
@@ -346,7 +347,7 @@ class StepFunctionsServerTest {
         timer.advance(Duration.ofDays(360));
         eventually(() -> describe(first).status() == ExecutionStatus.SUCCEEDED);
         assertThat(describe(first).output()).contains("ContinuedAsNew").contains("execution:expire-item:sessions-u1-h0");
-        String successor = machine.replace(":stateMachine:", ":execution:") + ":sessions-u1-h0";
+        String successor = Arns.execution(machine, "sessions-u1-h0");
         assertThat(describe(successor).status()).isEqualTo(ExecutionStatus.RUNNING);
         assertThat(deletes).isEmpty();
 

@@ -2,6 +2,7 @@ package dev.punctual.local.stepfunctions.executions;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.punctual.statemachine.Arns;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -150,7 +151,7 @@ class DurabilityProcessTest {
     }
 
     private static String executionArn(String machine, String name) {
-        return machine.replace(":stateMachine:", ":execution:") + ":" + name;
+        return Arns.execution(machine, name);
     }
 
     private static DescribeExecutionResponse awaitClosed(SfnClient sfn, String arn, Duration limit)
