@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.punctual.local.runtime.LocalRuntime;
 import dev.punctual.local.stepfunctions.executions.ExecutionDescription;
 import dev.punctual.statemachine.ExpiryWorkflow;
-import dev.punctual.tests.support.Await;
+import dev.punctual.testing.Await;
 import dev.punctual.tests.support.ExpiryExecutions;
 import dev.punctual.tests.support.ExpiryTable;
 import java.time.Duration;

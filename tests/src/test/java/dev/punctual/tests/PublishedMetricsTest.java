@@ -7,7 +7,7 @@ import dev.punctual.local.measure.ExpiryTrial;
 import dev.punctual.local.measure.PublishedMetrics;
 import dev.punctual.local.runtime.LocalRuntime;
 import dev.punctual.statemachine.ExpiryMode;
-import dev.punctual.tests.support.Await;
+import dev.punctual.testing.Await;
 import java.time.Clock;
 import java.time.Duration;
 import org.junit.jupiter.params.ParameterizedTest;

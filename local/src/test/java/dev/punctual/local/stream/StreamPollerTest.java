@@ -6,6 +6,7 @@ import com.amazonaws.services.lambda.runtime.events.DynamodbEvent.DynamodbStream
 import com.amazonaws.services.lambda.runtime.events.StreamsEventResponse;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.punctual.statemachine.StreamWiring;
+import dev.punctual.testing.Await;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -23,6 +24,9 @@ import org.junit.jupiter.api.io.TempDir;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 class StreamPollerTest {
+
+    /** How long a test waits for the poller to do what it checks. */
+    private static final Duration WAIT = Duration.ofSeconds(10);
 
     private static final String TTL = "expiresAt";
     private static LocalTables local;
@@ -86,7 +90,7 @@ class StreamPollerTest {
         local.put(table, "b", 300);
         local.put(table, "a", 300);
 
-        Await.until(() -> handler.records().size() == 5, () -> "5 records, got " + handler.records().size());
+        Await.until(() -> "5 records, got " + handler.records().size(), WAIT, () -> handler.records().size() == 5);
 
         List<DynamodbStreamRecord> records = handler.records();
         assertThat(ids(records)).containsExactly("a", "b", "a", "b", "a");
@@ -113,9 +117,8 @@ class StreamPollerTest {
 
         // Records are counted as read and filtered before the handler is invoked with the rest, and as
         // invoked once it returns.
-        Await.until(() -> poller.metrics().snapshot().recordsRead() == 5
-                && poller.metrics().snapshot().recordsFiltered() == 2 && poller.metrics().snapshot().recordsInvoked() == 3,
-                () -> "5 read, 2 filtered, 3 invoked: " + poller.metrics().snapshot());
+        Await.until(() -> "5 read, 2 filtered, 3 invoked: " + poller.metrics().snapshot(), WAIT, () -> poller.metrics().snapshot().recordsRead() == 5
+                && poller.metrics().snapshot().recordsFiltered() == 2 && poller.metrics().snapshot().recordsInvoked() == 3);
 
         assertThat(handler.records()).extracting(r -> r.getEventName() + ":" + r.getDynamodb().getKeys().get("id").getS())
                 .containsExactly("INSERT:timed", "INSERT:typo", "REMOVE:timed");
@@ -133,13 +136,12 @@ class StreamPollerTest {
                 : new StreamsEventResponse());
         StreamPoller poller = start(table, handler, MappingSettings.builder().batchSize(10));
 
-        Await.until(() -> handler.batches().size() == 2, () -> "2 invocations, got " + handler.sequenceBatches());
+        Await.until(() -> "2 invocations, got " + handler.sequenceBatches(), WAIT, () -> handler.batches().size() == 2);
 
         List<String> first = handler.sequenceBatches().get(0);
         assertThat(first).hasSize(5);
         assertThat(handler.sequenceBatches().get(1)).containsExactlyElementsOf(first.subList(2, 5));
-        Await.until(() -> poller.metrics().snapshot().recordsHandled() == 5,
-                () -> "handled: the 2 before the failure, then the 3 retried; got " + poller.metrics().snapshot());
+        Await.until(() -> "handled: the 2 before the failure, then the 3 retried; got " + poller.metrics().snapshot(), WAIT, () -> poller.metrics().snapshot().recordsHandled() == 5);
         assertThat(poller.metrics().snapshot().recordsInvoked()).isEqualTo(8);
     }
 
@@ -156,7 +158,7 @@ class StreamPollerTest {
         });
         StreamPoller poller = start(table, handler, MappingSettings.builder());
 
-        Await.until(() -> handler.batches().size() == 2, () -> "2 invocations, got " + handler.sequenceBatches());
+        Await.until(() -> "2 invocations, got " + handler.sequenceBatches(), WAIT, () -> handler.batches().size() == 2);
 
         assertThat(handler.sequenceBatches().get(1)).isEqualTo(handler.sequenceBatches().get(0)).hasSize(2);
         assertThat(poller.metrics().snapshot().failedInvocations()).isEqualTo(1);
@@ -171,7 +173,7 @@ class StreamPollerTest {
                 number == 1 ? RecordingHandler.failing("") : new StreamsEventResponse(List.of()));
         start(table, handler, MappingSettings.builder());
 
-        Await.until(() -> handler.batches().size() == 2, () -> "2 invocations, got " + handler.sequenceBatches());
+        Await.until(() -> "2 invocations, got " + handler.sequenceBatches(), WAIT, () -> handler.batches().size() == 2);
 
         assertThat(handler.sequenceBatches().get(1)).isEqualTo(handler.sequenceBatches().get(0)).hasSize(2);
     }
@@ -191,12 +193,12 @@ class StreamPollerTest {
         StreamPoller poller = start(table, handler, MappingSettings.builder()
                 .bisectBatchOnFunctionError(true).maximumRetryAttempts(1));
 
-        Await.until(() -> handler.batches().size() == 6, () -> "6 invocations, got " + handler.batches().size());
+        Await.until(() -> "6 invocations, got " + handler.batches().size(), WAIT, () -> handler.batches().size() == 6);
 
         assertThat(handler.batches()).extracting(StreamPollerTest::ids).containsExactly(
                 List.of("r1", "r2", "r3", "r4"), List.of("r1", "r2"), List.of("r3", "r4"), List.of("r3"), List.of("r3"),
                 List.of("r4"));
-        Await.until(() -> poller.deadLetters().list().size() == 1, () -> "one dead letter");
+        Await.until(() -> "one dead letter", WAIT, () -> poller.deadLetters().list().size() == 1);
         DeadLetter letter = poller.deadLetters().list().get(0);
         assertThat(ids(letter.records())).containsExactly("r3");
         assertThat(letter.condition()).isEqualTo(DeadLetter.RETRY_ATTEMPTS_EXHAUSTED);
@@ -219,7 +221,7 @@ class StreamPollerTest {
         });
         StreamPoller poller = start(table, handler, MappingSettings.builder().maximumRetryAttempts(2), data, Clock.systemUTC());
 
-        Await.until(() -> poller.deadLetters().list().size() == 1, () -> "a dead letter, batches " + handler.sequenceBatches());
+        Await.until(() -> "a dead letter, batches " + handler.sequenceBatches(), WAIT, () -> poller.deadLetters().list().size() == 1);
 
         assertThat(handler.batches()).extracting(StreamPollerTest::ids).containsExactly(
                 List.of("r1", "r2", "r3"), List.of("r2", "r3"), List.of("r2", "r3"));
@@ -269,7 +271,7 @@ class StreamPollerTest {
             throw new IllegalStateException("still broken");
         });
         StreamPoller poller = start(table, handler, MappingSettings.builder().maximumRetryAttempts(0));
-        Await.until(() -> poller.deadLetters().list().size() == 1, () -> "a dead letter");
+        Await.until(() -> "a dead letter", WAIT, () -> poller.deadLetters().list().size() == 1);
         String id = poller.deadLetters().list().get(0).id();
 
         RedriveResult result = poller.deadLetters().redrive(id);
@@ -290,11 +292,11 @@ class StreamPollerTest {
         });
         StreamPoller poller = start(table, handler, MappingSettings.builder()
                 .maximumRetryAttempts(-1).maximumRecordAgeInSeconds(3600), null, clock);
-        Await.until(() -> handler.batches().size() >= 2, () -> "retries");
+        Await.until(() -> "retries", WAIT, () -> handler.batches().size() >= 2);
 
         clock.advance(Duration.ofHours(2));
 
-        Await.until(() -> poller.deadLetters().list().size() == 1, () -> "a dead letter");
+        Await.until(() -> "a dead letter", WAIT, () -> poller.deadLetters().list().size() == 1);
         DeadLetter letter = poller.deadLetters().list().get(0);
         assertThat(letter.condition()).isEqualTo(DeadLetter.RECORD_AGE_EXCEEDED);
         assertThat(ids(letter.records())).containsExactly("old");
@@ -304,7 +306,7 @@ class StreamPollerTest {
         // The shard is not blocked: a record written now is, by the moved clock, already too old, so it
         // goes straight to the dead letters without an invocation.
         local.put(table, "new", 2);
-        Await.until(() -> poller.deadLetters().list().size() == 2, () -> "the next record dead-lettered");
+        Await.until(() -> "the next record dead-lettered", WAIT, () -> poller.deadLetters().list().size() == 2);
         DeadLetter next = poller.deadLetters().list().get(1);
         assertThat(ids(next.records())).containsExactly("new");
         assertThat(next.message().at("/requestContext/approximateInvokeCount").asInt()).isZero();
@@ -322,8 +324,8 @@ class StreamPollerTest {
         Path directory = data.resolve("stream");
         RecordingHandler first = new RecordingHandler();
         StreamPoller poller = start(table, first, MappingSettings.builder(), directory, Clock.systemUTC());
-        Await.until(() -> poller.metrics().snapshot().recordsRead() == 3 && first.records().size() == 2
-                && poller.metrics().snapshot().recordsFiltered() == 1, () -> "first records processed");
+        Await.until(() -> "first records processed", WAIT, () -> poller.metrics().snapshot().recordsRead() == 3 && first.records().size() == 2
+                && poller.metrics().snapshot().recordsFiltered() == 1);
         poller.close();
         assertThat(directory.resolve(Checkpoints.FILE_NAME)).exists();
         local.put(table, "c", 3);
@@ -332,7 +334,7 @@ class StreamPollerTest {
         RecordingHandler second = new RecordingHandler();
         start(table, second, MappingSettings.builder(), directory, Clock.systemUTC());
 
-        Await.until(() -> second.records().size() >= 2, () -> "new records delivered");
+        Await.until(() -> "new records delivered", WAIT, () -> second.records().size() >= 2);
         assertThat(ids(second.records())).containsExactly("c", "d");
         assertThat(ids(first.records())).containsExactly("a", "b");
     }
@@ -345,14 +347,14 @@ class StreamPollerTest {
         StreamPoller poller = start(table, handler, MappingSettings.builder().maximumBatchingWindowInSeconds(60), null, clock);
         local.put(table, "a", 1);
         local.put(table, "b", 2);
-        Await.until(() -> poller.metrics().snapshot().recordsRead() == 2, () -> "records read");
+        Await.until(() -> "records read", WAIT, () -> poller.metrics().snapshot().recordsRead() == 2);
         long polls = poller.metrics().snapshot().polls();
-        Await.until(() -> poller.metrics().snapshot().polls() >= polls + 2, () -> "two more polls");
+        Await.until(() -> "two more polls", WAIT, () -> poller.metrics().snapshot().polls() >= polls + 2);
         assertThat(handler.batches()).isEmpty();
 
         clock.advance(Duration.ofSeconds(61));
 
-        Await.until(() -> handler.batches().size() == 1, () -> "one batch");
+        Await.until(() -> "one batch", WAIT, () -> handler.batches().size() == 1);
         assertThat(ids(handler.batches().get(0))).containsExactly("a", "b");
     }
 
@@ -366,13 +368,13 @@ class StreamPollerTest {
         for (int i = 0; i < 5; i++) {
             local.put(table, "i" + i, i);
         }
-        Await.until(() -> !poller.watchedTables().isEmpty(), () -> "table discovered while disabled");
+        Await.until(() -> "table discovered while disabled", WAIT, () -> !poller.watchedTables().isEmpty());
         // Nothing signals "did not read"; give a disabled poller ten of its poll intervals to misbehave.
         Thread.sleep(200);
         long readWhileDisabled = poller.metrics().snapshot().recordsRead();
 
         poller.setEnabled(true);
-        Await.until(() -> handler.records().size() == 5, () -> "5 records after enabling");
+        Await.until(() -> "5 records after enabling", WAIT, () -> handler.records().size() == 5);
 
         assertThat(readWhileDisabled).isZero();
         assertThat(poller.isEnabled()).isTrue();
@@ -388,7 +390,7 @@ class StreamPollerTest {
         RecordingHandler handler = new RecordingHandler();
         start(table, handler, MappingSettings.builder().batchSize(3));
 
-        Await.until(() -> handler.records().size() == 7, () -> "7 records");
+        Await.until(() -> "7 records", WAIT, () -> handler.records().size() == 7);
 
         assertThat(handler.batches()).extracting(List::size).containsExactly(3, 3, 1);
     }
@@ -417,9 +419,9 @@ class StreamPollerTest {
         local.put(later, "before-ttl", 1);
         local.enableTtl(later, "until");
 
-        Await.until(() -> !poller.watchedTables().isEmpty(), () -> "the table with TTL watched");
+        Await.until(() -> "the table with TTL watched", WAIT, () -> !poller.watchedTables().isEmpty());
         local.put(later, "after-ttl", 1);
-        Await.until(() -> handler.records().size() == 2, () -> "both records of the TTL table");
+        Await.until(() -> "both records of the TTL table", WAIT, () -> handler.records().size() == 2);
 
         assertThat(poller.watchedTables()).containsExactly(new WatchedTable(later, local.streamArn(later), "until"));
         assertThat(built).containsExactly(new WatchedTable(later, local.streamArn(later), "until"));

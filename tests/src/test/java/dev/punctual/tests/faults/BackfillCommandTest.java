@@ -1,11 +1,11 @@
 package dev.punctual.tests.faults;
 
-import static dev.punctual.tests.faults.FaultFixtures.await;
 import static dev.punctual.tests.faults.FaultFixtures.punctual;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.punctual.local.runtime.LocalClients;
 import dev.punctual.local.runtime.LocalRuntime;
+import dev.punctual.testing.Await;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
@@ -52,9 +52,9 @@ class BackfillCommandTest {
             assertThat(second.exitCode()).as(second.out() + second.err()).isZero();
             assertThat(FaultFixtures.executions(sfn, runtime.stateMachineArn(), TABLE)).as("a second run starts nothing new").hasSize(ITEMS);
 
-            await(Duration.ofSeconds(30), "backfilled items expired",
+            Await.until("backfilled items expired", Duration.ofSeconds(30),
                     () -> FaultFixtures.ids(runtime.dynamoDb(), TABLE).equals(Set.of("no-ttl", "text-ttl")));
-            await(Duration.ofSeconds(10), "every execution closed", () -> runtime.stepFunctionsEngine().openExecutions() == 0);
+            Await.until("every execution closed", Duration.ofSeconds(10), () -> runtime.stepFunctionsEngine().openExecutions() == 0);
             Map<String, List<FaultFixtures.Observed>> expired =
                     FaultFixtures.expiredByItem(FaultFixtures.executions(sfn, runtime.stateMachineArn(), TABLE));
             assertThat(expired.keySet()).containsExactlyInAnyOrderElementsOf(items.keySet());

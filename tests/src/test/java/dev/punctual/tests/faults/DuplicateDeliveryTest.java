@@ -1,6 +1,5 @@
 package dev.punctual.tests.faults;
 
-import static dev.punctual.tests.faults.FaultFixtures.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.amazonaws.services.lambda.runtime.events.DynamodbEvent;
@@ -13,6 +12,7 @@ import dev.punctual.local.stream.WatchedTable;
 import dev.punctual.local.runtime.LocalClients;
 import dev.punctual.local.runtime.LocalDefaults;
 import dev.punctual.statemachine.ExpiryWorkflow;
+import dev.punctual.testing.Await;
 import dev.punctual.testing.TestLambdaContext;
 import java.time.Duration;
 import java.time.Instant;
@@ -66,12 +66,12 @@ class DuplicateDeliveryTest {
                 assertThat(pending).extracting(FaultFixtures.Observed::itemId).doesNotHaveDuplicates()
                         .containsExactlyInAnyOrderElementsOf(items.keySet());
 
-                await(Duration.ofSeconds(20), "every item expired", () -> FaultFixtures.ids(runtime.dynamoDb(), TABLE).isEmpty());
+                Await.until("every item expired", Duration.ofSeconds(20), () -> FaultFixtures.ids(runtime.dynamoDb(), TABLE).isEmpty());
 
                 // A late duplicate, after the deletes: it may start a restart, which finds the item gone.
                 assertThat(handler.handleRequest(event(reordered), TestLambdaContext.invocation()).getBatchItemFailures()).isEmpty();
             }
-            await(Duration.ofSeconds(10), "every execution closed",
+            Await.until("every execution closed", Duration.ofSeconds(10),
                     () -> FaultFixtures.executions(sfn, runtime.stateMachineArn(), TABLE).stream().noneMatch(e -> "RUNNING".equals(e.status())));
             List<FaultFixtures.Observed> all = FaultFixtures.executions(sfn, runtime.stateMachineArn(), TABLE);
             Map<String, List<FaultFixtures.Observed>> expired = FaultFixtures.expiredByItem(all);

@@ -19,7 +19,6 @@ import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.function.BooleanSupplier;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -156,21 +155,6 @@ final class FaultFixtures {
         return byItem;
     }
 
-    /** Waits for a condition that real time (TTLs, the stream) brings about; fails after {@code limit}. */
-    static void await(Duration limit, String what, BooleanSupplier condition) {
-        long deadline = System.nanoTime() + limit.toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("Not within " + limit.toSeconds() + " s: " + what);
-            }
-            try {
-                Thread.sleep(50);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new AssertionError("interrupted waiting for: " + what, e);
-            }
-        }
-    }
 
     /** Output of one in-process {@code punctual} command line. */
     record CliResult(int exitCode, String out, String err) {

@@ -1,11 +1,11 @@
 package dev.punctual.tests.faults;
 
-import static dev.punctual.tests.faults.FaultFixtures.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.punctual.local.runtime.LocalClients;
 import dev.punctual.local.runtime.LocalDefaults;
 import dev.punctual.statemachine.ExpiryWorkflow;
+import dev.punctual.testing.Await;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -78,7 +78,7 @@ class KillNineRecoveryTest {
                     .isSubsetOf(ttls.keySet());
 
             long lastTtl = ttls.values().stream().mapToLong(Long::longValue).max().orElseThrow();
-            await(Duration.ofSeconds(Math.max(60, lastTtl - Instant.now().getEpochSecond() + 60)), "table empty after every TTL",
+            Await.until("table empty after every TTL", Duration.ofSeconds(Math.max(60, lastTtl - Instant.now().getEpochSecond() + 60)),
                     () -> FaultFixtures.ids(secondClient, TABLE).isEmpty());
             log(t0, "table empty");
             watching.set(false);

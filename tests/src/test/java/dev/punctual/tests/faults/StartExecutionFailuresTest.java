@@ -1,6 +1,5 @@
 package dev.punctual.tests.faults;
 
-import static dev.punctual.tests.faults.FaultFixtures.await;
 import static dev.punctual.tests.faults.FaultFixtures.punctual;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -8,6 +7,7 @@ import dev.punctual.local.runtime.LocalClients;
 import dev.punctual.local.runtime.LocalRuntime;
 import dev.punctual.local.stream.DeadLetter;
 import dev.punctual.local.stream.MappingSettings;
+import dev.punctual.testing.Await;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -47,12 +47,12 @@ class StartExecutionFailuresTest {
         try (LocalRuntime quota = LocalRuntime.start(LocalRuntime.Options.onFreePorts().withDataDirectory(data)
                 .withMapping(mapping).withMaxOpenExecutions(QUOTA))) {
             FaultFixtures.createTable(quota.dynamoDb(), TABLE, true);
-            await(Duration.ofSeconds(20), "table watched", () -> {
+            Await.until("table watched", Duration.ofSeconds(20), () -> {
                 quota.streamPoller().discoverTables();
                 return quota.streamPoller().watchedTables().stream().anyMatch(t -> t.tableName().equals(TABLE));
             });
             FaultFixtures.batchWrite(quota.dynamoDb(), TABLE, items);
-            await(Duration.ofSeconds(20), "failed records dead-lettered",
+            Await.until("failed records dead-lettered", Duration.ofSeconds(20),
                     () -> quota.deadLetters().list().stream().mapToInt(l -> l.records().size()).sum() >= ITEMS - QUOTA);
             letters = quota.deadLetters().list();
             assertThat(quota.stepFunctionsEngine().openExecutions()).isEqualTo(QUOTA);
@@ -87,8 +87,8 @@ class StartExecutionFailuresTest {
             assertThat(redrive.exitCode()).as(redrive.out() + redrive.err()).isZero();
             assertThat(redrive.out()).contains(letters.size() + " redriven, 0 failed");
 
-            await(Duration.ofSeconds(60), "every item expired", () -> FaultFixtures.ids(runtime.dynamoDb(), TABLE).isEmpty());
-            await(Duration.ofSeconds(10), "every execution closed", () -> FaultFixtures.executions(sfn, runtime.stateMachineArn(), TABLE)
+            Await.until("every item expired", Duration.ofSeconds(60), () -> FaultFixtures.ids(runtime.dynamoDb(), TABLE).isEmpty());
+            Await.until("every execution closed", Duration.ofSeconds(10), () -> FaultFixtures.executions(sfn, runtime.stateMachineArn(), TABLE)
                     .stream().noneMatch(e -> "RUNNING".equals(e.status())));
             Map<String, List<FaultFixtures.Observed>> expired =
                     FaultFixtures.expiredByItem(FaultFixtures.executions(sfn, runtime.stateMachineArn(), TABLE));

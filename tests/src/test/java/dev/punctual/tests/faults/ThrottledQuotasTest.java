@@ -1,6 +1,5 @@
 package dev.punctual.tests.faults;
 
-import static dev.punctual.tests.faults.FaultFixtures.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.punctual.local.runtime.LocalClients;
@@ -8,6 +7,7 @@ import dev.punctual.local.runtime.LocalRuntime;
 import dev.punctual.local.stepfunctions.quotas.StepFunctionsQuotas;
 import dev.punctual.local.stream.MappingSettings;
 import dev.punctual.statemachine.ExpiryWorkflow;
+import dev.punctual.testing.Await;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
@@ -49,11 +49,11 @@ class ThrottledQuotasTest {
             }
             FaultFixtures.batchWrite(runtime.dynamoDb(), table, written);
 
-            await(Duration.ofSeconds(45), "every item scheduled",
+            Await.until("every item scheduled", Duration.ofSeconds(45),
                     () -> runtime.stepFunctionsEngine().openExecutions() == items);
             assertThat(runtime.throttled().startExecution()).as("StartExecution was throttled").isPositive();
-            await(Duration.ofSeconds(120), "every item expired", () -> FaultFixtures.ids(runtime.dynamoDb(), table).isEmpty());
-            await(Duration.ofSeconds(20), "every execution closed", () -> runtime.stepFunctionsEngine().openExecutions() == 0);
+            Await.until("every item expired", Duration.ofSeconds(120), () -> FaultFixtures.ids(runtime.dynamoDb(), table).isEmpty());
+            Await.until("every execution closed", Duration.ofSeconds(20), () -> runtime.stepFunctionsEngine().openExecutions() == 0);
 
             List<FaultFixtures.Observed> executions = FaultFixtures.executions(sfn, runtime.stateMachineArn(), table);
             Map<String, Long> perItem = executions.stream()
@@ -86,14 +86,14 @@ class ThrottledQuotasTest {
                 moved.put(id, newTtl);
             }
             FaultFixtures.batchWrite(runtime.dynamoDb(), table, first);
-            await(Duration.ofSeconds(5), "the first executions running", () -> runtime.stepFunctionsEngine().openExecutions() == 3);
+            Await.until("the first executions running", Duration.ofSeconds(5), () -> runtime.stepFunctionsEngine().openExecutions() == 3);
             FaultFixtures.batchWrite(runtime.dynamoDb(), table, moved);
 
-            await(Duration.ofSeconds(10), "the old TTL passed", () -> Instant.now().getEpochSecond() > oldTtl + 1);
+            Await.until("the old TTL passed", Duration.ofSeconds(10), () -> Instant.now().getEpochSecond() > oldTtl + 1);
             assertThat(FaultFixtures.ids(runtime.dynamoDb(), table)).as("nothing deleted at the old TTL")
                     .containsExactlyInAnyOrder("m-1", "m-2", "m-3");
-            await(Duration.ofSeconds(40), "every item expired at its new TTL", () -> FaultFixtures.ids(runtime.dynamoDb(), table).isEmpty());
-            await(Duration.ofSeconds(20), "every execution closed", () -> runtime.stepFunctionsEngine().openExecutions() == 0);
+            Await.until("every item expired at its new TTL", Duration.ofSeconds(40), () -> FaultFixtures.ids(runtime.dynamoDb(), table).isEmpty());
+            Await.until("every execution closed", Duration.ofSeconds(20), () -> runtime.stepFunctionsEngine().openExecutions() == 0);
 
             assertThat(runtime.throttled().stopExecution()).as("StopExecution was throttled").isPositive();
             List<FaultFixtures.Observed> executions = FaultFixtures.executions(sfn, runtime.stateMachineArn(), table);
@@ -113,7 +113,7 @@ class ThrottledQuotasTest {
 
     private static void watch(LocalRuntime runtime, String table) {
         FaultFixtures.createTable(runtime.dynamoDb(), table, true);
-        await(Duration.ofSeconds(20), "table watched", () -> {
+        Await.until("table watched", Duration.ofSeconds(20), () -> {
             runtime.streamPoller().discoverTables();
             return runtime.streamPoller().watchedTables().stream().anyMatch(t -> t.tableName().equals(table));
         });

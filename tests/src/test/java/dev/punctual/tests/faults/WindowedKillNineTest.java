@@ -1,10 +1,10 @@
 package dev.punctual.tests.faults;
 
-import static dev.punctual.tests.faults.FaultFixtures.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.punctual.local.dynamodb.LocalDynamoDbClients;
 import dev.punctual.local.runtime.LocalClients;
+import dev.punctual.testing.Await;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -69,7 +69,7 @@ class WindowedKillNineTest {
             current.set(secondClient);
             assertThat(second.output()).as("the restart resumed the journal").contains("Recovered");
             long lastTtl = ttls.values().stream().mapToLong(Long::longValue).max().orElseThrow();
-            await(Duration.ofSeconds(Math.max(60, lastTtl - Instant.now().getEpochSecond() + 60)), "table empty after every TTL",
+            Await.until("table empty after every TTL", Duration.ofSeconds(Math.max(60, lastTtl - Instant.now().getEpochSecond() + 60)),
                     () -> FaultFixtures.ids(secondClient, TABLE).isEmpty());
             KillNineRecoveryTest.log(t0, "table empty");
             watching.set(false);

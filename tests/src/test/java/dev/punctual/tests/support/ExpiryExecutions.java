@@ -16,6 +16,7 @@ import dev.punctual.local.stepfunctions.executions.StepFunctionsEngine;
 import dev.punctual.local.stepfunctions.executions.StepFunctionsException;
 import dev.punctual.statemachine.Arns;
 import dev.punctual.statemachine.ExpiryWorkflow;
+import dev.punctual.testing.Await;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
@@ -37,12 +38,10 @@ public final class ExpiryExecutions {
 
     private final StepFunctionsEngine engine;
     private final String stateMachineArn;
-    private final String stateMachineArn;
 
     public ExpiryExecutions(LocalRuntime runtime) {
         this.engine = runtime.stepFunctionsEngine();
         this.stateMachineArn = runtime.stateMachineArn();
-        this.stateMachineArn = stateMachineArn;
     }
 
     /** The name the handler gives the execution for item {@code id} of {@code table} with a Number TTL of {@code ttl}. */

@@ -2,6 +2,7 @@ package dev.punctual.tests.support;
 
 import dev.punctual.local.runtime.LocalRuntime;
 import dev.punctual.local.stream.WatchedTable;
+import dev.punctual.testing.Await;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;

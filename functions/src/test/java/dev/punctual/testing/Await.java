@@ -1,4 +1,4 @@
-package dev.punctual.tests.support;
+package dev.punctual.testing;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -7,8 +7,10 @@ import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
 /**
- * Bounded polling for the end-to-end tests, which wait on real time (a real stream, real Waits): a
- * condition is checked every few milliseconds until it holds or the timeout fails the test.
+ * Bounded polling for tests that wait on something real time brings about (a real stream, a real
+ * server, another thread): a condition is checked every few milliseconds until it holds or the
+ * timeout fails the test. The one such helper, shared through this module's test jar; arguments come
+ * in the order description, timeout, condition.
  */
 public final class Await {
 
@@ -20,11 +22,23 @@ public final class Await {
 
     /** Waits until {@code condition} holds; fails with {@code description} after {@code timeout}. */
     public static void until(String description, Duration timeout, BooleanSupplier condition) {
+        until(() -> description, timeout, condition);
+    }
+
+    /**
+     * As {@link #until(String, Duration, BooleanSupplier)}, with the description built when the wait
+     * fails, so it can say what was seen instead.
+     */
+    public static void until(Supplier<String> description, Duration timeout, BooleanSupplier condition) {
         value(description, timeout, () -> condition.getAsBoolean() ? Optional.of(Boolean.TRUE) : Optional.empty());
     }
 
     /** Waits until {@code probe} returns a value and returns it; fails after {@code timeout}. */
     public static <T> T value(String description, Duration timeout, Supplier<Optional<T>> probe) {
+        return value(() -> description, timeout, probe);
+    }
+
+    private static <T> T value(Supplier<String> description, Duration timeout, Supplier<Optional<T>> probe) {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (true) {
             Optional<T> value = probe.get();
@@ -32,7 +46,7 @@ public final class Await {
                 return value.get();
             }
             if (System.nanoTime() - deadline > 0) {
-                throw new AssertionError("timed out after " + timeout.toMillis() + " ms waiting for " + description);
+                throw new AssertionError("timed out after " + timeout.toMillis() + " ms waiting for " + description.get());
             }
             pause(POLL);
         }
