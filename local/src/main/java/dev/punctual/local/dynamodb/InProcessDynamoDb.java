@@ -142,7 +142,7 @@ public final class InProcessDynamoDb {
      *       sequence order until it meets the stream's first one, so a newer stream's writes pass over
      *       all older streams' records. In a one-off run with 5,000 items per table on 2 cores,
      *       conditional deletes on a second table fell from about 470/s to about 40/s; with an index on
-     *       {@code StreamID} they held at 860-1,100/s ({@link DeleteFloorBenchmark} measures that rate);
+     *       {@code StreamID} they held at 860-1,100/s ({@link dev.punctual.local.bench.DeleteFloorBenchmark} measures that rate);
      *   <li>GetRecords ({@code ... WHERE StreamID = ? AND ShardID = ? AND SequenceNumber >= ? ...
      *       ORDER BY SequenceNumber LIMIT ?}) must jump to the iterator's position. On an index that
      *       names {@code SequenceNumber} SQLite 3.8.7 uses only the equality and reads the shard from its

@@ -1,5 +1,6 @@
-package dev.punctual.local.dynamodb;
+package dev.punctual.local.bench;
 
+import dev.punctual.local.dynamodb.DynamoDbLocalServer;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -30,7 +31,7 @@ import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
  * delete of a burst cannot complete before k divided by this rate.
  *
  * <pre>
- * java -cp local/target/punctual.jar dev.punctual.local.dynamodb.DeleteFloorBenchmark [--burst 1000] [--rounds 8] [--threads 16] [--data-dir DIR]
+ * java -cp local/target/punctual.jar dev.punctual.local.bench.DeleteFloorBenchmark [--burst 1000] [--rounds 8] [--threads 16] [--data-dir DIR]
  * </pre>
  *
  * <p>With {@code --data-dir} DynamoDB Local keeps its database in that directory, as the durable

@@ -1,5 +1,6 @@
-package dev.punctual.local.time;
+package dev.punctual.local.bench;
 
+import dev.punctual.local.time.ClockTimer;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -13,7 +14,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * Measures {@link ClockTimer} on the real clock: lateness (actual run instant minus due instant) of
  * {@code N} wake-ups due at {@code R} per second, and heap used by 1,000,000 pending entries.
- * Usage: {@code TimerBenchmark [wakeUps=20000] [perSecond=1000] [pending=1000000]}.
+ * Usage: {@code java -cp local/target/punctual.jar dev.punctual.local.bench.TimerBenchmark [wakeUps=20000] [perSecond=1000] [pending=1000000]}.
  */
 public final class TimerBenchmark {
 

@@ -1,4 +1,4 @@
-package dev.punctual.local.stepfunctions.bench;
+package dev.punctual.local.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
@@ -45,7 +45,7 @@ import software.amazon.awssdk.services.sfn.SfnClient;
  * recovery time.
  *
  * <pre>
- * java -Xmx2g -cp local/target/punctual.jar dev.punctual.local.stepfunctions.bench.EngineBenchmark \
+ * java -Xmx2g -cp local/target/punctual.jar dev.punctual.local.bench.EngineBenchmark \
  *     [--http-starts 20000] [--client-threads 8] [--pending 1000000] [--wakeups-per-second 1000]
  *     [--lateness-seconds 10] [--recovery-pending 100000] [--only http|pending|lateness|recovery]
  * </pre>

@@ -1,8 +1,10 @@
-package dev.punctual.local.stream;
+package dev.punctual.local.bench;
 
 import com.amazonaws.services.lambda.runtime.events.StreamsEventResponse;
 import dev.punctual.local.dynamodb.DynamoDbLocalServer;
 import dev.punctual.local.dynamodb.LocalDynamoDbClients;
+import dev.punctual.local.stream.MappingSettings;
+import dev.punctual.local.stream.StreamPoller;
 import dev.punctual.statemachine.StreamWiring;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -25,7 +27,7 @@ import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
  * through the local stream poller (p50/p99 over spaced single puts, so each is a fresh record on an
  * idle shard, the case that matters for expiry accuracy).
  *
- * <p>Run: {@code java -cp <local classpath> dev.punctual.local.stream.StreamLatencyProbe [puts] [pollIntervalMillis]}
+ * <p>Run: {@code java -cp local/target/punctual.jar dev.punctual.local.bench.StreamLatencyProbe [puts] [pollIntervalMillis]}
  */
 public final class StreamLatencyProbe {
 
