@@ -15,13 +15,13 @@ import dev.punctual.local.stepfunctions.executions.ExecutionDescription;
 import dev.punctual.local.stepfunctions.executions.ExecutionStatus;
 import dev.punctual.local.stream.StreamRecordConverter;
 import dev.punctual.local.time.ManualClock;
+import dev.punctual.local.time.ManualTimer;
 import dev.punctual.statemachine.ExpiryWorkflow;
 import dev.punctual.testing.Await;
 import dev.punctual.testing.TestLambdaContext;
 import dev.punctual.tests.support.ExpiryExecutions;
 import dev.punctual.tests.support.ExpiryTable;
 import dev.punctual.tests.support.SharedRuntime;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -220,7 +220,7 @@ class ExpiryEndToEndTest {
         ExpiryTrial.Settings settings = new ExpiryTrial.Settings(table, 1000, Duration.ofSeconds(20), Duration.ofSeconds(15),
                 Duration.ofSeconds(10), 4);
 
-        AccuracyReport report = new ExpiryTrial(runtime, Clock.systemUTC()).run(settings, ExpiryTrial.Progress.NONE);
+        AccuracyReport report = new ExpiryTrial(runtime).run(settings, ExpiryTrial.Progress.NONE);
 
         assertThat(report.items()).isEqualTo(1000);
         assertThat(report.early()).as("deleted before their TTL (history or table reads); report:%n%s", report.toText()).isZero();
@@ -252,7 +252,7 @@ class ExpiryEndToEndTest {
             }
         };
 
-        assertThatThrownBy(() -> new ExpiryTrial(runtime, clock).run(settings, spendsTheLead))
+        assertThatThrownBy(() -> new ExpiryTrial(runtime, new ManualTimer(clock)).run(settings, spendsTheLead))
                 .isInstanceOf(ExpiryTrial.LeadTooShortException.class)
                 .hasMessageStartingWith("only 100 of 1000 items were written when the first TTL came, 20 s after the start")
                 .hasMessageEndingWith("a lead of at least 310 s is needed (--lead)");

@@ -8,7 +8,6 @@ import dev.punctual.local.measure.PublishedMetrics;
 import dev.punctual.local.runtime.LocalRuntime;
 import dev.punctual.statemachine.ExpiryMode;
 import dev.punctual.testing.Await;
-import java.time.Clock;
 import java.time.Duration;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -30,7 +29,7 @@ class PublishedMetricsTest {
             String table = "metrics-" + mode.label() + "-" + System.currentTimeMillis();
             // A lead long enough for a cold handler to schedule every record before the first TTL: the
             // trial's "done" check counts records handed to the handler, not executions started.
-            AccuracyReport measured = new ExpiryTrial(runtime, Clock.systemUTC()).run(
+            AccuracyReport measured = new ExpiryTrial(runtime).run(
                     new ExpiryTrial.Settings(table, ITEMS, Duration.ofSeconds(4), Duration.ofSeconds(12), Duration.ofSeconds(10), 2),
                     ExpiryTrial.Progress.NONE);
             assertThat(measured.perfect()).as(measured.toText()).isTrue();

@@ -4,7 +4,6 @@ import dev.punctual.local.measure.ExpiryTrial;
 import dev.punctual.local.runtime.LocalRuntime;
 import dev.punctual.statemachine.ExpiryMode;
 import java.io.PrintWriter;
-import java.time.Clock;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -68,7 +67,7 @@ final class BulkImportCommand implements Callable<Integer> {
                         items, table, lateItems);
                 out.flush();
             }
-            ExpiryTrial.BulkImportReport report = new ExpiryTrial(runtime, Clock.systemUTC())
+            ExpiryTrial.BulkImportReport report = new ExpiryTrial(runtime)
                     .bulkImport(table, items, lateItems, writers, ExpiryTrial.Progress.NONE);
             out.println(json ? report.toJson().replaceFirst("}$", ",\"mode\":\"" + expiryMode.label() + "\",\"awsQuotas\":"
                     + options.quotas().ratesEnforced() + "}") : report.toText());

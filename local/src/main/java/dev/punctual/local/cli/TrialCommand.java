@@ -10,7 +10,6 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -126,7 +125,7 @@ abstract class TrialCommand implements Callable<Integer> {
             if (scheduleOnly) {
                 ExpiryTrial.ScheduleReport pending;
                 try (Bars bars = new Bars(items, !json && !noProgress)) {
-                    pending = new ExpiryTrial(runtime, Clock.systemUTC()).schedule(settings, bars);
+                    pending = new ExpiryTrial(runtime).schedule(settings, bars);
                 }
                 out.println(json ? pending.toJson().replaceFirst("}$", ",\"mode\":\"" + expiryMode.label() + "\"}")
                         : System.lineSeparator() + pending.toText());
@@ -137,7 +136,7 @@ abstract class TrialCommand implements Callable<Integer> {
             runtime.stepFunctionsEngine().resetPeakOpenExecutions();
             CostMeter.Snapshot before = runtime.costs();
             try (Bars bars = new Bars(items, !json && !noProgress)) {
-                report = new ExpiryTrial(runtime, Clock.systemUTC()).run(settings, bars);
+                report = new ExpiryTrial(runtime).run(settings, bars);
             }
             CostMeter.Snapshot cost = runtime.costs().minus(before);
             if (json) {
@@ -168,7 +167,7 @@ abstract class TrialCommand implements Callable<Integer> {
             out.printf("Warming up: %d items over %d s on table %s...%n", warmupItems, spread, settings.table());
             out.flush();
         }
-        AccuracyReport warmup = new ExpiryTrial(runtime, Clock.systemUTC()).run(settings, ExpiryTrial.Progress.NONE);
+        AccuracyReport warmup = new ExpiryTrial(runtime).run(settings, ExpiryTrial.Progress.NONE);
         if (!json) {
             out.printf("Warm-up: %d deleted, %d early, %d missed, lag p50 %d ms, p99 %d ms (not part of the report)%n",
                     warmup.deleted(), warmup.early(), warmup.missed(), warmup.lagPercentile(50), warmup.lagPercentile(99));

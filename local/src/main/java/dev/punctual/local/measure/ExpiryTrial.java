@@ -10,6 +10,8 @@ import dev.punctual.local.stepfunctions.executions.StepFunctionsEngine;
 import dev.punctual.local.stepfunctions.executions.StepFunctionsException;
 import dev.punctual.local.stepfunctions.quotas.ThrottleCounts;
 import dev.punctual.local.stream.StreamPoller;
+import dev.punctual.local.time.Timer;
+import dev.punctual.local.time.TimerSleeper;
 import dev.punctual.statemachine.Arns;
 import dev.punctual.statemachine.ExpiryMode;
 import dev.punctual.statemachine.ExpiryWorkflow;
@@ -128,10 +130,18 @@ public final class ExpiryTrial {
 
     private final LocalRuntime runtime;
     private final Clock clock;
+    private final TimerSleeper ticks;
 
-    public ExpiryTrial(LocalRuntime runtime, Clock clock) {
+    /** A trial on {@code runtime} that reads time from, and waits on, the runtime's own timer. */
+    public ExpiryTrial(LocalRuntime runtime) {
+        this(runtime, runtime.timer());
+    }
+
+    /** A trial that reads time from, and waits on, {@code timer}: a test's, to move the trial's time alone. */
+    public ExpiryTrial(LocalRuntime runtime, Timer timer) {
         this.runtime = runtime;
-        this.clock = clock;
+        this.clock = timer.clock();
+        this.ticks = new TimerSleeper(timer);
     }
 
     /**
@@ -202,7 +212,7 @@ public final class ExpiryTrial {
                     break;
                 }
             }
-            Thread.sleep(TICK.toMillis());
+            ticks.sleep(TICK);
         }
         scan(settings.table(), present);
         progress.expired(n - present.cardinality());
@@ -273,7 +283,7 @@ public final class ExpiryTrial {
                 throw new IllegalStateException("only " + invoked + " of " + n + " records were scheduled within "
                         + Duration.between(enabledAt, giveUp).toMinutes() + " minutes");
             }
-            Thread.sleep(TICK.toMillis());
+            ticks.sleep(TICK);
             invoked = poller.metrics().snapshot().recordsHandled() - invokedBefore;
             progress.expired(Math.min(n, invoked));
         }
@@ -378,7 +388,7 @@ public final class ExpiryTrial {
             if (deleted == lateWaveItems && importScheduled != null) {
                 break;
             }
-            Thread.sleep(TICK.toMillis() * 5);
+            ticks.sleep(TICK.multipliedBy(5));
         }
         int late = 0;
         int missed = 0;
@@ -523,7 +533,7 @@ public final class ExpiryTrial {
                 throw new IllegalStateException("The stream poller did not pick up table " + table + " within 30 s");
             }
             runtime.streamPoller().discoverTables();
-            Thread.sleep(TICK.toMillis());
+            ticks.sleep(TICK);
         }
     }
 

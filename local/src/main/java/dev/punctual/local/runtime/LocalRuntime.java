@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.punctual.expiry.RecordedMetrics;
 import dev.punctual.functions.BucketFunction;
+import dev.punctual.expiry.ThrottleBackoff;
 import dev.punctual.functions.ExpiryStreamHandler;
 import dev.punctual.functions.SfnExecutions;
 import dev.punctual.local.billing.CostMeter;
@@ -36,6 +37,8 @@ import dev.punctual.local.stream.MappingSettings;
 import dev.punctual.local.stream.StreamPoller;
 import dev.punctual.local.stream.WatchedTable;
 import dev.punctual.local.time.ClockTimer;
+import dev.punctual.local.time.Timer;
+import dev.punctual.local.time.TimerSleeper;
 import dev.punctual.statemachine.ExpiryMode;
 import dev.punctual.statemachine.ScheduleIndexTable;
 import dev.punctual.statemachine.StateMachineDefinitions;
@@ -58,6 +61,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
@@ -104,6 +108,9 @@ public final class LocalRuntime implements AutoCloseable {
     private final RecordedMetrics metrics = new RecordedMetrics();
     private final MeteredDynamoDb punctualDynamoDb;
     private final StepFunctionsThrottles throttles;
+    private final Timer timer;
+    private final Clock clock;
+    private final TimerSleeper sleeper;
 
     /**
      * How to run.
@@ -121,10 +128,14 @@ public final class LocalRuntime implements AutoCloseable {
      * @param handlerOverHttp whether the stream handler calls the Step Functions API over HTTP rather
      *     than through the in-process transport
      * @param mode how every watched table's expirations are scheduled
+     * @param timer the timer, and through it the clock, that everything runs on: the engine's Waits, the
+     *     stream poller's pacing and retries, the functions' clocks and waits, the trial's polls;
+     *     {@code null} for the runtime's own timer on the system clock. A test passes a
+     *     {@link dev.punctual.local.time.ManualTimer} to move time instead of waiting for it.
      */
     public record Options(int dynamoDbPort, int stepFunctionsPort, Path dataDirectory, Set<String> tables,
                           boolean cancelStale, MappingSettings mapping, StepFunctionsQuotas quotas,
-                          boolean handlerOverHttp, ExpiryMode mode) {
+                          boolean handlerOverHttp, ExpiryMode mode, Timer timer) {
 
         public Options {
             tables = Set.copyOf(tables);
@@ -137,7 +148,7 @@ public final class LocalRuntime implements AutoCloseable {
         public Options(int dynamoDbPort, int stepFunctionsPort, Path dataDirectory, Set<String> tables,
                        boolean cancelStale, MappingSettings mapping) {
             this(dynamoDbPort, stepFunctionsPort, dataDirectory, tables, cancelStale, mapping,
-                    StepFunctionsQuotas.ratesUnlimited(), false, ExpiryMode.PER_ITEM);
+                    StepFunctionsQuotas.ratesUnlimited(), false, ExpiryMode.PER_ITEM, null);
         }
 
         /** The defaults: well-known ports, in memory, every eligible table, cancellation on. */
@@ -153,27 +164,27 @@ public final class LocalRuntime implements AutoCloseable {
 
         public Options withDataDirectory(Path directory) {
             return new Options(dynamoDbPort, stepFunctionsPort, directory, tables, cancelStale, mapping, quotas,
-                    handlerOverHttp, mode);
+                    handlerOverHttp, mode, timer);
         }
 
         public Options withPorts(int dynamoDb, int stepFunctionsApi) {
             return new Options(dynamoDb, stepFunctionsApi, dataDirectory, tables, cancelStale, mapping, quotas,
-                    handlerOverHttp, mode);
+                    handlerOverHttp, mode, timer);
         }
 
         public Options withTables(Set<String> names) {
             return new Options(dynamoDbPort, stepFunctionsPort, dataDirectory, names, cancelStale, mapping, quotas,
-                    handlerOverHttp, mode);
+                    handlerOverHttp, mode, timer);
         }
 
         public Options withCancelStale(boolean cancel) {
             return new Options(dynamoDbPort, stepFunctionsPort, dataDirectory, tables, cancel, mapping, quotas,
-                    handlerOverHttp, mode);
+                    handlerOverHttp, mode, timer);
         }
 
         public Options withMapping(MappingSettings settings) {
             return new Options(dynamoDbPort, stepFunctionsPort, dataDirectory, tables, cancelStale, settings, quotas,
-                    handlerOverHttp, mode);
+                    handlerOverHttp, mode, timer);
         }
 
         /** These options with the open-execution limit at {@code max}; the token buckets stay as they are. */
@@ -184,7 +195,7 @@ public final class LocalRuntime implements AutoCloseable {
         /** These options with {@code stepFunctionsQuotas} enforced by the API and the engine. */
         public Options withQuotas(StepFunctionsQuotas stepFunctionsQuotas) {
             return new Options(dynamoDbPort, stepFunctionsPort, dataDirectory, tables, cancelStale, mapping,
-                    stepFunctionsQuotas, handlerOverHttp, mode);
+                    stepFunctionsQuotas, handlerOverHttp, mode, timer);
         }
 
         /** Open executions beyond which StartExecution fails with {@code ExecutionLimitExceeded}. */
@@ -198,13 +209,19 @@ public final class LocalRuntime implements AutoCloseable {
          */
         public Options withHandlerOverHttp(boolean overHttp) {
             return new Options(dynamoDbPort, stepFunctionsPort, dataDirectory, tables, cancelStale, mapping,
-                    quotas, overHttp, mode);
+                    quotas, overHttp, mode, timer);
+        }
+
+        /** These options with everything running on {@code runtimeTimer} (see {@link #timer()}). */
+        public Options withTimer(Timer runtimeTimer) {
+            return new Options(dynamoDbPort, stepFunctionsPort, dataDirectory, tables, cancelStale, mapping,
+                    quotas, handlerOverHttp, mode, runtimeTimer);
         }
 
         /** Per-item (the default) or windowed, for every watched table. */
         public Options withMode(ExpiryMode expiryMode) {
             return new Options(dynamoDbPort, stepFunctionsPort, dataDirectory, tables, cancelStale, mapping,
-                    quotas, handlerOverHttp, expiryMode);
+                    quotas, handlerOverHttp, expiryMode, timer);
         }
 
         private Path under(String child) {
@@ -223,15 +240,16 @@ public final class LocalRuntime implements AutoCloseable {
             // The runtime's own traffic (deletes, stream reads) skips HTTP; these belong to the server.
             InProcessDynamoDb inProcess = dynamoDbServer.inProcess();
 
-            ExecutorService timerActions = register(Executors.newFixedThreadPool(2, named("punctual-timer-action")));
             ExecutorService tasks = register(Executors.newFixedThreadPool(TASK_THREADS, named("punctual-task")));
-            ClockTimer timer = register(new ClockTimer(Clock.systemUTC(), timerActions, "punctual-timer"));
+            timer = options.timer() != null ? options.timer() : ownTimer();
+            clock = timer.clock();
+            sleeper = new TimerSleeper(timer);
             faults = DynamoDbFaults.none();
             throttles = StepFunctionsThrottles.of(options.quotas(), timer.clock());
             // Punctual's own DynamoDB calls (the state machine's deletes, the functions' index calls)
             // are metered for the cost report; the index is Punctual's, every other table a user's.
             punctualDynamoDb = new MeteredDynamoDb(inProcess.dynamoDb(), costMeter, deletions,
-                    table -> !ScheduleIndexTable.LOCAL_TABLE_NAME.equals(table), Clock.systemUTC());
+                    table -> !ScheduleIndexTable.LOCAL_TABLE_NAME.equals(table), clock);
             LambdaFunctions functions = new LambdaFunctions();
             stepFunctions = register(StepFunctionsLocal.builder()
                     .interpreter(resources -> new Interpreter(timer, resources, tasks, throttles.transitions()))
@@ -252,7 +270,9 @@ public final class LocalRuntime implements AutoCloseable {
                 bucketStateMachineArn = deploy(stepFunctions.engine(), LocalDefaults.BUCKET_STATE_MACHINE_NAME,
                         StateMachineDefinitions.expireBucket("aws", LocalDefaults.bucketFunctionArn()));
                 BucketFunction.Collaborators.Builder bucketParts = BucketFunction.Collaborators.builder(bucketFunctionEnvironment())
-                        .dynamoDb(punctualDynamoDb);
+                        .dynamoDb(punctualDynamoDb)
+                        .clock(clock)
+                        .sleeper(sleeper);
                 if (stepFunctionsTransport != null) {
                     bucketParts.buckets(register(SfnExecutions.create(bucketParts.settings(), bucketFunctionEnvironment(),
                             stepFunctionsTransport)));
@@ -268,6 +288,7 @@ public final class LocalRuntime implements AutoCloseable {
                     .dynamoDb(inProcess.dynamoDb())
                     .streams(inProcess.streams())
                     .handlerFactory(this::handlerFor)
+                    .timer(timer)
                     .filterPatterns(table -> StreamWiring.filterPatterns(table.ttlAttribute(), true))
                     .settings(mapping)
                     .dataDirectory(options.under("stream"))
@@ -282,6 +303,11 @@ public final class LocalRuntime implements AutoCloseable {
     /** Starts everything; returns once every endpoint accepts requests and the poller runs. */
     public static LocalRuntime start(Options options) {
         return new LocalRuntime(options);
+    }
+
+    /** The timer everything here runs on; its clock is the runtime's clock. */
+    public Timer timer() {
+        return timer;
     }
 
     /** The options this runtime runs with. */
@@ -430,6 +456,8 @@ public final class LocalRuntime implements AutoCloseable {
         Map<String, String> environment = handlerEnvironment(table);
         ExpiryStreamHandler.Collaborators.Builder parts = ExpiryStreamHandler.Collaborators.builder(environment)
                 .dynamoDb(punctualDynamoDb)
+                .clock(clock)
+                .backoff(new ThrottleBackoff(clock, sleeper::sleep, ThreadLocalRandom.current()))
                 .metrics(metrics);
         if (stepFunctionsTransport != null) {
             SfnExecutions executions = SfnExecutions.create(parts.settings(), environment, stepFunctionsTransport);
@@ -444,7 +472,7 @@ public final class LocalRuntime implements AutoCloseable {
         try {
             Map<String, Object> input = PAYLOADS.convertValue(payload, new TypeReference<Map<String, Object>>() { });
             return PAYLOADS.valueToTree(function.handleRequest(input,
-                    new LocalLambdaContext(LocalDefaults.BUCKET_FUNCTION_NAME, LocalDefaults.REGION, Clock.systemUTC())));
+                    new LocalLambdaContext(LocalDefaults.BUCKET_FUNCTION_NAME, LocalDefaults.REGION, clock)));
         } finally {
             costMeter.invocation(StreamWiring.BUCKET_FUNCTION_MEMORY_MB, Duration.ofNanos(System.nanoTime() - started));
         }
@@ -483,6 +511,12 @@ public final class LocalRuntime implements AutoCloseable {
         } catch (ResourceInUseException exists) {
             // A data directory from an earlier run already holds the index.
         }
+    }
+
+    /** The runtime's own timer on the system clock, with two threads for its actions; closed with the runtime. */
+    private ClockTimer ownTimer() {
+        ExecutorService timerActions = register(Executors.newFixedThreadPool(2, named("punctual-timer-action")));
+        return register(new ClockTimer(Clock.systemUTC(), timerActions, "punctual-timer"));
     }
 
     private <T extends AutoCloseable> T register(T closeable) {

@@ -3,6 +3,8 @@ package dev.punctual.local.stream;
 import com.amazonaws.services.lambda.runtime.RequestHandler;
 import com.amazonaws.services.lambda.runtime.events.DynamodbEvent;
 import com.amazonaws.services.lambda.runtime.events.StreamsEventResponse;
+import dev.punctual.local.time.ClockTimer;
+import dev.punctual.local.time.Timer;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -13,9 +15,9 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.function.Function;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.DescribeTableResponse;
@@ -54,10 +56,14 @@ public final class StreamPoller implements AutoCloseable {
     private final Checkpoints checkpoints;
     private final DeadLetters deadLetters;
     private final StreamPollerMetrics metrics = new StreamPollerMetrics();
+    private final Timer timer;
+    /** The timer this poller made for itself when given none; closed with it. */
+    private final ClockTimer ownTimer;
     private final Clock clock;
     private final String region;
     private final Map<String, Running> readers = new ConcurrentHashMap<>();
-    private final ScheduledExecutorService discovery;
+    private final ExecutorService discovery;
+    private volatile Timer.Cancellable nextDiscovery;
     private volatile boolean closed;
     private volatile boolean enabled = true;
 
@@ -70,11 +76,13 @@ public final class StreamPoller implements AutoCloseable {
         this.handlers = new HandlerRegistry(Objects.requireNonNull(builder.handlerFactory, "handlerFactory"));
         this.filterPatterns = builder.filterPatterns;
         this.settings = builder.settings;
-        this.clock = builder.clock;
+        this.ownTimer = builder.timer == null ? new ClockTimer(Clock.systemUTC(), Runnable::run, "stream-timer") : null;
+        this.timer = builder.timer == null ? ownTimer : builder.timer;
+        this.clock = timer.clock();
         this.region = builder.region;
         this.checkpoints = builder.dataDirectory == null ? Checkpoints.inMemory() : Checkpoints.inDirectory(builder.dataDirectory);
         this.deadLetters = new DeadLetters(builder.dataDirectory, handlers, clock, region);
-        this.discovery = Executors.newSingleThreadScheduledExecutor(runnable -> {
+        this.discovery = Executors.newSingleThreadExecutor(runnable -> {
             Thread thread = new Thread(runnable, "stream-discovery");
             thread.setDaemon(true);
             return thread;
@@ -148,7 +156,7 @@ public final class StreamPoller implements AutoCloseable {
     private void watch(WatchedTable table) {
         List<String> patterns = filterPatterns.apply(table);
         TableStreamReader reader = new TableStreamReader(table, streams, handlers.handlerFor(table),
-                FilterCriteria.of(patterns), settings, checkpoints, deadLetters, metrics, clock, region,
+                FilterCriteria.of(patterns), settings, checkpoints, deadLetters, metrics, timer, region,
                 this::isEnabled);
         Thread thread = new Thread(reader, "stream-" + table.tableName());
         thread.setDaemon(true);
@@ -191,16 +199,39 @@ public final class StreamPoller implements AutoCloseable {
 
     private void start() {
         discoverTables();
-        long period = settings.discoveryInterval().toMillis();
-        discovery.scheduleWithFixedDelay(() -> {
-            try {
-                discoverTables();
-            } catch (RuntimeException e) {
-                if (!closed) {
-                    LOG.log(System.Logger.Level.WARNING, "looking for tables with a stream and TTL failed; trying again", e);
+        scheduleDiscovery();
+    }
+
+    /**
+     * Looks for tables again one discovery interval from now on the timer; the timer only hands the
+     * look-up to the discovery thread, since its own actions must stay short.
+     */
+    private void scheduleDiscovery() {
+        if (closed) {
+            return;
+        }
+        try {
+            nextDiscovery = timer.schedule(clock.instant().plus(settings.discoveryInterval()), this::handOverDiscovery);
+        } catch (IllegalStateException timerClosed) {
+            // The runtime is shutting down around this poller: no more look-ups.
+        }
+    }
+
+    private void handOverDiscovery() {
+        try {
+            discovery.execute(() -> {
+                try {
+                    discoverTables();
+                } catch (RuntimeException e) {
+                    if (!closed) {
+                        LOG.log(System.Logger.Level.WARNING, "looking for tables with a stream and TTL failed; trying again", e);
+                    }
                 }
-            }
-        }, period, period, TimeUnit.MILLISECONDS);
+                scheduleDiscovery();
+            });
+        } catch (RejectedExecutionException closing) {
+            // The poller closed meanwhile: no more look-ups.
+        }
     }
 
     private static void stop(Running running) {
@@ -229,10 +260,17 @@ public final class StreamPoller implements AutoCloseable {
         synchronized (this) {
             closed = true;
         }
+        Timer.Cancellable pending = nextDiscovery;
+        if (pending != null) {
+            pending.cancel();
+        }
         discovery.shutdownNow();
         readers.values().forEach(running -> running.reader().stop());
         for (String name : new HashSet<>(readers.keySet())) {
             stop(readers.remove(name));
+        }
+        if (ownTimer != null) {
+            ownTimer.close();
         }
     }
 
@@ -244,7 +282,7 @@ public final class StreamPoller implements AutoCloseable {
         private Function<WatchedTable, List<String>> filterPatterns = table -> List.of();
         private MappingSettings settings = MappingSettings.builder().build();
         private Path dataDirectory;
-        private Clock clock = Clock.systemUTC();
+        private Timer timer;
         private String region = "us-east-1";
 
         private Builder() {
@@ -286,9 +324,13 @@ public final class StreamPoller implements AutoCloseable {
             return this;
         }
 
-        /** Clock for the batching window, record ages and dead-letter timestamps. */
-        public Builder clock(Clock value) {
-            clock = value;
+        /**
+         * The timer the readers pace, retry and look for tables on, and whose clock times the batching
+         * window, record ages and dead letters: the runtime's engine timer, or a test's manual one. By
+         * default a timer of the poller's own on the system clock.
+         */
+        public Builder timer(Timer value) {
+            timer = value;
             return this;
         }
 

@@ -4,6 +4,8 @@ import com.amazonaws.services.lambda.runtime.RequestHandler;
 import com.amazonaws.services.lambda.runtime.events.DynamodbEvent;
 import com.amazonaws.services.lambda.runtime.events.DynamodbEvent.DynamodbStreamRecord;
 import com.amazonaws.services.lambda.runtime.events.StreamsEventResponse;
+import dev.punctual.local.time.Timer;
+import dev.punctual.local.time.TimerSleeper;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -28,7 +30,8 @@ import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
  * Reads one table's stream the way the Lambda event source mapping does, on one thread: every shard,
  * a child only after its parent is finished; records filtered, batched (size and window), handed to the
  * function, retried, bisected and dead-lettered by the mapping's settings; checkpoints advanced as
- * records are processed.
+ * records are processed. It paces itself and waits on the runtime's {@link Timer}, so a test on a manual
+ * timer moves time for it instead of waiting.
  */
 final class TableStreamReader implements Runnable {
 
@@ -46,12 +49,12 @@ final class TableStreamReader implements Runnable {
     private final DeadLetters deadLetters;
     private final StreamPollerMetrics metrics;
     private final Clock clock;
+    private final TimerSleeper pauses;
     private final String region;
-    private final Object pauses = new Object();
     private final Map<String, ShardState> shards = new LinkedHashMap<>();
     private final BooleanSupplier enabled;
     private volatile boolean running = true;
-    private long nextDescribeNanos;
+    private Instant nextDescribe = Instant.MIN;
 
     /** A record read from the stream and not yet processed. */
     private record Fetched(String sequenceNumber, DynamodbStreamRecord record, boolean matches, Instant fetchedAt,
@@ -68,7 +71,7 @@ final class TableStreamReader implements Runnable {
         final Deque<Fetched> buffer = new ArrayDeque<>();
         String iterator;
         String lastRead;
-        long nextFetchNanos;
+        Instant nextFetch = Instant.MIN;
         boolean exhausted;
         boolean finished;
 
@@ -82,7 +85,7 @@ final class TableStreamReader implements Runnable {
     TableStreamReader(WatchedTable table, DynamoDbStreamsClient streams,
                       RequestHandler<DynamodbEvent, StreamsEventResponse> handler, FilterCriteria filter,
                       MappingSettings settings, Checkpoints checkpoints, DeadLetters deadLetters,
-                      StreamPollerMetrics metrics, Clock clock, String region, BooleanSupplier enabled) {
+                      StreamPollerMetrics metrics, Timer timer, String region, BooleanSupplier enabled) {
         this.enabled = enabled;
         this.table = table;
         this.streams = streams;
@@ -92,7 +95,8 @@ final class TableStreamReader implements Runnable {
         this.checkpoints = checkpoints;
         this.deadLetters = deadLetters;
         this.metrics = metrics;
-        this.clock = clock;
+        this.clock = timer.clock();
+        this.pauses = new TimerSleeper(timer);
         this.region = region;
     }
 
@@ -103,9 +107,7 @@ final class TableStreamReader implements Runnable {
     /** Asks the reader to stop after the step it is in; records not yet checkpointed are read again next time. */
     void stop() {
         running = false;
-        synchronized (pauses) {
-            pauses.notifyAll();
-        }
+        pauses.abort();
     }
 
     @Override
@@ -116,7 +118,7 @@ final class TableStreamReader implements Runnable {
                     pause(settings.pollInterval());
                     continue;
                 }
-                if (System.nanoTime() - nextDescribeNanos >= 0) {
+                if (due(nextDescribe)) {
                     describe();
                 }
                 boolean busy = false;
@@ -156,7 +158,7 @@ final class TableStreamReader implements Runnable {
             }
             startAfter = response.streamDescription().lastEvaluatedShardId();
         } while (startAfter != null);
-        nextDescribeNanos = System.nanoTime() + DESCRIBE_INTERVAL.toNanos();
+        nextDescribe = clock.instant().plus(DESCRIBE_INTERVAL);
     }
 
     private List<ShardState> readyShards() {
@@ -176,7 +178,7 @@ final class TableStreamReader implements Runnable {
 
     private boolean step(ShardState shard) {
         boolean progressed = false;
-        if (!shard.exhausted && matching(shard) < settings.batchSize() && System.nanoTime() - shard.nextFetchNanos >= 0) {
+        if (!shard.exhausted && matching(shard) < settings.batchSize() && due(shard.nextFetch)) {
             progressed = fetch(shard);
         }
         return flush(shard) || progressed;
@@ -210,8 +212,7 @@ final class TableStreamReader implements Runnable {
         shard.iterator = response.nextShardIterator();
         // A short page means the shard is caught up: poll it again after the poll interval rather than
         // at once, as Lambda does, so reading a trickle of records does not crowd out the table's writes.
-        shard.nextFetchNanos = records.size() < GET_RECORDS_LIMIT
-                ? System.nanoTime() + settings.pollInterval().toNanos() : System.nanoTime();
+        shard.nextFetch = records.size() < GET_RECORDS_LIMIT ? now.plus(settings.pollInterval()) : now;
         if (shard.iterator == null) {
             shard.exhausted = true;
         }
@@ -241,7 +242,7 @@ final class TableStreamReader implements Runnable {
             shard.lastRead = null;
             shard.exhausted = false;
         }
-        nextDescribeNanos = System.nanoTime();
+        nextDescribe = Instant.MIN;
     }
 
     private boolean flush(ShardState shard) {
@@ -249,7 +250,7 @@ final class TableStreamReader implements Runnable {
             if (shard.exhausted) {
                 checkpoints.finish(table.streamArn(), shard.shardId);
                 shard.finished = true;
-                nextDescribeNanos = System.nanoTime();
+                nextDescribe = Instant.MIN;
                 return true;
             }
             return false;
@@ -373,20 +374,17 @@ final class TableStreamReader implements Runnable {
                 records.size(), table.tableName(), condition, letter.id());
     }
 
+    /** Whether the timer's clock has reached {@code instant}. */
+    private boolean due(Instant instant) {
+        return !clock.instant().isBefore(instant);
+    }
+
     private void pause(Duration duration) {
-        if (duration.isZero()) {
-            return;
-        }
-        synchronized (pauses) {
-            if (!running) {
-                return;
-            }
-            try {
-                pauses.wait(Math.max(1, duration.toMillis()));
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                running = false;
-            }
+        try {
+            pauses.sleep(duration);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            running = false;
         }
     }
 

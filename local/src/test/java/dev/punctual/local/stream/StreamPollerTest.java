@@ -5,17 +5,21 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.amazonaws.services.lambda.runtime.events.DynamodbEvent.DynamodbStreamRecord;
 import com.amazonaws.services.lambda.runtime.events.StreamsEventResponse;
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.punctual.local.time.ManualTimer;
+import dev.punctual.local.time.Timer;
 import dev.punctual.statemachine.StreamWiring;
 import dev.punctual.testing.Await;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -27,6 +31,8 @@ class StreamPollerTest {
 
     /** How long a test waits for the poller to do what it checks. */
     private static final Duration WAIT = Duration.ofSeconds(10);
+    /** The mapping's poll interval in these tests. */
+    private static final Duration POLL = Duration.ofMillis(20);
 
     private static final String TTL = "expiresAt";
     private static LocalTables local;
@@ -51,24 +57,37 @@ class StreamPollerTest {
         pollers.forEach(StreamPoller::close);
     }
 
+    /** A poller on {@code timer}, or on a timer of its own (the system clock) when it is {@code null}. */
     private StreamPoller start(String table, RecordingHandler handler, MappingSettings.Builder settings, Path dataDirectory,
-                               Clock clock) {
+                               Timer timer) {
         StreamPoller poller = StreamPoller.builder()
                 .dynamoDb(local.dynamoDb)
                 .streams(local.streams)
                 .handlerFactory(watched -> handler)
                 .filterPatterns(watched -> StreamWiring.filterPatterns(watched.ttlAttribute(), true))
-                .settings(settings.pollInterval(Duration.ofMillis(20)).retryDelay(Duration.ZERO)
+                .settings(settings.pollInterval(POLL).retryDelay(Duration.ZERO)
                         .discoveryInterval(Duration.ofMillis(100)).tableAllowList(Set.of(table)).build())
                 .dataDirectory(dataDirectory)
-                .clock(clock)
+                .timer(timer)
                 .start();
         pollers.add(poller);
         return poller;
     }
 
     private StreamPoller start(String table, RecordingHandler handler, MappingSettings.Builder settings) {
-        return start(table, handler, settings, null, Clock.systemUTC());
+        return start(table, handler, settings, null, null);
+    }
+
+    /**
+     * Waits until {@code condition} holds while moving {@code timer} on by a poll interval at each
+     * check: a poller on a manual timer paces, and looks at the batching window and record ages, only
+     * as the test moves its time.
+     */
+    private static void awaitMovingTime(ManualTimer timer, String description, BooleanSupplier condition) {
+        Await.until(description, WAIT, () -> {
+            timer.advance(POLL);
+            return condition.getAsBoolean();
+        });
     }
 
     private static List<String> ids(List<DynamodbStreamRecord> records) {
@@ -219,7 +238,7 @@ class StreamPollerTest {
             return index < 0 || !failing.isEmpty() ? new StreamsEventResponse()
                     : RecordingHandler.failing(sequence(records.get(index)));
         });
-        StreamPoller poller = start(table, handler, MappingSettings.builder().maximumRetryAttempts(2), data, Clock.systemUTC());
+        StreamPoller poller = start(table, handler, MappingSettings.builder().maximumRetryAttempts(2), data, null);
 
         Await.until(() -> "a dead letter, batches " + handler.sequenceBatches(), WAIT, () -> poller.deadLetters().list().size() == 1);
 
@@ -286,17 +305,17 @@ class StreamPollerTest {
     void maximumRecordAge_deadLettersRecordsThatGrewTooOldWhileRetrying() {
         String table = local.createTable(LocalTables.uniqueName("age"), true, TTL);
         local.put(table, "old", 1);
-        MutableClock clock = new MutableClock();
+        ManualTimer timer = ManualTimer.startingAt(Instant.now());
         RecordingHandler handler = new RecordingHandler((number, records) -> {
             throw new IllegalStateException("always");
         });
         StreamPoller poller = start(table, handler, MappingSettings.builder()
-                .maximumRetryAttempts(-1).maximumRecordAgeInSeconds(3600), null, clock);
-        Await.until(() -> "retries", WAIT, () -> handler.batches().size() >= 2);
+                .maximumRetryAttempts(-1).maximumRecordAgeInSeconds(3600), null, timer);
+        awaitMovingTime(timer, "retries", () -> handler.batches().size() >= 2);
 
-        clock.advance(Duration.ofHours(2));
+        timer.advance(Duration.ofHours(2));
 
-        Await.until(() -> "a dead letter", WAIT, () -> poller.deadLetters().list().size() == 1);
+        awaitMovingTime(timer, "a dead letter", () -> poller.deadLetters().list().size() == 1);
         DeadLetter letter = poller.deadLetters().list().get(0);
         assertThat(letter.condition()).isEqualTo(DeadLetter.RECORD_AGE_EXCEEDED);
         assertThat(ids(letter.records())).containsExactly("old");
@@ -306,7 +325,7 @@ class StreamPollerTest {
         // The shard is not blocked: a record written now is, by the moved clock, already too old, so it
         // goes straight to the dead letters without an invocation.
         local.put(table, "new", 2);
-        Await.until(() -> "the next record dead-lettered", WAIT, () -> poller.deadLetters().list().size() == 2);
+        awaitMovingTime(timer, "the next record dead-lettered", () -> poller.deadLetters().list().size() == 2);
         DeadLetter next = poller.deadLetters().list().get(1);
         assertThat(ids(next.records())).containsExactly("new");
         assertThat(next.message().at("/requestContext/approximateInvokeCount").asInt()).isZero();
@@ -323,7 +342,7 @@ class StreamPollerTest {
         // A directory that does not exist yet, as the runtime's data-dir/stream is on a first start.
         Path directory = data.resolve("stream");
         RecordingHandler first = new RecordingHandler();
-        StreamPoller poller = start(table, first, MappingSettings.builder(), directory, Clock.systemUTC());
+        StreamPoller poller = start(table, first, MappingSettings.builder(), directory, null);
         Await.until(() -> "first records processed", WAIT, () -> poller.metrics().snapshot().recordsRead() == 3 && first.records().size() == 2
                 && poller.metrics().snapshot().recordsFiltered() == 1);
         poller.close();
@@ -332,7 +351,7 @@ class StreamPollerTest {
         local.put(table, "d", 4);
 
         RecordingHandler second = new RecordingHandler();
-        start(table, second, MappingSettings.builder(), directory, Clock.systemUTC());
+        start(table, second, MappingSettings.builder(), directory, null);
 
         Await.until(() -> "new records delivered", WAIT, () -> second.records().size() >= 2);
         assertThat(ids(second.records())).containsExactly("c", "d");
@@ -342,19 +361,19 @@ class StreamPollerTest {
     @Test
     void batchingWindow_holdsASmallBatchUntilTheWindowPasses() {
         String table = local.createTable(LocalTables.uniqueName("window"), true, TTL);
-        MutableClock clock = new MutableClock();
+        ManualTimer timer = ManualTimer.startingAt(Instant.now());
         RecordingHandler handler = new RecordingHandler();
-        StreamPoller poller = start(table, handler, MappingSettings.builder().maximumBatchingWindowInSeconds(60), null, clock);
+        StreamPoller poller = start(table, handler, MappingSettings.builder().maximumBatchingWindowInSeconds(60), null, timer);
         local.put(table, "a", 1);
         local.put(table, "b", 2);
-        Await.until(() -> "records read", WAIT, () -> poller.metrics().snapshot().recordsRead() == 2);
+        awaitMovingTime(timer, "records read", () -> poller.metrics().snapshot().recordsRead() == 2);
         long polls = poller.metrics().snapshot().polls();
-        Await.until(() -> "two more polls", WAIT, () -> poller.metrics().snapshot().polls() >= polls + 2);
+        awaitMovingTime(timer, "two more polls", () -> poller.metrics().snapshot().polls() >= polls + 2);
         assertThat(handler.batches()).isEmpty();
 
-        clock.advance(Duration.ofSeconds(61));
+        timer.advance(Duration.ofSeconds(61));
 
-        Await.until(() -> "one batch", WAIT, () -> handler.batches().size() == 1);
+        awaitMovingTime(timer, "one batch", () -> handler.batches().size() == 1);
         assertThat(ids(handler.batches().get(0))).containsExactly("a", "b");
     }
 
