@@ -9,8 +9,6 @@ import dev.punctual.expiry.Sleeper;
 import dev.punctual.windowed.BucketInput;
 import dev.punctual.windowed.BucketWorker;
 import java.time.Clock;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -72,16 +70,16 @@ public final class BucketFunction implements RequestHandler<Map<String, Object>,
         private final DynamoDbClient dynamoDb;
         private final Clock clock;
         private final Sleeper sleeper;
-        private final List<AutoCloseable> built;
+        private final OwnedClients owned;
 
         private Collaborators(ExpirySettings settings, Executions buckets, DynamoDbClient dynamoDb, Clock clock,
-                Sleeper sleeper, List<AutoCloseable> built) {
+                Sleeper sleeper, OwnedClients owned) {
             this.settings = settings;
             this.buckets = buckets;
             this.dynamoDb = dynamoDb;
             this.clock = clock;
             this.sleeper = sleeper;
-            this.built = List.copyOf(built);
+            this.owned = owned;
         }
 
         public ExpirySettings settings() {
@@ -106,9 +104,7 @@ public final class BucketFunction implements RequestHandler<Map<String, Object>,
 
         /** Closes what the builder built; what a caller passed in stays the caller's. */
         void close() throws Exception {
-            for (AutoCloseable part : built) {
-                part.close();
-            }
+            owned.close();
         }
 
         /**
@@ -167,19 +163,8 @@ public final class BucketFunction implements RequestHandler<Map<String, Object>,
 
             /** The collaborators; each call builds its own clients for the parts not set. */
             public Collaborators build() {
-                List<AutoCloseable> built = new ArrayList<>();
-                Executions calls = buckets;
-                if (calls == null) {
-                    SfnExecutions own = SfnExecutions.create(settings, environment);
-                    built.add(own);
-                    calls = own;
-                }
-                DynamoDbClient client = dynamoDb;
-                if (client == null) {
-                    client = AwsClients.dynamoDb(settings, environment);
-                    built.add(client);
-                }
-                return new Collaborators(settings, calls, client, clock, sleeper, built);
+                OwnedClients owned = new OwnedClients(settings, environment);
+                return new Collaborators(settings, owned.executions(buckets), owned.dynamoDb(dynamoDb), clock, sleeper, owned);
             }
         }
     }

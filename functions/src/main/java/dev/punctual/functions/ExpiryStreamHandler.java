@@ -116,17 +116,17 @@ public final class ExpiryStreamHandler implements RequestHandler<DynamodbEvent, 
         private final Clock clock;
         private final ThrottleBackoff backoff;
         private final MetricSink metrics;
-        private final List<AutoCloseable> built;
+        private final OwnedClients owned;
 
         private Collaborators(ExpirySettings settings, Executions executions, DynamoDbClient dynamoDb, Clock clock,
-                ThrottleBackoff backoff, MetricSink metrics, List<AutoCloseable> built) {
+                ThrottleBackoff backoff, MetricSink metrics, OwnedClients owned) {
             this.settings = settings;
             this.executions = executions;
             this.dynamoDb = dynamoDb;
             this.clock = clock;
             this.backoff = backoff;
             this.metrics = metrics;
-            this.built = List.copyOf(built);
+            this.owned = owned;
         }
 
         /**
@@ -166,9 +166,7 @@ public final class ExpiryStreamHandler implements RequestHandler<DynamodbEvent, 
 
         /** Closes what the builder built; what a caller passed in stays the caller's. */
         void close() throws Exception {
-            for (AutoCloseable part : built) {
-                part.close();
-            }
+            owned.close();
         }
 
         /** Builds the parts a caller did not set, from the environment. */
@@ -224,22 +222,12 @@ public final class ExpiryStreamHandler implements RequestHandler<DynamodbEvent, 
 
             /** The collaborators; each call builds its own clients for the parts not set. */
             public Collaborators build() {
-                List<AutoCloseable> built = new ArrayList<>();
-                Executions calls = executions;
-                if (calls == null) {
-                    SfnExecutions own = SfnExecutions.create(settings, environment);
-                    built.add(own);
-                    calls = own;
-                }
-                DynamoDbClient client = dynamoDb;
-                if (client == null && settings.mode() == ExpiryMode.WINDOWED) {
-                    client = AwsClients.dynamoDb(settings, environment);
-                    built.add(client);
-                }
+                OwnedClients owned = new OwnedClients(settings, environment);
                 MetricSink sink = metrics != null ? metrics
                         : environment.containsKey(LAMBDA_FUNCTION_NAME) ? new PowertoolsMetricSink() : MetricSink.DISCARD;
-                return new Collaborators(settings, calls, client, clock != null ? clock : Clock.systemUTC(),
-                        backoff != null ? backoff : realBackoff(), sink, built);
+                return new Collaborators(settings, owned.executions(executions),
+                        settings.mode() == ExpiryMode.WINDOWED ? owned.dynamoDb(dynamoDb) : dynamoDb,
+                        clock != null ? clock : Clock.systemUTC(), backoff != null ? backoff : realBackoff(), sink, owned);
             }
         }
     }
