@@ -25,10 +25,21 @@ record Differential(JsonNode ours, JsonNode theirs) {
         return a.equals(b) ? 0 : 1;
     };
 
+    /** Runs a case on both; the other interpreter first validates the definition as its CreateStateMachine would. */
     static Differential run(AwsLocalStepFunctions other, JsonNode definition, JsonNode input, Instant start,
             JsonNode tasks) {
         return new Differential(ours(definition, input, start, tasks), other.run(nodeCase(definition, input, start,
                 tasks)));
+    }
+
+    /**
+     * Runs a case known to be valid (built valid by {@link GeneratedMachine}) on both, without the other
+     * interpreter's validation, which costs about half a second a definition. Ours still parses and checks it.
+     */
+    static Differential runValid(AwsLocalStepFunctions other, JsonNode definition, JsonNode input, Instant start,
+            JsonNode tasks) {
+        return new Differential(ours(definition, input, start, tasks),
+                other.run(nodeCase(definition, input, start, tasks).put("validate", false)));
     }
 
     /** Our interpreter's result in the shape the Node harness answers with. */
@@ -86,7 +97,7 @@ record Differential(JsonNode ours, JsonNode theirs) {
             return found;
         }
         if (status.equals("SUCCEEDED") && !sameJson(ours.get("output"), theirs.get("output"))) {
-            found.add("output: ours " + brief(ours.get("output")) + ", theirs " + brief(theirs.get("output")));
+            found.add("output differs at " + firstDifference(ours.get("output"), theirs.get("output"), "$"));
         }
         if (!status.equals("SUCCEEDED")) {
             String error = ours.path("error").asText(null);
@@ -120,6 +131,30 @@ record Differential(JsonNode ours, JsonNode theirs) {
             case "INVALID", "STUCK", "HARNESS_ERROR" -> result.path("message").asText();
             default -> result.path("error").asText() + ": " + abbreviate(result.path("cause").asText());
         };
+    }
+
+    /** Where two JSON values first differ, as a path and both values there. */
+    static String firstDifference(JsonNode a, JsonNode b, String path) {
+        if (a != null && b != null && a.isObject() && b.isObject()) {
+            for (var field : a.properties()) {
+                if (!sameJson(field.getValue(), b.get(field.getKey()))) {
+                    return firstDifference(field.getValue(), b.get(field.getKey()), path + "." + field.getKey());
+                }
+            }
+            for (var field : b.properties()) {
+                if (!a.has(field.getKey())) {
+                    return path + "." + field.getKey() + ": ours absent, theirs " + brief(field.getValue());
+                }
+            }
+        }
+        if (a != null && b != null && a.isArray() && b.isArray() && a.size() == b.size()) {
+            for (int i = 0; i < a.size(); i++) {
+                if (!sameJson(a.get(i), b.get(i))) {
+                    return firstDifference(a.get(i), b.get(i), path + "[" + i + "]");
+                }
+            }
+        }
+        return path + ": ours " + brief(a) + ", theirs " + brief(b);
     }
 
     /** The JSON text, cut to 300 characters for a readable failure message. */
