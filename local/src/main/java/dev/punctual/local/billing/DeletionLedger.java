@@ -30,6 +30,8 @@ public final class DeletionLedger {
         void superseded(String table, Map<String, AttributeValue> key, String ttl, Instant at);
     }
 
+    private static final System.Logger LOG = System.getLogger(DeletionLedger.class.getName());
+
     private final Map<String, Map<Map<String, AttributeValue>, Instant>> tracked = new ConcurrentHashMap<>();
     private final List<Listener> listeners = new CopyOnWriteArrayList<>();
 
@@ -54,7 +56,7 @@ public final class DeletionLedger {
     }
 
     void deleted(String table, Map<String, AttributeValue> key, String ttl, Instant at) {
-        listeners.forEach(listener -> listener.deleted(table, key, ttl, at));
+        listeners.forEach(listener -> tell(() -> listener.deleted(table, key, ttl, at)));
         Map<Map<String, AttributeValue>, Instant> deletes = tracked.get(table);
         if (deletes != null) {
             deletes.putIfAbsent(key, at);
@@ -62,7 +64,16 @@ public final class DeletionLedger {
     }
 
     void superseded(String table, Map<String, AttributeValue> key, String ttl, Instant at) {
-        listeners.forEach(listener -> listener.superseded(table, key, ttl, at));
+        listeners.forEach(listener -> tell(() -> listener.superseded(table, key, ttl, at)));
+    }
+
+    /** A listener's failure is its own: the delete it hears of has happened and must report success. */
+    private static void tell(Runnable call) {
+        try {
+            call.run();
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, "A deletion listener failed: " + e);
+        }
     }
 
     /** When the item with {@code key} was deleted, if it was (and {@code table} is tracked). */

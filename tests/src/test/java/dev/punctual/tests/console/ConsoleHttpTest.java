@@ -39,6 +39,7 @@ class ConsoleHttpTest {
     private static ConsoleServer console;
     private static ExpiryTable table;
     private static String letter;
+    private static long secondTtl;
 
     @BeforeAll
     static void start() {
@@ -49,7 +50,8 @@ class ConsoleHttpTest {
         table.putWithTtl("first", Instant.now().getEpochSecond() + 3);
         Await.until("the first item's execution to run", Duration.ofSeconds(10),
                 () -> runtime.stepFunctionsEngine().openExecutions() == 1);
-        table.putWithTtl("second", Instant.now().getEpochSecond() + 600);
+        secondTtl = Instant.now().getEpochSecond() + 600;
+        table.putWithTtl("second", secondTtl);
         letter = Await.value("the second item's batch to be dead-lettered", Duration.ofSeconds(20),
                 () -> runtime.deadLetters().list().stream().findFirst().map(DeadLetter::id));
     }
@@ -95,6 +97,18 @@ class ConsoleHttpTest {
         assertThat(response.body()).contains("\"succeeded\":true");
         assertThat(runtime.deadLetters().find(letter).orElseThrow().redriven()).isPresent();
         assertThat(runtime.stepFunctionsEngine().openExecutions()).as("the second item is pending now").isEqualTo(1);
+    }
+
+
+    @Test
+    @Order(5)
+    void pendingCommand_readsTheConsolesApi() {
+        java.io.StringWriter out = new java.io.StringWriter();
+        java.io.StringWriter err = new java.io.StringWriter();
+        int exit = dev.punctual.local.cli.PunctualCommand.run(new java.io.PrintWriter(out), new java.io.PrintWriter(err),
+                "pending", "--console", console.uri().toString(), "--table", table.name());
+        assertThat(exit).as("stderr: %s", err).isZero();
+        assertThat(out.toString()).contains(table.name(), Long.toString(secondTtl), "1 pending expiration(s)");
     }
 
     @Test

@@ -306,7 +306,7 @@ public final class StepFunctionsEngine implements AutoCloseable, Journal.Snapsho
         trackDeadline(created);
         if (!listeners.isEmpty()) {
             ExecutionDescription description = describe(created);
-            listeners.forEach(listener -> listener.started(description));
+            listeners.forEach(listener -> tell(listener, description, true));
         }
         StartedExecution started = new StartedExecution(arn(created), Instant.ofEpochMilli(created.startMillis));
         return durable.handleAsync((ok, failure) -> {
@@ -589,7 +589,7 @@ public final class StepFunctionsEngine implements AutoCloseable, Journal.Snapsho
     private void afterClose(Execution e) {
         if (!listeners.isEmpty()) {
             ExecutionDescription description = describe(e);
-            listeners.forEach(listener -> listener.closed(description));
+            listeners.forEach(listener -> tell(listener, description, false));
         }
         openExecutions.decrementAndGet();
         StateMachine sm = e.stateMachine;
@@ -599,6 +599,19 @@ public final class StepFunctionsEngine implements AutoCloseable, Journal.Snapsho
             synchronized (machines) {
                 removeIfDeleted(sm);
             }
+        }
+    }
+
+    /** A listener's failure is its own: it must never break starting or closing an execution. */
+    private static void tell(ExecutionListener listener, ExecutionDescription description, boolean started) {
+        try {
+            if (started) {
+                listener.started(description);
+            } else {
+                listener.closed(description);
+            }
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, "An execution listener failed on " + description.name() + ": " + e);
         }
     }
 
