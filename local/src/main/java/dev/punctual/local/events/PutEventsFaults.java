@@ -12,6 +12,7 @@ public final class PutEventsFaults {
     public static final String INTERNAL_FAILURE = "InternalFailure";
 
     private double fraction;
+    private long refused;
     private SplittableRandom random = new SplittableRandom(0);
 
     /** Refuses each entry from now on with probability {@code probability}, drawn from {@code seed}. */
@@ -25,6 +26,15 @@ public final class PutEventsFaults {
 
     /** Whether the next entry is refused. */
     synchronized boolean refuseNext() {
-        return fraction > 0 && random.nextDouble() < fraction;
+        boolean refuse = fraction > 0 && random.nextDouble() < fraction;
+        if (refuse) {
+            refused++;
+        }
+        return refuse;
+    }
+
+    /** How many entries the fault has refused so far. */
+    public synchronized long refused() {
+        return refused;
     }
 }
