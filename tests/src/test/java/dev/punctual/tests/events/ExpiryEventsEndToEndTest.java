@@ -10,18 +10,13 @@ import dev.punctual.tests.support.Await;
 import dev.punctual.tests.support.ExpiryTable;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.api.Test;
-import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
-import software.amazon.awssdk.services.dynamodb.model.BatchWriteItemResponse;
-import software.amazon.awssdk.services.dynamodb.model.PutRequest;
-import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
 
 /**
  * {@code ItemExpired} events end to end on the real embedded runtime: items written to DynamoDB Local,
@@ -47,7 +42,7 @@ class ExpiryEventsEndToEndTest {
             for (int i = 0; i < 1000; i++) {
                 ttls.put("item-" + i, first + i % 5);
             }
-            batchWrite(runtime.dynamoDb(), table.name(), ttls);
+            table.putAll(ttls);
             ReceivedEvents received = new ReceivedEvents(runtime, table.name());
 
             Await.until("1,000 events", ALL_EXPIRED, () -> received.details().size() >= 1000);
@@ -121,7 +116,7 @@ class ExpiryEventsEndToEndTest {
             for (int i = 0; i < 200; i++) {
                 ttls.put("item-" + i, first + i % 3);
             }
-            batchWrite(runtime.dynamoDb(), table.name(), ttls);
+            table.putAll(ttls);
             ReceivedEvents received = new ReceivedEvents(runtime, table.name());
 
             Await.until("an event for every item", ALL_EXPIRED, () -> received.byItem().size() == 200);
@@ -132,21 +127,6 @@ class ExpiryEventsEndToEndTest {
             received.byItem().forEach((item, events) -> assertThat(events.stream()
                     .map(detail -> detail.get(ExpiryEvents.ID).asText()).distinct()).as("ids of %s", item).hasSize(1));
             assertThat(received.ids()).hasSize(200);
-        }
-    }
-
-    static void batchWrite(DynamoDbClient dynamoDb, String table, Map<String, Long> ttls) {
-        List<WriteRequest> requests = new ArrayList<>();
-        ttls.forEach((id, ttl) -> requests.add(WriteRequest.builder().putRequest(PutRequest.builder()
-                .item(Map.of(ExpiryTable.KEY, AttributeValue.fromS(id), ExpiryTable.TTL, AttributeValue.fromN(Long.toString(ttl))))
-                .build()).build()));
-        for (int from = 0; from < requests.size(); from += 25) {
-            Map<String, List<WriteRequest>> pending = Map.of(table, requests.subList(from, Math.min(requests.size(), from + 25)));
-            while (!pending.isEmpty()) {
-                Map<String, List<WriteRequest>> send = pending;
-                BatchWriteItemResponse response = dynamoDb.batchWriteItem(r -> r.requestItems(send));
-                pending = response.hasUnprocessedItems() ? response.unprocessedItems() : Map.of();
-            }
         }
     }
 }
