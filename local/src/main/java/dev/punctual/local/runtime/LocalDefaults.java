@@ -9,8 +9,10 @@ public final class LocalDefaults {
     public static final int DYNAMODB_PORT = 8000;
     /** The Step Functions API's port, as AWS's Step Functions Local defaults. */
     public static final int STEP_FUNCTIONS_PORT = 8083;
-    /** The EventBridge endpoint's port (expiry events). */
-    public static final int EVENTS_PORT = 8084;
+    /** The local console's port: the next after the Step Functions API's. */
+    public static final int CONSOLE_PORT = 8084;
+    /** The EventBridge endpoint's port (expiry events): the next after the console's. */
+    public static final int EVENTS_PORT = 8085;
     /** The bus the local runtime's handler publishes expiry events to; locally every bus is one. */
     public static final String EVENT_BUS = "default";
     /** Everything binds here and nowhere else. */

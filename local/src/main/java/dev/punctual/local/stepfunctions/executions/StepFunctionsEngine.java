@@ -84,6 +84,8 @@ public final class StepFunctionsEngine implements AutoCloseable, Journal.Snapsho
     private final AtomicInteger closedCount = new AtomicInteger();
     private final AtomicLong lastCreationMillis = new AtomicLong();
     private final ArrayDeque<Execution> byStart = new ArrayDeque<>();
+    private final java.util.concurrent.CopyOnWriteArrayList<ExecutionListener> listeners =
+            new java.util.concurrent.CopyOnWriteArrayList<>();
     private Timer.Cancellable deadlineSweep;
     private volatile Journal journal = Journal.IN_MEMORY;
 
@@ -110,6 +112,16 @@ public final class StepFunctionsEngine implements AutoCloseable, Journal.Snapsho
     /** The ARN a state machine of this name has here. */
     public String stateMachineArn(String name) {
         return arns.stateMachine(name);
+    }
+
+    /** Tells {@code listener} of every execution started or closed from now on. */
+    public void addListener(ExecutionListener listener) {
+        listeners.add(listener);
+    }
+
+    /** Stops telling {@code listener}. */
+    public void removeListener(ExecutionListener listener) {
+        listeners.remove(listener);
     }
 
     /** Running executions, all state machines together. */
@@ -292,6 +304,10 @@ public final class StepFunctionsEngine implements AutoCloseable, Journal.Snapsho
             sm.running.incrementAndGet();
         }
         trackDeadline(created);
+        if (!listeners.isEmpty()) {
+            ExecutionDescription description = describe(created);
+            listeners.forEach(listener -> tell(listener, description, true));
+        }
         StartedExecution started = new StartedExecution(arn(created), Instant.ofEpochMilli(created.startMillis));
         return durable.handleAsync((ok, failure) -> {
             if (failure != null) {
@@ -334,7 +350,10 @@ public final class StepFunctionsEngine implements AutoCloseable, Journal.Snapsho
     }
 
     public ExecutionDescription describeExecution(String executionArn) {
-        Execution e = execution(executionArn);
+        return describe(execution(executionArn));
+    }
+
+    private ExecutionDescription describe(Execution e) {
         synchronized (e) {
             return new ExecutionDescription(arn(e), e.stateMachine.arn, e.name, e.status,
                     Instant.ofEpochMilli(e.startMillis), e.status.isClosed() ? Instant.ofEpochMilli(e.stopMillis) : null,
@@ -568,6 +587,10 @@ public final class StepFunctionsEngine implements AutoCloseable, Journal.Snapsho
     }
 
     private void afterClose(Execution e) {
+        if (!listeners.isEmpty()) {
+            ExecutionDescription description = describe(e);
+            listeners.forEach(listener -> tell(listener, description, false));
+        }
         openExecutions.decrementAndGet();
         StateMachine sm = e.stateMachine;
         sm.running.decrementAndGet();
@@ -576,6 +599,19 @@ public final class StepFunctionsEngine implements AutoCloseable, Journal.Snapsho
             synchronized (machines) {
                 removeIfDeleted(sm);
             }
+        }
+    }
+
+    /** A listener's failure is its own: it must never break starting or closing an execution. */
+    private static void tell(ExecutionListener listener, ExecutionDescription description, boolean started) {
+        try {
+            if (started) {
+                listener.started(description);
+            } else {
+                listener.closed(description);
+            }
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, "An execution listener failed on " + description.name() + ": " + e);
         }
     }
 
