@@ -4,6 +4,9 @@ import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.RequestHandler;
 import com.amazonaws.services.lambda.runtime.events.DynamodbEvent;
 import com.amazonaws.services.lambda.runtime.events.StreamsEventResponse;
+import dev.punctual.events.EventBridgeBus;
+import dev.punctual.events.EventBus;
+import dev.punctual.events.EventPublisher;
 import dev.punctual.expiry.BatchProcessor;
 import dev.punctual.expiry.ChangeProcessor;
 import dev.punctual.expiry.Executions;
@@ -77,6 +80,8 @@ public final class ExpiryStreamHandler implements RequestHandler<DynamodbEvent, 
     private final BatchProcessor processor;
     private final DecisionLog log;
     private final MetricSink metrics;
+    private final Clock clock;
+    private final ItemExpiredEvents expiryEvents;
     private final Collaborators collaborators;
 
     /** The Lambda runtime's constructor: configuration and clients from {@code System.getenv()}. */
@@ -94,7 +99,12 @@ public final class ExpiryStreamHandler implements RequestHandler<DynamodbEvent, 
         this.metrics = collaborators.metrics();
         this.backoff = collaborators.backoff();
         this.log = new DecisionLog();
-        Clock clock = collaborators.clock();
+        this.clock = collaborators.clock();
+        EventBus eventBus = collaborators.eventBus();
+        this.expiryEvents = eventBus == null ? ItemExpiredEvents.OFF
+                : new ItemExpiredEvents(new ExpiryRules(settings.ttlAttribute(), false),
+                        new EventPublisher(eventBus, collaborators.eventBackoff(), ThreadLocalRandom.current()::nextDouble),
+                        settings.includeOldImage());
         ChangeProcessor.Listener listener = new ListenerChain(log, new ExpiryMetrics(clock, metrics));
         this.processor = settings.mode() == ExpiryMode.WINDOWED
                 ? windowed(settings, collaborators.executions(), collaborators.dynamoDb(), clock, listener)
@@ -105,7 +115,8 @@ public final class ExpiryStreamHandler implements RequestHandler<DynamodbEvent, 
     /**
      * What the handler works with, as Powertools' handlers take theirs: its settings, the Step Functions
      * executions it starts and stops, the DynamoDB client for windowed mode's index, its clock, its
-     * backoff on throttling and where its metrics go. A builder rather than a record, so that a new
+     * backoff on throttling, where its metrics go, and the bus its expiry events go to with the sleeper
+     * their retries back off on. A builder rather than a record, so that a new
      * collaborator comes with a default built from the environment and no caller has to change.
      */
     public static final class Collaborators {
@@ -116,16 +127,20 @@ public final class ExpiryStreamHandler implements RequestHandler<DynamodbEvent, 
         private final Clock clock;
         private final ThrottleBackoff backoff;
         private final MetricSink metrics;
+        private final EventBus eventBus;
+        private final Sleeper eventBackoff;
         private final OwnedClients owned;
 
         private Collaborators(ExpirySettings settings, Executions executions, DynamoDbClient dynamoDb, Clock clock,
-                ThrottleBackoff backoff, MetricSink metrics, OwnedClients owned) {
+                ThrottleBackoff backoff, MetricSink metrics, EventBus eventBus, Sleeper eventBackoff, OwnedClients owned) {
             this.settings = settings;
             this.executions = executions;
             this.dynamoDb = dynamoDb;
             this.clock = clock;
             this.backoff = backoff;
             this.metrics = metrics;
+            this.eventBus = eventBus;
+            this.eventBackoff = eventBackoff;
             this.owned = owned;
         }
 
@@ -164,6 +179,16 @@ public final class ExpiryStreamHandler implements RequestHandler<DynamodbEvent, 
             return metrics;
         }
 
+        /** Where expiry events go; {@code null} when they are off. */
+        public EventBus eventBus() {
+            return eventBus;
+        }
+
+        /** What retries of a refused expiry event back off on. */
+        public Sleeper eventBackoff() {
+            return eventBackoff;
+        }
+
         /** Closes what the builder built; what a caller passed in stays the caller's. */
         void close() throws Exception {
             owned.close();
@@ -179,6 +204,8 @@ public final class ExpiryStreamHandler implements RequestHandler<DynamodbEvent, 
             private Clock clock;
             private ThrottleBackoff backoff;
             private MetricSink metrics;
+            private EventBus eventBus;
+            private Sleeper eventBackoff = Sleeper.SYSTEM;
 
             private Builder(Map<String, String> environment) {
                 this.environment = Map.copyOf(environment);
@@ -220,6 +247,18 @@ public final class ExpiryStreamHandler implements RequestHandler<DynamodbEvent, 
                 return this;
             }
 
+            /** Default when the environment names a bus: an {@link EventBridgeBus} with its own client; none otherwise. */
+            public Builder eventBus(EventBus value) {
+                this.eventBus = value;
+                return this;
+            }
+
+            /** Default: {@link Sleeper#SYSTEM}. */
+            public Builder eventBackoff(Sleeper value) {
+                this.eventBackoff = value;
+                return this;
+            }
+
             /** The collaborators; each call builds its own clients for the parts not set. */
             public Collaborators build() {
                 OwnedClients owned = new OwnedClients(settings, environment);
@@ -227,7 +266,8 @@ public final class ExpiryStreamHandler implements RequestHandler<DynamodbEvent, 
                         : environment.containsKey(LAMBDA_FUNCTION_NAME) ? new PowertoolsMetricSink() : MetricSink.DISCARD;
                 return new Collaborators(settings, owned.executions(executions),
                         settings.mode() == ExpiryMode.WINDOWED ? owned.dynamoDb(dynamoDb) : dynamoDb,
-                        clock != null ? clock : Clock.systemUTC(), backoff != null ? backoff : realBackoff(), sink, owned);
+                        clock != null ? clock : Clock.systemUTC(), backoff != null ? backoff : realBackoff(), sink,
+                        owned.eventBus(eventBus), eventBackoff, owned);
             }
         }
     }
@@ -268,10 +308,13 @@ public final class ExpiryStreamHandler implements RequestHandler<DynamodbEvent, 
         List<DynamodbEvent.DynamodbStreamRecord> records = event == null || event.getRecords() == null
                 ? List.of() : event.getRecords();
         List<StreamChange> changes = new ArrayList<>(records.size());
+        List<ItemExpiredEvents.Read> read = new ArrayList<>(records.size());
         Set<String> failed = new HashSet<>();
         for (DynamodbEvent.DynamodbStreamRecord record : records) {
             try {
-                changes.add(StreamRecords.toChange(record, settings.ttlAttribute()));
+                StreamChange change = StreamRecords.toChange(record, settings.ttlAttribute());
+                changes.add(change);
+                read.add(new ItemExpiredEvents.Read(record, change));
             } catch (IllegalArgumentException e) {
                 log.unreadable(sequenceNumber(record), e);
                 failed.add(sequenceNumber(record));
@@ -279,6 +322,7 @@ public final class ExpiryStreamHandler implements RequestHandler<DynamodbEvent, 
         }
         ThrottleBackoff.Batch retries = backoff.within(backoffBudget);
         failed.addAll(processor.process(changes, retries));
+        failed.addAll(expiryEvents.publish(read, failed, clock.instant()));
         metrics.flush();
         if (retries.throttledCalls() > 0) {
             log.throttled(records.size(), retries);

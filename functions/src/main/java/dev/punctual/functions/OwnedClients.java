@@ -1,5 +1,7 @@
 package dev.punctual.functions;
 
+import dev.punctual.events.EventBridgeBus;
+import dev.punctual.events.EventBus;
 import dev.punctual.expiry.Executions;
 import java.util.ArrayList;
 import java.util.List;
@@ -38,6 +40,19 @@ final class OwnedClients implements AutoCloseable {
             return given;
         }
         DynamoDbClient own = AwsClients.dynamoDb(settings, environment);
+        built.add(own);
+        return own;
+    }
+
+    /**
+     * {@code given}, or, when the settings name a bus, an {@link EventBridgeBus} with its own client;
+     * {@code null} when expiry events are off.
+     */
+    EventBus eventBus(EventBus given) {
+        if (given != null || settings.eventBus().isEmpty()) {
+            return given;
+        }
+        EventBridgeBus own = new EventBridgeBus(AwsClients.eventBridge(settings, environment), settings.eventBus().get(), true);
         built.add(own);
         return own;
     }

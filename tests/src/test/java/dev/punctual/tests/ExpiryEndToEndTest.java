@@ -15,7 +15,6 @@ import dev.punctual.local.stepfunctions.executions.ExecutionDescription;
 import dev.punctual.local.stepfunctions.executions.ExecutionStatus;
 import dev.punctual.local.stream.StreamRecordConverter;
 import dev.punctual.local.time.ManualClock;
-import dev.punctual.local.time.ManualTimer;
 import dev.punctual.statemachine.ExpiryWorkflow;
 import dev.punctual.testing.Await;
 import dev.punctual.testing.TestLambdaContext;
@@ -252,7 +251,7 @@ class ExpiryEndToEndTest {
             }
         };
 
-        assertThatThrownBy(() -> new ExpiryTrial(runtime, new ManualTimer(clock)).run(settings, spendsTheLead))
+        assertThatThrownBy(() -> new ExpiryTrial(runtime, clock).run(settings, spendsTheLead))
                 .isInstanceOf(ExpiryTrial.LeadTooShortException.class)
                 .hasMessageStartingWith("only 100 of 1000 items were written when the first TTL came, 20 s after the start")
                 .hasMessageEndingWith("a lead of at least 310 s is needed (--lead)");

@@ -10,7 +10,6 @@ import dev.punctual.local.stepfunctions.executions.StepFunctionsEngine;
 import dev.punctual.local.stepfunctions.executions.StepFunctionsException;
 import dev.punctual.local.stepfunctions.quotas.ThrottleCounts;
 import dev.punctual.local.stream.StreamPoller;
-import dev.punctual.local.time.Timer;
 import dev.punctual.local.time.TimerSleeper;
 import dev.punctual.statemachine.Arns;
 import dev.punctual.statemachine.ExpiryMode;
@@ -134,14 +133,17 @@ public final class ExpiryTrial {
 
     /** A trial on {@code runtime} that reads time from, and waits on, the runtime's own timer. */
     public ExpiryTrial(LocalRuntime runtime) {
-        this(runtime, runtime.timer());
+        this(runtime, runtime.timer().clock());
     }
 
-    /** A trial that reads time from, and waits on, {@code timer}: a test's, to move the trial's time alone. */
-    public ExpiryTrial(LocalRuntime runtime, Timer timer) {
+    /**
+     * A trial that reads its own time from {@code clock} (a test's, to move the trial's time alone). Its
+     * polls still wait on the runtime's timer, which drives what they poll for.
+     */
+    public ExpiryTrial(LocalRuntime runtime, Clock clock) {
         this.runtime = runtime;
-        this.clock = timer.clock();
-        this.ticks = new TimerSleeper(timer);
+        this.clock = clock;
+        this.ticks = new TimerSleeper(runtime.timer());
     }
 
     /**

@@ -17,6 +17,10 @@ import dev.punctual.local.billing.MeteredDynamoDb;
 import dev.punctual.local.dynamodb.DynamoDbLocalServer;
 import dev.punctual.local.dynamodb.InProcessDynamoDb;
 import dev.punctual.local.dynamodb.LocalDynamoDbClients;
+import dev.punctual.local.events.EventBridgeServer;
+import dev.punctual.local.events.EventStore;
+import dev.punctual.local.events.PutEventsApi;
+import dev.punctual.local.events.PutEventsFaults;
 import dev.punctual.local.stepfunctions.api.InProcessTransport;
 import dev.punctual.local.stepfunctions.api.StepFunctionsServer;
 import dev.punctual.local.stepfunctions.asl.Interpreter;
@@ -39,6 +43,7 @@ import dev.punctual.local.stream.WatchedTable;
 import dev.punctual.local.time.ClockTimer;
 import dev.punctual.local.time.Timer;
 import dev.punctual.local.time.TimerSleeper;
+import dev.punctual.statemachine.ExpiryEvents;
 import dev.punctual.statemachine.ExpiryMode;
 import dev.punctual.statemachine.ScheduleIndexTable;
 import dev.punctual.statemachine.StateMachineDefinitions;
@@ -111,6 +116,9 @@ public final class LocalRuntime implements AutoCloseable {
     private final Timer timer;
     private final Clock clock;
     private final TimerSleeper sleeper;
+    private final EventStore events;
+    private final PutEventsFaults eventFaults = new PutEventsFaults();
+    private final EventBridgeServer eventsServer;
 
     /**
      * How to run.
@@ -128,6 +136,9 @@ public final class LocalRuntime implements AutoCloseable {
      * @param handlerOverHttp whether the stream handler calls the Step Functions API over HTTP rather
      *     than through the in-process transport
      * @param mode how every watched table's expirations are scheduled
+     * @param expiryEvents whether the handler publishes {@code ItemExpired} events to the runtime's
+     *     EventBridge endpoint (the endpoint runs either way)
+     * @param eventsPort the EventBridge endpoint's port on 127.0.0.1, 0 for a free one
      * @param timer the timer, and through it the clock, that everything runs on: the engine's Waits, the
      *     stream poller's pacing and retries, the functions' clocks and waits, the trial's polls;
      *     {@code null} for the runtime's own timer on the system clock. A test passes a
@@ -135,7 +146,8 @@ public final class LocalRuntime implements AutoCloseable {
      */
     public record Options(int dynamoDbPort, int stepFunctionsPort, Path dataDirectory, Set<String> tables,
                           boolean cancelStale, MappingSettings mapping, StepFunctionsQuotas quotas,
-                          boolean handlerOverHttp, ExpiryMode mode, Timer timer) {
+                          boolean handlerOverHttp, ExpiryMode mode, boolean expiryEvents, int eventsPort,
+                          Timer timer) {
 
         public Options {
             tables = Set.copyOf(tables);
@@ -148,13 +160,13 @@ public final class LocalRuntime implements AutoCloseable {
         public Options(int dynamoDbPort, int stepFunctionsPort, Path dataDirectory, Set<String> tables,
                        boolean cancelStale, MappingSettings mapping) {
             this(dynamoDbPort, stepFunctionsPort, dataDirectory, tables, cancelStale, mapping,
-                    StepFunctionsQuotas.ratesUnlimited(), false, ExpiryMode.PER_ITEM, null);
+                    StepFunctionsQuotas.ratesUnlimited(), false, ExpiryMode.PER_ITEM, true, 0, null);
         }
 
-        /** The defaults: well-known ports, in memory, every eligible table, cancellation on. */
+        /** The defaults: well-known ports, in memory, every eligible table, cancellation on, expiry events on. */
         public static Options defaults() {
             return new Options(LocalDefaults.DYNAMODB_PORT, LocalDefaults.STEP_FUNCTIONS_PORT, null, Set.of(), true,
-                    MappingSettings.builder().build());
+                    MappingSettings.builder().build()).withEvents(true, LocalDefaults.EVENTS_PORT);
         }
 
         /** In memory on free ports: for tests. */
@@ -164,27 +176,27 @@ public final class LocalRuntime implements AutoCloseable {
 
         public Options withDataDirectory(Path directory) {
             return new Options(dynamoDbPort, stepFunctionsPort, directory, tables, cancelStale, mapping, quotas,
-                    handlerOverHttp, mode, timer);
+                    handlerOverHttp, mode, expiryEvents, eventsPort, timer);
         }
 
         public Options withPorts(int dynamoDb, int stepFunctionsApi) {
             return new Options(dynamoDb, stepFunctionsApi, dataDirectory, tables, cancelStale, mapping, quotas,
-                    handlerOverHttp, mode, timer);
+                    handlerOverHttp, mode, expiryEvents, eventsPort, timer);
         }
 
         public Options withTables(Set<String> names) {
             return new Options(dynamoDbPort, stepFunctionsPort, dataDirectory, names, cancelStale, mapping, quotas,
-                    handlerOverHttp, mode, timer);
+                    handlerOverHttp, mode, expiryEvents, eventsPort, timer);
         }
 
         public Options withCancelStale(boolean cancel) {
             return new Options(dynamoDbPort, stepFunctionsPort, dataDirectory, tables, cancel, mapping, quotas,
-                    handlerOverHttp, mode, timer);
+                    handlerOverHttp, mode, expiryEvents, eventsPort, timer);
         }
 
         public Options withMapping(MappingSettings settings) {
             return new Options(dynamoDbPort, stepFunctionsPort, dataDirectory, tables, cancelStale, settings, quotas,
-                    handlerOverHttp, mode, timer);
+                    handlerOverHttp, mode, expiryEvents, eventsPort, timer);
         }
 
         /** These options with the open-execution limit at {@code max}; the token buckets stay as they are. */
@@ -195,7 +207,7 @@ public final class LocalRuntime implements AutoCloseable {
         /** These options with {@code stepFunctionsQuotas} enforced by the API and the engine. */
         public Options withQuotas(StepFunctionsQuotas stepFunctionsQuotas) {
             return new Options(dynamoDbPort, stepFunctionsPort, dataDirectory, tables, cancelStale, mapping,
-                    stepFunctionsQuotas, handlerOverHttp, mode, timer);
+                    stepFunctionsQuotas, handlerOverHttp, mode, expiryEvents, eventsPort, timer);
         }
 
         /** Open executions beyond which StartExecution fails with {@code ExecutionLimitExceeded}. */
@@ -209,19 +221,25 @@ public final class LocalRuntime implements AutoCloseable {
          */
         public Options withHandlerOverHttp(boolean overHttp) {
             return new Options(dynamoDbPort, stepFunctionsPort, dataDirectory, tables, cancelStale, mapping,
-                    quotas, overHttp, mode, timer);
+                    quotas, overHttp, mode, expiryEvents, eventsPort, timer);
         }
 
         /** These options with everything running on {@code runtimeTimer} (see {@link #timer()}). */
         public Options withTimer(Timer runtimeTimer) {
             return new Options(dynamoDbPort, stepFunctionsPort, dataDirectory, tables, cancelStale, mapping,
-                    quotas, handlerOverHttp, mode, runtimeTimer);
+                    quotas, handlerOverHttp, mode, expiryEvents, eventsPort, runtimeTimer);
         }
 
         /** Per-item (the default) or windowed, for every watched table. */
         public Options withMode(ExpiryMode expiryMode) {
             return new Options(dynamoDbPort, stepFunctionsPort, dataDirectory, tables, cancelStale, mapping,
-                    quotas, handlerOverHttp, expiryMode, timer);
+                    quotas, handlerOverHttp, expiryMode, expiryEvents, eventsPort, timer);
+        }
+
+        /** Whether the handler publishes expiry events, and the EventBridge endpoint's port (0: a free one). */
+        public Options withEvents(boolean publish, int port) {
+            return new Options(dynamoDbPort, stepFunctionsPort, dataDirectory, tables, cancelStale, mapping,
+                    quotas, handlerOverHttp, mode, publish, port, timer);
         }
 
         private Path under(String child) {
@@ -283,6 +301,11 @@ public final class LocalRuntime implements AutoCloseable {
                 bucketStateMachineArn = null;
             }
 
+            events = register(EventStore.in(options.under("events")));
+            eventsServer = register(EventBridgeServer.start(new PutEventsApi(events, eventFaults, clock,
+                            LocalDefaults.REGION, LocalDefaults.ACCOUNT_ID, costMeter::expiryEvent), events,
+                    new InetSocketAddress(LocalDefaults.LOOPBACK, options.eventsPort())));
+
             MappingSettings mapping = options.mapping().toBuilder().tableAllowList(options.tables()).build();
             poller = register(StreamPoller.builder()
                     .dynamoDb(inProcess.dynamoDb())
@@ -338,6 +361,21 @@ public final class LocalRuntime implements AutoCloseable {
     /** The state machine the stream handler starts executions of: expire-bucket when windowed, else expire-item. */
     public String scheduledStateMachineArn() {
         return bucketStateMachineArn != null ? bucketStateMachineArn : stateMachineArn;
+    }
+
+    /** The EventBridge endpoint: {@code PutEvents}, and the stored events for {@code punctual events}. */
+    public URI eventsEndpoint() {
+        return LocalDefaults.endpoint(eventsServer.port());
+    }
+
+    /** The events the EventBridge endpoint accepted. */
+    public EventStore events() {
+        return events;
+    }
+
+    /** Fault injection for {@code PutEvents}. */
+    public PutEventsFaults eventFaults() {
+        return eventFaults;
     }
 
     /** What Punctual's own work on this runtime would be billed, counted so far. */
@@ -414,6 +452,10 @@ public final class LocalRuntime implements AutoCloseable {
             environment.put(StreamWiring.ENV_SCHEDULE_TABLE, ScheduleIndexTable.LOCAL_TABLE_NAME);
             environment.put(StreamWiring.ENV_DYNAMODB_ENDPOINT, dynamoDbEndpoint().toString());
         }
+        if (options.expiryEvents()) {
+            environment.put(ExpiryEvents.ENV_EVENT_BUS, LocalDefaults.EVENT_BUS);
+            environment.put(ExpiryEvents.ENV_EVENTS_ENDPOINT, eventsEndpoint().toString());
+        }
         return Map.copyOf(environment);
     }
 
@@ -458,6 +500,7 @@ public final class LocalRuntime implements AutoCloseable {
                 .dynamoDb(punctualDynamoDb)
                 .clock(clock)
                 .backoff(new ThrottleBackoff(clock, sleeper::sleep, ThreadLocalRandom.current()))
+                .eventBackoff(sleeper)
                 .metrics(metrics);
         if (stepFunctionsTransport != null) {
             SfnExecutions executions = SfnExecutions.create(parts.settings(), environment, stepFunctionsTransport);

@@ -2,18 +2,16 @@ package dev.punctual.tests.faults;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.amazonaws.services.lambda.runtime.events.DynamodbEvent;
 import com.amazonaws.services.lambda.runtime.events.DynamodbEvent.DynamodbStreamRecord;
 import dev.punctual.functions.ExpiryStreamHandler;
 import dev.punctual.local.dynamodb.LocalDynamoDbClients;
 import dev.punctual.local.runtime.LocalRuntime;
-import dev.punctual.local.stream.StreamRecordConverter;
 import dev.punctual.local.stream.WatchedTable;
 import dev.punctual.local.runtime.LocalClients;
-import dev.punctual.local.runtime.LocalDefaults;
 import dev.punctual.statemachine.ExpiryWorkflow;
 import dev.punctual.testing.Await;
 import dev.punctual.testing.TestLambdaContext;
+import dev.punctual.tests.support.TableStream;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -23,7 +21,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
-import software.amazon.awssdk.services.dynamodb.model.ShardIteratorType;
 import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
 import software.amazon.awssdk.services.sfn.SfnClient;
 
@@ -51,15 +48,15 @@ class DuplicateDeliveryTest {
             }
             FaultFixtures.batchWrite(runtime.dynamoDb(), TABLE, items);
             String streamArn = runtime.dynamoDb().describeTable(r -> r.tableName(TABLE)).table().latestStreamArn();
-            List<DynamodbStreamRecord> batch = readStream(streams, streamArn, ITEMS);
+            List<DynamodbStreamRecord> batch = TableStream.read(streams, streamArn, ITEMS);
 
             try (ExpiryStreamHandler handler = new ExpiryStreamHandler(
                     ExpiryStreamHandler.Collaborators.builder(runtime.handlerEnvironment(new WatchedTable(TABLE, streamArn, FaultFixtures.TTL))).build())) {
                 List<DynamodbStreamRecord> reordered = new ArrayList<>(batch);
                 Collections.reverse(reordered);
-                assertThat(handler.handleRequest(event(batch), TestLambdaContext.invocation()).getBatchItemFailures()).isEmpty();
-                assertThat(handler.handleRequest(event(batch), TestLambdaContext.invocation()).getBatchItemFailures()).isEmpty();
-                assertThat(handler.handleRequest(event(reordered), TestLambdaContext.invocation()).getBatchItemFailures()).isEmpty();
+                assertThat(handler.handleRequest(TableStream.event(batch), TestLambdaContext.invocation()).getBatchItemFailures()).isEmpty();
+                assertThat(handler.handleRequest(TableStream.event(batch), TestLambdaContext.invocation()).getBatchItemFailures()).isEmpty();
+                assertThat(handler.handleRequest(TableStream.event(reordered), TestLambdaContext.invocation()).getBatchItemFailures()).isEmpty();
 
                 List<FaultFixtures.Observed> pending = FaultFixtures.executions(sfn, runtime.stateMachineArn(), TABLE);
                 assertThat(pending).hasSize(ITEMS);
@@ -69,7 +66,7 @@ class DuplicateDeliveryTest {
                 Await.until("every item expired", Duration.ofSeconds(20), () -> FaultFixtures.ids(runtime.dynamoDb(), TABLE).isEmpty());
 
                 // A late duplicate, after the deletes: it may start a restart, which finds the item gone.
-                assertThat(handler.handleRequest(event(reordered), TestLambdaContext.invocation()).getBatchItemFailures()).isEmpty();
+                assertThat(handler.handleRequest(TableStream.event(reordered), TestLambdaContext.invocation()).getBatchItemFailures()).isEmpty();
             }
             Await.until("every execution closed", Duration.ofSeconds(10),
                     () -> FaultFixtures.executions(sfn, runtime.stateMachineArn(), TABLE).stream().noneMatch(e -> "RUNNING".equals(e.status())));
@@ -82,28 +79,5 @@ class DuplicateDeliveryTest {
             });
             assertThat(all).allSatisfy(e -> assertThat(e.outcome()).isIn(ExpiryWorkflow.OUTCOME_EXPIRED, ExpiryWorkflow.OUTCOME_SUPERSEDED));
         }
-    }
-
-    private static DynamodbEvent event(List<DynamodbStreamRecord> records) {
-        DynamodbEvent event = new DynamodbEvent();
-        event.setRecords(new ArrayList<>(records));
-        return event;
-    }
-
-    /** The first {@code count} records of the table's (single-shard) stream, as Lambda would get them. */
-    private static List<DynamodbStreamRecord> readStream(DynamoDbStreamsClient streams, String streamArn, int count) {
-        String shardId = streams.describeStream(r -> r.streamArn(streamArn)).streamDescription().shards().get(0).shardId();
-        String iterator = streams.getShardIterator(r -> r.streamArn(streamArn).shardId(shardId)
-                .shardIteratorType(ShardIteratorType.TRIM_HORIZON)).shardIterator();
-        List<DynamodbStreamRecord> records = new ArrayList<>();
-        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-        while (records.size() < count && iterator != null && System.nanoTime() < deadline) {
-            String current = iterator;
-            var page = streams.getRecords(r -> r.shardIterator(current));
-            page.records().forEach(record -> records.add(StreamRecordConverter.toLambda(record, streamArn, LocalDefaults.REGION)));
-            iterator = page.nextShardIterator();
-        }
-        assertThat(records).hasSize(count);
-        return records;
     }
 }
