@@ -44,7 +44,7 @@ final class PunctualProcess implements AutoCloseable {
         }
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx512m", "-jar", jar, "local", "--dynamodb-port", "0", "--sfn-port", "0",
-                "--console-port", "0"));
+                "--console-port", "0", "--events-port", "0"));
         if (dataDirectory != null) {
             command.addAll(List.of("--data-dir", dataDirectory.toString()));
         }
