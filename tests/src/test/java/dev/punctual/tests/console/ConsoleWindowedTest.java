@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.punctual.local.runtime.LocalRuntime;
 import dev.punctual.statemachine.ExpiryMode;
-import dev.punctual.tests.support.Await;
+import dev.punctual.testing.Await;
 import dev.punctual.tests.support.ExpiryTable;
 import java.io.IOException;
 import java.io.UncheckedIOException;
