@@ -6,6 +6,7 @@ import dev.punctual.local.stepfunctions.asl.AslError;
 import dev.punctual.local.stepfunctions.asl.Checkpoint;
 import dev.punctual.local.stepfunctions.asl.ErrorNames;
 import dev.punctual.local.stepfunctions.asl.paths.Json;
+import dev.punctual.local.stepfunctions.asl.paths.ReferencePath;
 import dev.punctual.statemachine.StepFunctionsLimits;
 import java.time.Duration;
 import java.time.Instant;
@@ -148,12 +149,13 @@ public final class GraphRun {
                 JsonNode selected = state.fields().resultSelector() == null ? result
                         : state.fields().resultSelector().evaluate(result, activation.context());
                 JsonNode combined;
-                if (state.fields().resultPathNull()) {
+                PathField<ReferencePath> resultPath = state.fields().resultPath();
+                if (resultPath.isNull()) {
                     combined = visit.rawInput;
-                } else if (state.fields().resultPath() == null) {
+                } else if (resultPath.isAbsent()) {
                     combined = selected;
                 } else {
-                    combined = state.fields().resultPath().placeInto(visit.rawInput, selected);
+                    combined = resultPath.path().placeInto(visit.rawInput, selected);
                 }
                 output = state.applyOutputPath(combined, activation.context());
             } else {
