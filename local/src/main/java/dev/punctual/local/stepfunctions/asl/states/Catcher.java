@@ -2,7 +2,6 @@ package dev.punctual.local.stepfunctions.asl.states;
 
 import dev.punctual.local.stepfunctions.asl.ErrorNames;
 import dev.punctual.local.stepfunctions.asl.paths.ReferencePath;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 
@@ -17,14 +16,7 @@ public record Catcher(List<String> errorEquals, ReferencePath resultPath, String
 
     /** Reads a state's {@code Catch} array. */
     static List<Catcher> readAll(DefinitionNode catchers) {
-        if (!catchers.json().isArray()) {
-            throw catchers.error("'Catch' must be an array");
-        }
-        List<Catcher> read = new ArrayList<>();
-        for (int i = 0; i < catchers.json().size(); i++) {
-            read.add(read(catchers.element(i), i == catchers.json().size() - 1));
-        }
-        return List.copyOf(read);
+        return catchers.elements("Catch", Catcher::read);
     }
 
     private static Catcher read(DefinitionNode node, boolean last) {

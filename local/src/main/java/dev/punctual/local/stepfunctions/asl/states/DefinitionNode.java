@@ -6,8 +6,11 @@ import dev.punctual.local.stepfunctions.asl.paths.Json;
 import dev.punctual.local.stepfunctions.asl.paths.JsonPaths;
 import dev.punctual.local.stepfunctions.asl.paths.PayloadTemplate;
 import dev.punctual.local.stepfunctions.asl.paths.ReferencePath;
+import java.util.ArrayList;
 import java.util.Iterator;
+import java.util.List;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
  * One JSON value of a definition and the JSON pointer to it, with the readers each part of a
@@ -81,6 +84,23 @@ public final class DefinitionNode {
         return InvalidDefinitionException.schema(message, pointer(field));
     }
 
+    /** Reads an element of an array, told whether it is the last one. */
+    public interface ElementReader<T> {
+        T read(DefinitionNode element, boolean last);
+    }
+
+    /** Reads each element of this array, which the definition calls {@code name}. */
+    public <T> List<T> elements(String name, ElementReader<T> reader) {
+        if (!json.isArray()) {
+            throw error("'" + name + "' must be an array");
+        }
+        List<T> read = new ArrayList<>();
+        for (int i = 0; i < json.size(); i++) {
+            read.add(reader.read(element(i), i == json.size() - 1));
+        }
+        return List.copyOf(read);
+    }
+
     /** Refuses a value that is not an object, and any field not in {@code allowed}. */
     public void allowOnly(Set<String> allowed) {
         allowOnly(allowed, "The field '%s' is not supported here");
@@ -150,18 +170,19 @@ public final class DefinitionNode {
 
     /** {@code InputPath} or {@code OutputPath}: absent, JSON {@code null}, or a JSONPath. */
     public PathField<JsonPaths.Path> pathField(String field) {
-        if (!json.has(field)) {
-            return PathField.absent();
-        }
-        return json.get(field).isNull() ? PathField.ofNull() : PathField.of(field(field).path());
+        return pathField(field, DefinitionNode::path);
     }
 
     /** {@code ResultPath}: absent, JSON {@code null}, or a reference path. */
     public PathField<ReferencePath> referencePathField(String field) {
+        return pathField(field, DefinitionNode::referencePath);
+    }
+
+    private <P> PathField<P> pathField(String field, Function<DefinitionNode, P> read) {
         if (!json.has(field)) {
             return PathField.absent();
         }
-        return json.get(field).isNull() ? PathField.ofNull() : PathField.of(field(field).referencePath());
+        return json.get(field).isNull() ? PathField.ofNull() : PathField.of(read.apply(field(field)));
     }
 
     private ReferencePath referencePath() {

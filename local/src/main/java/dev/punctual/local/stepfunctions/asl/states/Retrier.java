@@ -25,14 +25,7 @@ public record Retrier(List<String> errorEquals, int intervalSeconds, int maxAtte
 
     /** Reads a state's {@code Retry} array. */
     static List<Retrier> readAll(DefinitionNode retry) {
-        if (!retry.json().isArray()) {
-            throw retry.error("'Retry' must be an array");
-        }
-        List<Retrier> retriers = new ArrayList<>();
-        for (int i = 0; i < retry.json().size(); i++) {
-            retriers.add(read(retry.element(i), i == retry.json().size() - 1));
-        }
-        return List.copyOf(retriers);
+        return retry.elements("Retry", Retrier::read);
     }
 
     private static Retrier read(DefinitionNode node, boolean last) {
