@@ -43,6 +43,7 @@ class PunctualCliTest {
 
         assertThat(run.exitCode()).as("exit code; output:%n%s%n%s", run.out(), run.err()).isZero();
         assertThat(run.lines()).contains("items              50")
+                .anySatisfy(line -> assertThat(line).matches("Console {13}http://127\\.0\\.0\\.1:\\d+/"))
                 .anySatisfy(line -> assertThat(line).startsWith("early              0 "))
                 .anySatisfy(line -> assertThat(line).startsWith("missed             0 "))
                 .anySatisfy(line -> assertThat(line).startsWith("deleted            50"))

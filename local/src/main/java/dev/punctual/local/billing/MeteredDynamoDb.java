@@ -3,6 +3,7 @@ package dev.punctual.local.billing;
 import java.time.Clock;
 import java.util.function.Predicate;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.BatchWriteItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.BatchWriteItemResponse;
 import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
@@ -53,16 +54,25 @@ public final class MeteredDynamoDb implements DynamoDbClient {
         } catch (ConditionalCheckFailedException e) {
             // DynamoDB bills a failed condition as a write; the delete found a changed or missing item.
             meter.punctualUnits(1, 0);
+            if (isUserTable.test(request.tableName())) {
+                ledger.superseded(request.tableName(), request.key(), comparedTtl(request), clock.instant());
+            }
             throw e;
         }
         double units = units(response.consumedCapacity(), 1, true);
         if (isUserTable.test(request.tableName())) {
             meter.itemDelete(units);
-            ledger.deleted(request.tableName(), request.key(), clock.instant());
+            ledger.deleted(request.tableName(), request.key(), comparedTtl(request), clock.instant());
         } else {
             meter.punctualUnits(units, 0);
         }
         return response;
+    }
+
+    /** The TTL text a Punctual delete compares ({@code #ttl = :ttl}), or {@code null}. */
+    private static String comparedTtl(DeleteItemRequest request) {
+        AttributeValue ttl = request.hasExpressionAttributeValues() ? request.expressionAttributeValues().get(":ttl") : null;
+        return ttl == null ? null : ttl.n();
     }
 
     @Override

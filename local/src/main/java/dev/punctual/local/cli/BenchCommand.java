@@ -2,6 +2,7 @@ package dev.punctual.local.cli;
 
 import java.util.Map;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /**
  * {@code punctual bench}: the demo's measurement at scale, for the performance record. Defaults to
@@ -13,6 +14,15 @@ import picocli.CommandLine.Command;
         description = "Measure expiry accuracy at scale: count, early, missed, lag p50/p95/p99/max, throughput, heap.",
         defaultValueProvider = BenchCommand.Defaults.class)
 final class BenchCommand extends TrialCommand {
+
+    @Option(names = "--console", negatable = false,
+            description = "Serve the local console while the benchmark runs (on --console-port).")
+    boolean console;
+
+    @Override
+    boolean serveConsole() {
+        return console;
+    }
 
     /** Bench-sized defaults. */
     static final class Defaults extends TrialCommand.Defaults {

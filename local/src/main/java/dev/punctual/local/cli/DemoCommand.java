@@ -12,6 +12,12 @@ import picocli.CommandLine.Command;
         defaultValueProvider = DemoCommand.Defaults.class)
 final class DemoCommand extends TrialCommand {
 
+    /** The demo always serves the console, so a newcomer can watch the items count down and expire. */
+    @Override
+    boolean serveConsole() {
+        return true;
+    }
+
     /** Demo-sized defaults. */
     static final class Defaults extends TrialCommand.Defaults {
         Defaults() {

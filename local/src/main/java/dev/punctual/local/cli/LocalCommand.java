@@ -1,5 +1,6 @@
 package dev.punctual.local.cli;
 
+import dev.punctual.local.console.ConsoleServer;
 import dev.punctual.local.runtime.LocalDefaults;
 import dev.punctual.local.runtime.LocalRuntime;
 import dev.punctual.statemachine.ExpiryMode;
@@ -27,6 +28,9 @@ final class LocalCommand implements Callable<Integer> {
     @Mixin
     QuotaOptions quotaOptions;
 
+    @Mixin
+    ConsoleOptions consoleOptions;
+
     @Option(names = "--dynamodb-port", description = "DynamoDB Local port on 127.0.0.1 (default: ${DEFAULT-VALUE}).",
             defaultValue = "" + LocalDefaults.DYNAMODB_PORT)
     int dynamoDbPort;
@@ -43,19 +47,29 @@ final class LocalCommand implements Callable<Integer> {
         if (!quiet) {
             CliLogging.showPunctualActivity();
         }
+        consoleOptions.check(spec);
         LocalRuntime.Options options = runtimeOptions.toRuntimeOptions(spec, dynamoDbPort, stepFunctionsPort)
                 .withQuotas(quotaOptions.quotas());
         PrintWriter out = spec.commandLine().getOut();
         CountDownLatch stopped = new CountDownLatch(1);
         LocalRuntime runtime = RuntimeStarter.start(options);
-        runtimeOptions.applyFaults(spec, runtime);
+        ConsoleServer console;
+        try {
+            runtimeOptions.applyFaults(spec, runtime);
+            console = consoleOptions.start(runtime);
+        } catch (RuntimeException e) {
+            runtime.close();
+            throw e;
+        }
         Thread hook = new Thread(() -> {
+            console.close();
             runtime.close();
             stopped.countDown();
         }, "punctual-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
         out.printf("DynamoDB Local      %s   (started in %d ms)%n", runtime.dynamoDbEndpoint(), runtime.dynamoDbStartTime().toMillis());
         out.printf("Step Functions API  %s%n", runtime.stepFunctionsEndpoint());
+        out.println(ConsoleOptions.line(console));
         out.printf("Mode                %s%n", options.mode());
         out.printf("State machine       %s%n", runtime.scheduledStateMachineArn());
         if (options.mode() == ExpiryMode.WINDOWED) {

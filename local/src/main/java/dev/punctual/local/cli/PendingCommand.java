@@ -2,12 +2,19 @@ package dev.punctual.local.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.punctual.local.console.IndexedPending;
 import dev.punctual.local.runtime.LocalClients;
 import dev.punctual.local.runtime.LocalDefaults;
 import dev.punctual.statemachine.ExpiryWorkflow;
 import dev.punctual.statemachine.ScheduleIndexTable;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -58,6 +65,10 @@ final class PendingCommand implements Callable<Integer> {
             defaultValue = ScheduleIndexTable.LOCAL_TABLE_NAME)
     String indexTable;
 
+    @Option(names = "--console", paramLabel = "URL", description = "Read the local console's JSON API at URL"
+            + " (e.g. http://127.0.0.1:8084/) instead of the Step Functions API: the same list its /pending page shows.")
+    URI console;
+
     @Option(names = "--table", description = "Only expirations of this table.")
     String table;
 
@@ -69,6 +80,8 @@ final class PendingCommand implements Callable<Integer> {
     ExecutionStatus status;
 
     private final Clock clock;
+    /** With {@code --console}: how many the console counts, of which the rows are the first. */
+    private int consoleTotal = -1;
 
     PendingCommand() {
         this(Clock.systemUTC());
@@ -84,6 +97,14 @@ final class PendingCommand implements Callable<Integer> {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--limit must be at least 1, got " + limit);
         }
         PrintWriter out = spec.commandLine().getOut();
+        if (console != null) {
+            if (status != ExecutionStatus.RUNNING) {
+                throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--console lists pending (RUNNING)"
+                        + " expirations only; use the Step Functions API for --status " + status);
+            }
+            print(out, consoleRows());
+            return 0;
+        }
         try (SfnClient sfn = LocalClients.stepFunctions(endpoint)) {
             List<Row> rows = new ArrayList<>();
             for (ExecutionListItem execution : sfn.listExecutionsPaginator(r -> r.stateMachineArn(stateMachineArn).statusFilter(status))
@@ -102,6 +123,36 @@ final class PendingCommand implements Callable<Integer> {
             print(out, rows);
         }
         return 0;
+    }
+
+    /** The first page of the console's {@code /api/pending}, as rows; the total is the console's count. */
+    private List<Row> consoleRows() {
+        String query = "limit=" + Math.min(limit, 500) + (table == null ? ""
+                : "&table=" + URLEncoder.encode(table, StandardCharsets.UTF_8));
+        URI uri = console.resolve("/api/pending?" + query);
+        JsonNode body;
+        try {
+            HttpResponse<String> response = HttpClient.newHttpClient().send(
+                    HttpRequest.newBuilder(uri).GET().build(), HttpResponse.BodyHandlers.ofString());
+            body = JSON.readTree(response.body());
+            if (response.statusCode() != 200) {
+                throw new IllegalStateException("The console at " + console + " answered " + response.statusCode() + ": "
+                        + body.path("error").asText(response.body()));
+            }
+        } catch (IOException e) {
+            throw new IllegalStateException("Could not read the console at " + uri + " (is `punctual local` running?): " + e, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("Interrupted while reading " + uri, e);
+        }
+        List<Row> rows = new ArrayList<>();
+        for (JsonNode item : body.path("items")) {
+            rows.add(new Row(item.has("bucket") ? item.path("bucket").asText() : item.path("execution").asText(),
+                    item.path("table").asText(), item.path("key").asText(), item.path("ttl").asText(),
+                    Instant.ofEpochMilli(item.path("expireAt").asLong()), null));
+        }
+        consoleTotal = body.path("total").asInt(rows.size());
+        return rows;
     }
 
     /**
@@ -138,7 +189,7 @@ final class PendingCommand implements Callable<Integer> {
         JsonNode input;
         try {
             input = JSON.readTree(described.input());
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             return new Row(execution.name(), null, null, null, null, described.error());
         }
         Instant expireAt = input.hasNonNull(ExpiryWorkflow.EXPIRE_AT) ? Instant.parse(input.get(ExpiryWorkflow.EXPIRE_AT).asText()) : null;
@@ -156,8 +207,9 @@ final class PendingCommand implements Callable<Integer> {
                 row.expireAt() == null ? "?" : timeLeft(Duration.between(now, row.expireAt())),
                 abbreviate(row.table(), 20), row.ttl(), abbreviate(row.key(), 18),
                 row.name() + (row.error() == null ? "" : "  " + row.error())));
-        out.printf("%d %s expiration(s)%s%n", rows.size(), status == ExecutionStatus.RUNNING ? "pending" : status.toString().toLowerCase(),
-                rows.size() > limit ? ", first " + limit + " shown" : "");
+        int total = consoleTotal >= 0 ? consoleTotal : rows.size();
+        out.printf("%d %s expiration(s)%s%n", total, status == ExecutionStatus.RUNNING ? "pending" : status.toString().toLowerCase(),
+                total > Math.min(limit, rows.size()) ? ", first " + Math.min(limit, rows.size()) + " shown" : "");
         out.flush();
     }
 

@@ -1,6 +1,7 @@
 package dev.punctual.local.cli;
 
 import dev.punctual.local.billing.CostMeter;
+import dev.punctual.local.console.ConsoleServer;
 import dev.punctual.local.measure.AccuracyReport;
 import dev.punctual.local.measure.ExpiryTrial;
 import dev.punctual.local.measure.PublishedMetrics;
@@ -77,11 +78,17 @@ abstract class TrialCommand implements Callable<Integer> {
     @Mixin
     QuotaOptions quotaOptions;
 
+    @Mixin
+    ConsoleOptions consoleOptions;
+
     @Option(names = "--json", description = "Print one JSON object instead of the table.")
     boolean json;
 
     @Option(names = "--no-progress", negatable = false, description = "No progress bars.")
     boolean noProgress;
+
+    /** Whether this run serves the local console while it runs. */
+    abstract boolean serveConsole();
 
     /** Option defaults by option name, for picocli's {@code defaultValueProvider}. */
     static class Defaults implements IDefaultValueProvider {
@@ -111,7 +118,14 @@ abstract class TrialCommand implements Callable<Integer> {
         }
         LocalRuntime.Options options = LocalRuntime.Options.onFreePorts().withDataDirectory(dataDirectory)
                 .withMode(expiryMode).withQuotas(quotaOptions.quotas());
-        try (LocalRuntime runtime = RuntimeStarter.start(options)) {
+        try (LocalRuntime runtime = RuntimeStarter.start(options);
+             ConsoleServer console = serveConsole() ? consoleOptions.startOnAnyPortIfDefaultTaken(runtime) : null) {
+            if (console != null) {
+                // With --json, stdout holds only the report.
+                PrintWriter where = json ? spec.commandLine().getErr() : out;
+                where.println(ConsoleOptions.line(console));
+                where.flush();
+            }
             if (!json) {
                 out.printf("DynamoDB Local %s, Step Functions %s, data %s, mode %s%n", runtime.dynamoDbEndpoint(),
                         runtime.stepFunctionsEndpoint(), dataDirectory == null ? "in memory" : dataDirectory, expiryMode);
@@ -177,6 +191,7 @@ abstract class TrialCommand implements Callable<Integer> {
     }
 
     private void validate() {
+        consoleOptions.check(spec);
         if (warmupItems < 0 || warmupItems > 100_000) {
             throw new ParameterException(spec.commandLine(), "--warmup-items must be 0-100000, got " + warmupItems);
         }

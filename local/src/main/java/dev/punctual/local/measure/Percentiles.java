@@ -1,13 +1,13 @@
 package dev.punctual.local.measure;
 
 /** Percentiles of sorted samples, one definition for every report. */
-final class Percentiles {
+public final class Percentiles {
 
     private Percentiles() {
     }
 
     /** The nearest-rank {@code percentile} of {@code sorted} (ascending), or 0 when there are none. */
-    static long nearestRank(long[] sorted, double percentile) {
+    public static long nearestRank(long[] sorted, double percentile) {
         if (sorted.length == 0) {
             return 0;
         }
@@ -16,7 +16,7 @@ final class Percentiles {
     }
 
     /** The largest of {@code sorted} (ascending), or 0 when there are none. */
-    static long max(long[] sorted) {
+    public static long max(long[] sorted) {
         return sorted.length == 0 ? 0 : sorted[sorted.length - 1];
     }
 }

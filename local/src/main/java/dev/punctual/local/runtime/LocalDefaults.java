@@ -9,6 +9,8 @@ public final class LocalDefaults {
     public static final int DYNAMODB_PORT = 8000;
     /** The Step Functions API's port, as AWS's Step Functions Local defaults. */
     public static final int STEP_FUNCTIONS_PORT = 8083;
+    /** The local console's port: the next after the Step Functions API's. */
+    public static final int CONSOLE_PORT = 8084;
     /** Everything binds here and nowhere else. */
     public static final String LOOPBACK = "127.0.0.1";
     /** Region in every local ARN. */

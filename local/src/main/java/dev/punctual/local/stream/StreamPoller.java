@@ -61,7 +61,7 @@ public final class StreamPoller implements AutoCloseable {
     private volatile boolean closed;
     private volatile boolean enabled = true;
 
-    private record Running(TableStreamReader reader, Thread thread) {
+    private record Running(TableStreamReader reader, Thread thread, StreamPollerMetrics metrics) {
     }
 
     private StreamPoller(Builder builder) {
@@ -110,6 +110,13 @@ public final class StreamPoller implements AutoCloseable {
         return metrics;
     }
 
+    /** The counters of each table whose stream is being read now, by table name. */
+    public Map<String, StreamPollerMetrics.Snapshot> tableMetrics() {
+        Map<String, StreamPollerMetrics.Snapshot> result = new java.util.TreeMap<>();
+        readers.forEach((name, running) -> result.put(name, running.metrics().snapshot()));
+        return result;
+    }
+
     /** The tables whose streams are being read now. */
     public List<WatchedTable> watchedTables() {
         List<WatchedTable> tables = new ArrayList<>();
@@ -147,12 +154,13 @@ public final class StreamPoller implements AutoCloseable {
 
     private void watch(WatchedTable table) {
         List<String> patterns = filterPatterns.apply(table);
+        StreamPollerMetrics tableMetrics = new StreamPollerMetrics(metrics);
         TableStreamReader reader = new TableStreamReader(table, streams, handlers.handlerFor(table),
-                FilterCriteria.of(patterns), settings, checkpoints, deadLetters, metrics, clock, region,
+                FilterCriteria.of(patterns), settings, checkpoints, deadLetters, tableMetrics, clock, region,
                 this::isEnabled);
         Thread thread = new Thread(reader, "stream-" + table.tableName());
         thread.setDaemon(true);
-        readers.put(table.tableName(), new Running(reader, thread));
+        readers.put(table.tableName(), new Running(reader, thread, tableMetrics));
         thread.start();
         LOG.log(System.Logger.Level.INFO, "reading the stream of table {0} (TTL attribute {1})", table.tableName(),
                 table.ttlAttribute());

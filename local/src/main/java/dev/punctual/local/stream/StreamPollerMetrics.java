@@ -11,6 +11,9 @@ import java.util.concurrent.atomic.LongAdder;
  */
 public final class StreamPollerMetrics {
 
+    /** Also counts everything counted here (the poller's totals, for one table's counters); may be null. */
+    private final StreamPollerMetrics total;
+
     private final LongAdder polls = new LongAdder();
     private final LongAdder recordsRead = new LongAdder();
     private final LongAdder recordsFiltered = new LongAdder();
@@ -20,6 +23,16 @@ public final class StreamPollerMetrics {
     private final LongAdder failedInvocations = new LongAdder();
     private final LongAdder recordsDeadLettered = new LongAdder();
     private final AtomicLong iteratorAgeMillis = new AtomicLong();
+
+    /** Counters of their own. */
+    public StreamPollerMetrics() {
+        this(null);
+    }
+
+    /** One table's counters, each also added to {@code total}. */
+    StreamPollerMetrics(StreamPollerMetrics total) {
+        this.total = total;
+    }
 
     /**
      * A consistent-enough copy of the counters.
@@ -37,6 +50,11 @@ public final class StreamPollerMetrics {
     public record Snapshot(long polls, long recordsRead, long recordsFiltered, long recordsInvoked, long recordsHandled,
                            long invocations,
                            long failedInvocations, long recordsDeadLettered, long iteratorAgeMillis) {
+
+        /** Records read from the stream and not yet done with (filtered out, handled or dead-lettered). */
+        public long backlog() {
+            return Math.max(0, recordsRead - recordsFiltered - recordsHandled - recordsDeadLettered);
+        }
     }
 
     /** The counters now. */
@@ -49,30 +67,51 @@ public final class StreamPollerMetrics {
     void read(int count) {
         polls.increment();
         recordsRead.add(count);
+        if (total != null) {
+            total.read(count);
+        }
     }
 
     void filtered(int count) {
         recordsFiltered.add(count);
+        if (total != null) {
+            total.filtered(count);
+        }
     }
 
     void invoked(int records) {
         invocations.increment();
         recordsInvoked.add(records);
+        if (total != null) {
+            total.invoked(records);
+        }
     }
 
     void handled(int records) {
         recordsHandled.add(records);
+        if (total != null) {
+            total.handled(records);
+        }
     }
 
     void invocationFailed() {
         failedInvocations.increment();
+        if (total != null) {
+            total.invocationFailed();
+        }
     }
 
     void deadLettered(int count) {
         recordsDeadLettered.add(count);
+        if (total != null) {
+            total.deadLettered(count);
+        }
     }
 
     void iteratorAge(long millis) {
         iteratorAgeMillis.set(Math.max(0, millis));
+        if (total != null) {
+            total.iteratorAge(millis);
+        }
     }
 }

@@ -43,7 +43,8 @@ final class PunctualProcess implements AutoCloseable {
             throw new IllegalStateException("system property punctual.jar is not set; run through Maven (surefire sets it)");
         }
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx512m", "-jar", jar, "local", "--dynamodb-port", "0", "--sfn-port", "0"));
+                "-Xmx512m", "-jar", jar, "local", "--dynamodb-port", "0", "--sfn-port", "0",
+                "--console-port", "0"));
         if (dataDirectory != null) {
             command.addAll(List.of("--data-dir", dataDirectory.toString()));
         }

@@ -80,6 +80,13 @@ final class Execution implements ExecutionObserver {
         return new Execution(null, null, name, startMillis, EMPTY);
     }
 
+    /** What DescribeExecution answers. */
+    synchronized ExecutionDescription describe() {
+        return new ExecutionDescription(arn(), stateMachine.arn, name, status, Instant.ofEpochMilli(startMillis),
+                status.isClosed() ? Instant.ofEpochMilli(stopMillis) : null, utf8(input),
+                output == null ? null : utf8(output), error, cause);
+    }
+
     private ExecutionHost host() {
         return stateMachine.host;
     }
@@ -291,7 +298,7 @@ final class Execution implements ExecutionObserver {
             closing = new Closing(run, now, host().journal().append(JournalCodec.completed(this)));
             run = null;
         }
-        host().registry.closed(this);
+        host().closed(this);
         return closing;
     }
 
@@ -303,7 +310,7 @@ final class Execution implements ExecutionObserver {
             }
             enterClosed(status, stopMillis, output, error, cause);
         }
-        host().registry.closed(this);
+        host().closed(this);
     }
 
     private void enterClosed(ExecutionStatus status, long stopMillis, byte[] output, String error, String cause) {

@@ -30,6 +30,7 @@ final class ExecutionHost {
      * attempt is scheduled anew). Counted since the engine started; replayed history is not billed again.
      */
     final LongAdder billedTransitions = new LongAdder();
+    final ExecutionListeners listeners = new ExecutionListeners();
     private volatile Journal journal = Journal.IN_MEMORY;
 
     ExecutionHost(AslInterpreter interpreter, Timer timer, Arns arns, Registry registry, int launcherThreads) {
@@ -52,6 +53,12 @@ final class ExecutionHost {
 
     void useJournal(Journal journal) {
         this.journal = journal;
+    }
+
+    /** After an execution closed, live or replayed: tells the listeners, then the registry. */
+    void closed(Execution e) {
+        listeners.closed(e);
+        registry.closed(e);
     }
 
     /** Parses a definition, answering an invalid one as the API does. */

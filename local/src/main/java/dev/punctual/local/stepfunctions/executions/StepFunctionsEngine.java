@@ -74,6 +74,16 @@ public final class StepFunctionsEngine implements AutoCloseable {
         return host.arns.stateMachine(name);
     }
 
+    /** Tells {@code listener} of every execution started or closed from now on. */
+    public void addListener(ExecutionListener listener) {
+        host.listeners.add(listener);
+    }
+
+    /** Stops telling {@code listener}. */
+    public void removeListener(ExecutionListener listener) {
+        host.listeners.remove(listener);
+    }
+
     /** Running executions, all state machines together. */
     public int openExecutions() {
         return registry.openExecutions();
@@ -229,6 +239,7 @@ public final class StepFunctionsEngine implements AutoCloseable {
             sm.running.incrementAndGet();
         }
         deadlines.track(created);
+        host.listeners.started(created);
         StartedExecution started = new StartedExecution(created.arn(), Instant.ofEpochMilli(created.startMillis));
         return durable.handleAsync((ok, failure) -> {
             if (failure != null) {
@@ -278,12 +289,7 @@ public final class StepFunctionsEngine implements AutoCloseable {
     }
 
     public ExecutionDescription describeExecution(String executionArn) {
-        Execution e = execution(executionArn);
-        synchronized (e) {
-            return new ExecutionDescription(e.arn(), e.stateMachine.arn, e.name, e.status,
-                    Instant.ofEpochMilli(e.startMillis), e.status.isClosed() ? Instant.ofEpochMilli(e.stopMillis) : null,
-                    utf8(e.input), e.output == null ? null : utf8(e.output), e.error, e.cause);
-        }
+        return execution(executionArn).describe();
     }
 
     /** Newest first, optionally only one status. */
@@ -409,10 +415,6 @@ public final class StepFunctionsEngine implements AutoCloseable {
                     "Invalid State Machine Execution Input: '" + detail + "'");
         }
         return bytes;
-    }
-
-    private static String utf8(byte[] bytes) {
-        return new String(bytes, StandardCharsets.UTF_8);
     }
 
     /** Withdraws every run (a durable engine resumes them on its next start) and closes the journal. */

@@ -12,9 +12,13 @@ import java.util.Set;
  */
 public final class DynamoDbFaults {
 
-    /** Error codes DynamoDB itself returns for throttling and server trouble. */
+    /**
+     * Error codes DynamoDB itself returns: for throttling and server trouble, which the ASL retries, and
+     * {@code AccessDeniedException} (the role may not delete), which it does not, so the execution fails at once.
+     */
     public static final Set<String> KNOWN_ERROR_CODES = Set.of("ProvisionedThroughputExceededException",
-            "ThrottlingException", "RequestLimitExceeded", "InternalServerError", "ServiceUnavailable");
+            "ThrottlingException", "RequestLimitExceeded", "InternalServerError", "ServiceUnavailable",
+            "AccessDeniedException");
 
     private String errorCode;
     private int remaining;

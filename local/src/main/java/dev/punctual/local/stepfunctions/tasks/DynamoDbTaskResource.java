@@ -160,6 +160,7 @@ public final class DynamoDbTaskResource implements TaskResource {
             case "ProvisionedThroughputExceededException" -> "The level of configured provisioned throughput for the"
                     + " table was exceeded. Consider increasing your provisioning level with the UpdateTable API.";
             case "ThrottlingException", "RequestLimitExceeded" -> "Rate of requests exceeds the allowed throughput.";
+            case "AccessDeniedException" -> "The state machine's role is not authorized to perform this DynamoDB action.";
             default -> "Internal server error";
         };
         int status = code.startsWith("Internal") || code.startsWith("ServiceUnavailable") ? 500 : 400;

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.punctual.local.stepfunctions.asl.paths.Json;
-import dev.punctual.local.time.ManualTimer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URISyntaxException;
@@ -15,7 +14,6 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Random;
 import java.util.Set;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -90,21 +88,12 @@ class ConformanceTest {
                 .isNotEmpty();
         assertThat(keys).as("expectations this test understands").allMatch(EXPECTATIONS::contains);
         Instant start = fixture.has("now") ? Instant.parse(fixture.get("now").asText()) : START;
-        ManualTimer timer = ManualTimer.startingAt(start);
-        CannedTaskResource tasks = new CannedTaskResource(fixture.get("tasks"));
-        Interpreter interpreter = new Interpreter(timer, List.of(tasks), Runnable::run, new Random(7), "us-east-1");
-        ParsedDefinition definition = interpreter.parse(Json.write(fixture.get("definition")));
-        RecordingObserver observer = new RecordingObserver();
-        ExecutionContext context = new ExecutionContext("arn:aws:states:us-east-1:123456789012:execution:sm:exec-1",
-                "exec-1", start, "arn:aws:iam::123456789012:role/sfn", "arn:aws:states:us-east-1:123456789012:stateMachine:sm",
-                "sm");
-        interpreter.start(definition, context, fixture.path("input").isMissingNode() ? Json.MAPPER.createObjectNode()
-                : fixture.get("input"), observer);
-
-        List<Instant> wakeUps = new ArrayList<>();
-        for (int i = 0; i < 10_000 && observer.outcome.get() == null && timer.nextWakeUp() != null; i++) {
-            wakeUps.addAll(timer.advanceTo(timer.nextWakeUp()));
-        }
+        ManualClockRun run = ManualClockRun.run(fixture.get("definition"),
+                fixture.path("input").isMissingNode() ? Json.MAPPER.createObjectNode() : fixture.get("input"), start,
+                fixture.get("tasks"));
+        RecordingObserver observer = run.observer;
+        CannedTaskResource tasks = run.tasks;
+        List<Instant> wakeUps = run.wakeUps;
 
         ExecutionOutcome outcome = observer.outcome.get();
         assertThat(outcome).as("the execution completed").isNotNull();
@@ -141,7 +130,7 @@ class ConformanceTest {
                     .isEqualTo(toList(normalize(expect.get("taskParameters"))));
         }
         if (expect.has("finishedAt")) {
-            assertThat(timer.clock().instant()).isEqualTo(Instant.parse(expect.get("finishedAt").asText()));
+            assertThat(run.finishedAt()).isEqualTo(Instant.parse(expect.get("finishedAt").asText()));
         }
     }
 

@@ -1,4 +1,4 @@
-package dev.punctual.local.cli;
+package dev.punctual.local.console;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -25,17 +25,17 @@ import software.amazon.awssdk.services.sfn.model.ExecutionListItem;
 import software.amazon.awssdk.services.sfn.model.ExecutionStatus;
 
 /**
- * Windowed mode's pending items, for {@code punctual pending}: the schedule index's entries whose
+ * Windowed mode's pending items, for {@code punctual pending} and the console: the schedule index's entries whose
  * one-second bucket has not been sealed yet, each with the finest running bucket execution that
  * will reach it. Entries a changed item left behind (its TTL moved or removed, the item deleted)
  * are checked against the item, shown first ones only, and left out.
  */
-final class IndexedPending {
+public final class IndexedPending {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
     /** One pending item. */
-    record Item(String table, Map<String, AttributeValue> key, String ttl, Instant expireAt, String bucket) {
+    public record Item(String table, Map<String, AttributeValue> key, String ttl, Instant expireAt, String bucket) {
     }
 
     private final DynamoDbClient dynamoDb;
@@ -46,7 +46,7 @@ final class IndexedPending {
     private final Map<String, String> ttlAttributes = new HashMap<>();
 
     /** Reads the running bucket executions once; {@link #items} and {@link #current} use what it found. */
-    IndexedPending(SfnClient sfn, DynamoDbClient dynamoDb, String bucketStateMachineArn, String indexTable) {
+    public IndexedPending(SfnClient sfn, DynamoDbClient dynamoDb, String bucketStateMachineArn, String indexTable) {
         this.dynamoDb = dynamoDb;
         this.indexTable = indexTable;
         Set<String> tablesSeen = new HashSet<>();
@@ -64,7 +64,7 @@ final class IndexedPending {
     }
 
     /** Pending items of {@code table} (or every table for {@code null}), sorted by expiry. */
-    List<Item> items(String table) {
+    public List<Item> items(String table) {
         Set<String> sealedSeconds = new HashSet<>();
         Map<String, Item> items = new LinkedHashMap<>();
         dynamoDb.scanPaginator(r -> r.tableName(indexTable).consistentRead(true)).items().forEach(row -> {
@@ -99,7 +99,7 @@ final class IndexedPending {
     }
 
     /** Whether the item still holds the TTL it was indexed with (a consistent read of its TTL only). */
-    boolean current(Item item) {
+    public boolean current(Item item) {
         String attribute = ttlAttributes.get(item.table());
         if (attribute == null) {
             return true;
@@ -122,7 +122,7 @@ final class IndexedPending {
     }
 
     /** A key as DynamoDB JSON, as per-item mode's inputs show it. */
-    static String keyJson(Map<String, AttributeValue> key) {
+    public static String keyJson(Map<String, AttributeValue> key) {
         return DynamoDbScheduleIndex.fromAttributes(key).toDynamoJson();
     }
 

@@ -1,0 +1,404 @@
+package dev.punctual.local.console;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.punctual.local.runtime.LocalClients;
+import dev.punctual.local.runtime.LocalRuntime;
+import dev.punctual.local.stepfunctions.executions.ExecutionDescription;
+import dev.punctual.local.stepfunctions.executions.ExecutionStatus;
+import dev.punctual.local.stepfunctions.executions.ExecutionSummary;
+import dev.punctual.local.stepfunctions.executions.HistoryEvent;
+import dev.punctual.local.stepfunctions.executions.Page;
+import dev.punctual.local.stepfunctions.executions.StepFunctionsEngine;
+import dev.punctual.local.stepfunctions.executions.StepFunctionsException;
+import dev.punctual.local.stream.DeadLetter;
+import dev.punctual.local.stream.RedriveResult;
+import dev.punctual.local.stream.StreamPollerMetrics;
+import dev.punctual.local.stream.WatchedTable;
+import dev.punctual.statemachine.ExpiryMode;
+import dev.punctual.statemachine.ScheduleIndexTable;
+import java.io.IOException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.sfn.SfnClient;
+
+/**
+ * The console's JSON API ({@code /api/...}), which the pages and the CLI both read. It shows keys and
+ * TTLs, never item images, and reads the runtime without changing it, except {@link #redrive}.
+ */
+final class ConsoleApi implements AutoCloseable {
+
+    /** Pending expirations overdue by more than this count as missed. */
+    static final Duration MISSED_AFTER = Duration.ofSeconds(60);
+    /** The most rows one page of any listing has. */
+    static final int MAX_PAGE = 500;
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    /** Windowed mode's pending items come from a scan of the schedule index; the overview reuses one for this long. */
+    private static final Duration WINDOWED_SCAN_REUSE = Duration.ofSeconds(1);
+
+    private final LocalRuntime runtime;
+    private final Clock clock;
+    private final PendingIndex pendingItems;
+    private final ExpiryRecorder expiries;
+    private final SfnClient sfn;
+    private final DynamoDbClient dynamoDb;
+    private List<IndexedPending.Item> windowedScan;
+    private Instant windowedScanAt = Instant.MIN;
+
+    ConsoleApi(LocalRuntime runtime, Clock clock) {
+        this.runtime = runtime;
+        this.clock = clock;
+        this.expiries = new ExpiryRecorder(clock);
+        this.pendingItems = new PendingIndex(runtime.stateMachineArn());
+        runtime.deletions().addListener(expiries);
+        runtime.stepFunctionsEngine().addListener(expiries);
+        pendingItems.attach(runtime.stepFunctionsEngine());
+        boolean windowed = runtime.options().mode() == ExpiryMode.WINDOWED;
+        this.sfn = windowed ? LocalClients.stepFunctions(runtime.stepFunctionsEndpoint()) : null;
+        this.dynamoDb = windowed ? LocalClients.dynamoDb(runtime.dynamoDbEndpoint()) : null;
+    }
+
+    private boolean windowed() {
+        return sfn != null;
+    }
+
+    /** {@code /api/overview}: tables, pending per table, the last minute's expiries, the lag chart, counters. */
+    ObjectNode overview() {
+        Instant now = clock.instant();
+        ObjectNode body = JSON.createObjectNode();
+        body.put("now", now.toEpochMilli());
+        body.put("mode", runtime.options().mode().label());
+        Map<String, Integer> pending = windowed() ? windowedCounts() : pendingItems.countsByTable();
+        Map<String, StreamPollerMetrics.Snapshot> streams = runtime.streamPoller().tableMetrics();
+        ArrayNode tables = body.putArray("tables");
+        for (WatchedTable table : sortedTables()) {
+            ObjectNode row = tables.addObject();
+            row.put("name", table.tableName());
+            row.put("ttlAttribute", table.ttlAttribute());
+            row.put("mode", runtime.options().mode().label());
+            StreamPollerMetrics.Snapshot stream = streams.get(table.tableName());
+            row.put("backlog", stream == null ? 0 : stream.backlog());
+            row.put("pending", pending.getOrDefault(table.tableName(), 0));
+        }
+        body.put("pending", pending.values().stream().mapToInt(Integer::intValue).sum());
+        body.put("expiredLastMinute", expiries.expiredInLastMinute());
+        ObjectNode counters = body.putObject("counters");
+        counters.put("expired", expiries.expired());
+        counters.put("early", expiries.early());
+        counters.put("missed", windowed() ? windowedMissed(now) : pendingItems.countBefore(now.minus(MISSED_AFTER), Integer.MAX_VALUE));
+        counters.put("superseded", expiries.superseded());
+        counters.put("failedExecutions", expiries.failedExecutions());
+        counters.put("deadLetters", runtime.deadLetters().list().stream().filter(l -> l.redriven().isEmpty()).count());
+        ArrayNode lag = body.putArray("lag");
+        for (ExpiryRecorder.LagSecond second : expiries.lagBySecond()) {
+            lag.addArray().add(second.epochSecond()).add(second.p50()).add(second.p99()).add(second.count());
+        }
+        return body;
+    }
+
+    /**
+     * {@code /api/pending}: one page of pending expirations sorted by expiry.
+     *
+     * @param after where the previous page ended (per-item: a cursor; windowed: an offset), or {@code null}
+     */
+    ObjectNode pending(String table, String after, int limit) {
+        Instant now = clock.instant();
+        ObjectNode body = JSON.createObjectNode();
+        body.put("now", now.toEpochMilli());
+        body.put("mode", runtime.options().mode().label());
+        ArrayNode tables = body.putArray("tables");
+        sortedTables().forEach(t -> tables.add(t.tableName()));
+        ArrayNode items = body.putArray("items");
+        if (windowed()) {
+            int offset = parseOffset(after);
+            List<IndexedPending.Item> all = windowedItems(table, true);
+            IndexedPending index = new IndexedPending(sfn, dynamoDb, runtime.bucketStateMachineArn().orElseThrow(),
+                    ScheduleIndexTable.LOCAL_TABLE_NAME);
+            int end = Math.min(all.size(), offset + limit);
+            for (IndexedPending.Item item : all.subList(Math.min(offset, end), end)) {
+                if (!index.current(item)) {
+                    continue;
+                }
+                ObjectNode row = items.addObject();
+                row.put("expireAt", item.expireAt().toEpochMilli());
+                row.put("table", item.table());
+                row.put("key", IndexedPending.keyJson(item.key()));
+                row.put("ttl", item.ttl());
+                row.put("bucket", item.bucket());
+                row.put("executionArn", executionArn(runtime.bucketStateMachineArn().orElseThrow(), item.bucket()));
+            }
+            body.put("total", all.size());
+            if (end < all.size()) {
+                body.put("next", Integer.toString(end));
+            }
+            return body;
+        }
+        List<PendingIndex.Pending> page = pendingItems.page(table, PendingIndex.Cursor.decode(after), limit + 1);
+        for (PendingIndex.Pending pending : page.subList(0, Math.min(limit, page.size()))) {
+            ObjectNode row = items.addObject();
+            row.put("expireAt", pending.expireAt().toEpochMilli());
+            row.put("table", pending.table());
+            row.put("key", pending.key());
+            row.put("ttl", pending.ttl());
+            row.put("execution", pending.name());
+            row.put("executionArn", pending.executionArn());
+        }
+        body.put("total", pendingItems.count(table));
+        if (page.size() > limit) {
+            PendingIndex.Pending last = page.get(limit - 1);
+            body.put("next", new PendingIndex.Cursor(last.expireAt(), last.executionArn()).encode());
+        }
+        return body;
+    }
+
+    /** {@code /api/expired}: the most recent expiries, newest first. */
+    ObjectNode expired(String table, int limit) {
+        ObjectNode body = JSON.createObjectNode();
+        body.put("now", clock.millis());
+        ArrayNode items = body.putArray("items");
+        for (ExpiryRecorder.Expiry expiry : expiries.recent(table, limit)) {
+            ObjectNode row = items.addObject();
+            row.put("table", expiry.table());
+            row.put("key", expiry.key());
+            row.put("ttl", expiry.ttl());
+            row.put("at", expiry.at() == null ? null : expiry.at().toEpochMilli());
+            if (expiry.lagMillis() == null) {
+                row.putNull("lagMs");
+            } else {
+                row.put("lagMs", expiry.lagMillis());
+            }
+            row.put("outcome", expiry.outcome().name());
+            row.put("executionArn", expiry.execution());
+            row.put("error", expiry.error());
+            row.put("cause", expiry.cause());
+        }
+        return body;
+    }
+
+    /** {@code /api/executions}: executions of one of Punctual's state machines, newest first. */
+    ObjectNode executions(String stateMachine, String status, String next, int limit) {
+        String arn = stateMachineArn(stateMachine);
+        ExecutionStatus filter = status == null || status.isEmpty() || "ALL".equals(status) ? null : parseStatus(status);
+        Page<ExecutionSummary> page = runtime.stepFunctionsEngine().listExecutions(arn, filter, limit, emptyToNull(next));
+        ObjectNode body = JSON.createObjectNode();
+        body.put("now", clock.millis());
+        body.put("stateMachineArn", arn);
+        ArrayNode machines = body.putArray("stateMachines");
+        machines.add(runtime.stateMachineArn());
+        runtime.bucketStateMachineArn().ifPresent(machines::add);
+        ArrayNode items = body.putArray("items");
+        for (ExecutionSummary summary : page.items()) {
+            ObjectNode row = items.addObject();
+            row.put("executionArn", summary.executionArn());
+            row.put("name", summary.name());
+            row.put("status", summary.status().name());
+            row.put("startDate", summary.startDate().toEpochMilli());
+            row.put("stopDate", summary.stopDate() == null ? null : summary.stopDate().toEpochMilli());
+        }
+        page.next().ifPresent(token -> body.put("next", token));
+        return body;
+    }
+
+    /** Whether {@code executionArn} names an execution the engine knows. */
+    boolean executionExists(String executionArn) {
+        return describe(executionArn).isPresent();
+    }
+
+    /** {@code /api/execution?arn=}: one execution, its history, its state machine's definition and where it is. */
+    Optional<ObjectNode> execution(String executionArn) {
+        Optional<ExecutionDescription> found = describe(executionArn);
+        if (found.isEmpty()) {
+            return Optional.empty();
+        }
+        ExecutionDescription execution = found.get();
+        StepFunctionsEngine engine = runtime.stepFunctionsEngine();
+        ObjectNode body = JSON.createObjectNode();
+        body.put("now", clock.millis());
+        body.put("executionArn", execution.executionArn());
+        body.put("stateMachineArn", execution.stateMachineArn());
+        body.put("name", execution.name());
+        body.put("status", execution.status().name());
+        body.put("startDate", execution.startDate().toEpochMilli());
+        body.put("stopDate", execution.stopDate() == null ? null : execution.stopDate().toEpochMilli());
+        body.put("input", execution.input());
+        body.put("output", execution.output());
+        body.put("error", execution.error());
+        body.put("cause", execution.cause());
+        body.set("definition", parse(engine.describeStateMachine(execution.stateMachineArn()).definition()));
+        ArrayNode events = body.putArray("events");
+        String current = null;
+        String lastEntered = null;
+        String token = null;
+        do {
+            Page<HistoryEvent> page = engine.getExecutionHistory(execution.executionArn(), 1000, token, false);
+            for (HistoryEvent event : page.items()) {
+                ObjectNode row = events.addObject();
+                row.put("id", event.id());
+                row.put("previousEventId", event.previousEventId());
+                row.put("type", event.type());
+                row.put("timestamp", event.timestamp().toEpochMilli());
+                row.set("details", event.details());
+                String state = event.details() == null ? null : event.details().path("name").asText(null);
+                if (event.type().endsWith("StateEntered")) {
+                    current = state;
+                    lastEntered = state;
+                } else if (event.type().endsWith("StateExited") && state != null && state.equals(current)) {
+                    current = null;
+                }
+            }
+            token = page.nextToken();
+        } while (token != null);
+        ObjectNode marked = body.putObject("marked");
+        if (execution.status() == ExecutionStatus.RUNNING) {
+            marked.put("state", current);
+            marked.put("as", "current");
+        } else if (execution.status() == ExecutionStatus.FAILED || execution.status() == ExecutionStatus.TIMED_OUT) {
+            marked.put("state", current != null ? current : lastEntered);
+            marked.put("as", "failed");
+        }
+        return Optional.of(body);
+    }
+
+    /** {@code /api/dead-letters}: every dead-lettered batch, newest first. */
+    ObjectNode deadLetters() {
+        ObjectNode body = JSON.createObjectNode();
+        body.put("now", clock.millis());
+        ArrayNode items = body.putArray("items");
+        List<DeadLetter> letters = new ArrayList<>(runtime.deadLetters().list());
+        letters.sort((a, b) -> b.timestamp().compareTo(a.timestamp()));
+        for (DeadLetter letter : letters) {
+            ObjectNode row = items.addObject();
+            row.put("id", letter.id());
+            row.put("table", letter.table().tableName());
+            row.put("condition", letter.condition());
+            row.put("timestamp", letter.timestamp().toEpochMilli());
+            row.put("records", letter.records().size());
+            row.put("redrivenAt", letter.redriven().map(Instant::toEpochMilli).orElse(null));
+        }
+        return body;
+    }
+
+    /** Whether a dead letter with this id exists. */
+    boolean deadLetterExists(String id) {
+        return runtime.deadLetters().find(id).isPresent();
+    }
+
+    /** {@code POST /api/dead-letters/<id>/redrive}: hands the batch to the handler again. */
+    ObjectNode redrive(String id) {
+        RedriveResult result = runtime.deadLetters().redrive(id);
+        ObjectNode body = JSON.createObjectNode();
+        body.put("id", result.id());
+        body.put("succeeded", result.succeeded());
+        ArrayNode failed = body.putArray("failedSequenceNumbers");
+        result.failedSequenceNumbers().forEach(failed::add);
+        body.put("error", result.error());
+        return body;
+    }
+
+    private List<WatchedTable> sortedTables() {
+        List<WatchedTable> tables = new ArrayList<>(runtime.streamPoller().watchedTables());
+        tables.removeIf(t -> t.tableName().equals(ScheduleIndexTable.LOCAL_TABLE_NAME));
+        tables.sort((a, b) -> a.tableName().compareTo(b.tableName()));
+        return tables;
+    }
+
+    private Optional<ExecutionDescription> describe(String executionArn) {
+        if (executionArn == null || executionArn.isEmpty()) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(runtime.stepFunctionsEngine().describeExecution(executionArn));
+        } catch (StepFunctionsException | IllegalArgumentException e) {
+            return Optional.empty();
+        }
+    }
+
+    private String stateMachineArn(String requested) {
+        if (requested == null || requested.isEmpty()) {
+            return runtime.scheduledStateMachineArn();
+        }
+        if (requested.equals(runtime.stateMachineArn()) || runtime.bucketStateMachineArn().filter(requested::equals).isPresent()) {
+            return requested;
+        }
+        throw new IllegalArgumentException("stateMachine must be one of Punctual's state machines: "
+                + runtime.stateMachineArn() + runtime.bucketStateMachineArn().map(a -> " or " + a).orElse(""));
+    }
+
+    private synchronized List<IndexedPending.Item> windowedItems(String table, boolean fresh) {
+        Instant now = clock.instant();
+        if (fresh || windowedScan == null || Duration.between(windowedScanAt, now).compareTo(WINDOWED_SCAN_REUSE) > 0) {
+            windowedScan = new IndexedPending(sfn, dynamoDb, runtime.bucketStateMachineArn().orElseThrow(),
+                    ScheduleIndexTable.LOCAL_TABLE_NAME).items(null);
+            windowedScanAt = now;
+        }
+        return table == null ? windowedScan : windowedScan.stream().filter(i -> i.table().equals(table)).toList();
+    }
+
+    private Map<String, Integer> windowedCounts() {
+        Map<String, Integer> counts = new TreeMap<>();
+        windowedItems(null, false).forEach(item -> counts.merge(item.table(), 1, Integer::sum));
+        return counts;
+    }
+
+    private int windowedMissed(Instant now) {
+        Instant overdue = now.minus(MISSED_AFTER);
+        return (int) windowedItems(null, false).stream().filter(i -> i.expireAt().isBefore(overdue)).count();
+    }
+
+    private static String executionArn(String stateMachineArn, String name) {
+        return stateMachineArn.replace(":stateMachine:", ":execution:") + ":" + name;
+    }
+
+    private static ExecutionStatus parseStatus(String status) {
+        try {
+            return ExecutionStatus.valueOf(status);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("status must be RUNNING, SUCCEEDED, FAILED, TIMED_OUT, ABORTED or ALL, got '"
+                    + status + "'");
+        }
+    }
+
+    private static int parseOffset(String after) {
+        if (after == null || after.isEmpty()) {
+            return 0;
+        }
+        try {
+            return Math.max(0, Integer.parseInt(after));
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("'after' is not a position this console returned: " + after);
+        }
+    }
+
+    private static String emptyToNull(String value) {
+        return value == null || value.isEmpty() ? null : value;
+    }
+
+    private static JsonNode parse(String json) {
+        try {
+            return JSON.readTree(json);
+        } catch (IOException e) {
+            return JSON.createObjectNode();
+        }
+    }
+
+    @Override
+    public void close() {
+        runtime.deletions().removeListener(expiries);
+        runtime.stepFunctionsEngine().removeListener(expiries);
+        runtime.stepFunctionsEngine().removeListener(pendingItems);
+        if (sfn != null) {
+            sfn.close();
+            dynamoDb.close();
+        }
+    }
+}

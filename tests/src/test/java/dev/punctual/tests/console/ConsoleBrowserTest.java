@@ -1,0 +1,218 @@
+package dev.punctual.tests.console;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.punctual.local.console.ConsoleServer;
+import dev.punctual.local.runtime.LocalRuntime;
+import dev.punctual.tests.support.ExpiryTable;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.openqa.selenium.By;
+import org.openqa.selenium.NoAlertPresentException;
+import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.support.ui.WebDriverWait;
+
+/**
+ * The local console in headless Chromium, on a runtime of its own: items written with the SDK appear
+ * on {@code /pending} counting down, move to {@code /expired} with their lag, and show on the overview's
+ * chart; an execution's page lists its history and marks the state it waits in; keys made of HTML stay
+ * text; a failed execution shows its error and cause. Each page's screenshot is saved under
+ * {@code target/console-screenshots/}.
+ */
+class ConsoleBrowserTest {
+
+    private static final Pattern SECONDS_LEFT = Pattern.compile("(\\d+\\.\\d)s");
+
+    private static Browser browser;
+    private static LocalRuntime runtime;
+    private static ConsoleServer console;
+    private static ExpiryTable table;
+
+    @BeforeAll
+    static void start() {
+        browser = Browser.start();
+        runtime = LocalRuntime.start(LocalRuntime.Options.onFreePorts());
+        console = ConsoleServer.start(runtime, 0);
+        table = ExpiryTable.create(runtime, "console");
+    }
+
+    @AfterAll
+    static void stop() {
+        if (console != null) {
+            console.close();
+        }
+        if (runtime != null) {
+            runtime.close();
+        }
+        if (browser != null) {
+            browser.close();
+        }
+    }
+
+    @Test
+    void item_appearsOnPendingCountingDown_thenOnExpiredWithItsLag_andOnTheChart() {
+        long ttl = Instant.now().getEpochSecond() + 8;
+        table.putWithTtl("soon", ttl);
+        Instant written = Instant.now();
+        WebDriver driver = browser.driver();
+        driver.get(url("pending"));
+        Row row = waitFor(Duration.ofSeconds(2), () -> rowWithKey("tr.pending-row", "soon"));
+        assertThat(Duration.between(written, Instant.now())).isLessThan(Duration.ofMillis(2_500));
+        String countdown = row.cell("countdown");
+        Matcher left = SECONDS_LEFT.matcher(countdown);
+        assertThat(left.matches()).as("countdown '%s'", countdown).isTrue();
+        double expected = (ttl * 1000.0 - System.currentTimeMillis()) / 1000.0;
+        assertThat(Double.parseDouble(left.group(1))).isCloseTo(expected, org.assertj.core.data.Offset.offset(1.2));
+        assertThat(row.text()).contains(table.name(), String.valueOf(ttl));
+        browser.screenshot("pending");
+
+        driver.get(url("expired"));
+        Row expired = waitFor(Duration.ofSeconds(15), () -> rowWithKey("tr.expired-row", "soon"));
+        assertThat(expired.cell("outcome")).isEqualTo("Expired");
+        String lag = expired.cell("lag");
+        assertThat(lag).matches("\\d+ ms");
+        assertThat(Long.parseLong(lag.replace(" ms", ""))).isBetween(0L, 2_000L);
+        browser.screenshot("expired");
+
+        driver.get(url(""));
+        waitFor(Duration.ofSeconds(5), () -> {
+            List<WebElement> chart = driver.findElements(By.cssSelector("#chart canvas"));
+            String points = driver.findElement(By.id("chart")).getAttribute("data-points");
+            return !chart.isEmpty() && Integer.parseInt(points) >= 1 ? chart.get(0) : null;
+        });
+        assertThat(driver.findElement(By.cssSelector("[data-counter='early (must stay 0)'] .value")).getText()).isEqualTo("0");
+        browser.screenshot("overview");
+    }
+
+    @Test
+    void executionPage_listsHistoryInOrder_andMarksTheWaitState() {
+        table.putWithTtl("waiting", Instant.now().getEpochSecond() + 300);
+        WebDriver driver = browser.driver();
+        driver.get(url("pending"));
+        Row row = waitFor(Duration.ofSeconds(5), () -> rowWithKey("tr.pending-row", "waiting"));
+        driver.get(row.link());
+        WebElement wait = waitFor(Duration.ofSeconds(5), () -> {
+            List<WebElement> states = driver.findElements(By.cssSelector("g.state[data-state='WaitUntilExpiry']"));
+            return !states.isEmpty() && "current".equals(states.get(0).getAttribute("data-mark")) ? states.get(0) : null;
+        });
+        assertThat(wait.getText()).contains("WaitUntilExpiry");
+        List<String> types = driver.findElements(By.cssSelector("tr.history-row td.event-type")).stream()
+                .map(WebElement::getText).toList();
+        assertThat(types).containsExactly("ExecutionStarted", "ChoiceStateEntered", "ChoiceStateExited", "WaitStateEntered");
+        assertThat(driver.findElement(By.id("execution-status")).getText()).isEqualTo("RUNNING");
+        assertThat(driver.findElement(By.id("execution-input")).getText()).contains("\"waiting\"");
+        browser.screenshot("execution-waiting");
+    }
+
+    @Test
+    void keyMadeOfHtml_rendersAsText() {
+        String key = "<img src=x onerror=alert(1)>";
+        table.putWithTtl(key, Instant.now().getEpochSecond() + 300);
+        WebDriver driver = browser.driver();
+        driver.get(url("pending"));
+        Row row = waitFor(Duration.ofSeconds(5), () -> rowWithKey("tr.pending-row", key));
+        assertThat(row.cell("key")).isEqualTo("{\"id\":{\"S\":\"" + key + "\"}}");
+        assertThat(driver.findElements(By.tagName("img"))).isEmpty();
+        boolean alerted;
+        try {
+            driver.switchTo().alert();
+            alerted = true;
+        } catch (NoAlertPresentException expected) {
+            alerted = false;
+        }
+        assertThat(alerted).as("an alert ran").isFalse();
+        browser.screenshot("pending-html-key");
+    }
+
+    @Test
+    void failedExecution_showsItsErrorAndCause() {
+        runtime.dynamoDbFaults().failNext(1, "AccessDeniedException");
+        try {
+            table.putWithTtl("denied", Instant.now().getEpochSecond() + 2);
+            WebDriver driver = browser.driver();
+            driver.get(url("expired"));
+            Row row = waitFor(Duration.ofSeconds(10), () -> rowWithKey("tr.expired-row", "denied"));
+            assertThat(row.cell("outcome")).isEqualTo("Failed");
+            assertThat(row.text()).contains("DynamoDB.AccessDeniedException", "not authorized");
+            driver.get(row.link());
+            WebElement error = waitFor(Duration.ofSeconds(5), () -> driver.findElements(By.id("execution-error")).stream()
+                    .findFirst().orElse(null));
+            assertThat(error.getText()).contains("Error: DynamoDB.AccessDeniedException", "Cause:", "not authorized");
+            assertThat(driver.findElement(By.id("execution-status")).getText()).isEqualTo("FAILED");
+            assertThat(driver.findElement(By.cssSelector("g.state[data-state='DeleteIfUnchanged']")).getAttribute("data-mark"))
+                    .isEqualTo("failed");
+            browser.screenshot("execution-failed");
+        } finally {
+            runtime.dynamoDbFaults().clear();
+        }
+    }
+
+    @Test
+    void unknownPathsAndExecutions_getANotFoundPage_andTheConsoleKeepsServing() {
+        WebDriver driver = browser.driver();
+        driver.get(url("no-such-page"));
+        assertThat(waitFor(Duration.ofSeconds(5), () -> text(By.cssSelector("main p")))).startsWith("There is no page");
+        driver.get(url("executions/arn:aws:states:us-east-1:123456789012:execution:punctual-expire-item:nope"));
+        assertThat(waitFor(Duration.ofSeconds(5), () -> text(By.cssSelector("main p")))).startsWith("There is no page");
+        browser.screenshot("not-found");
+        driver.get(url("executions"));
+        waitFor(Duration.ofSeconds(5), () -> driver.findElements(By.id("status-filter")).stream().findFirst().orElse(null));
+        browser.screenshot("executions");
+        driver.get(url("dead-letters"));
+        waitFor(Duration.ofSeconds(5), () -> driver.findElements(By.xpath("//p[text()='No dead letters.']")).stream()
+                .findFirst().orElse(null));
+        browser.screenshot("dead-letters");
+    }
+
+    /** The text of the first element {@code by} finds, or {@code null} while there is none. */
+    private static String text(By by) {
+        return browser.driver().findElements(by).stream().findFirst().map(WebElement::getText).orElse(null);
+    }
+
+    private static String url(String path) {
+        return console.uri() + path;
+    }
+
+    /**
+     * The row whose key cell names {@code key}, read at once (the pages redraw every few seconds, so
+     * elements go stale): each cell's text by its class, the whole row's text and its first link.
+     */
+    private static Row rowWithKey(String rows, String key) {
+        for (WebElement row : browser.driver().findElements(By.cssSelector(rows))) {
+            if (row.findElement(By.cssSelector("td.key")).getText().contains("\"" + key + "\"")) {
+                java.util.Map<String, String> cells = new java.util.HashMap<>();
+                for (WebElement cell : row.findElements(By.tagName("td"))) {
+                    String classes = cell.getAttribute("class");
+                    if (classes != null) {
+                        for (String name : classes.split(" ")) {
+                            cells.put(name, cell.getText());
+                        }
+                    }
+                }
+                List<WebElement> links = row.findElements(By.tagName("a"));
+                return new Row(cells, row.getText(), links.isEmpty() ? null : links.get(0).getAttribute("href"));
+            }
+        }
+        return null;
+    }
+
+    private record Row(java.util.Map<String, String> cells, String text, String link) {
+
+        String cell(String name) {
+            return cells.get(name);
+        }
+    }
+
+    private static <T> T waitFor(Duration timeout, java.util.function.Supplier<T> probe) {
+        return new WebDriverWait(browser.driver(), timeout, Duration.ofMillis(50))
+                .ignoring(org.openqa.selenium.StaleElementReferenceException.class)
+                .until(driver -> probe.get());
+    }
+}
