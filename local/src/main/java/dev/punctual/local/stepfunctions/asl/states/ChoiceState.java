@@ -40,13 +40,8 @@ public final class ChoiceState extends State {
     }
 
     private static ChoiceState read(StateFields fields, DefinitionNode node) {
-        JsonNode choices = node.get("Choices");
-        if (choices == null || !choices.isArray() || choices.isEmpty()) {
-            throw node.error("Choices", "A Choice state needs a non-empty 'Choices' array");
-        }
         List<Branch> branches = new ArrayList<>();
-        for (int i = 0; i < choices.size(); i++) {
-            DefinitionNode rule = node.field("Choices").element(i);
+        for (DefinitionNode rule : node.nonEmptyArray("Choices", "A Choice state needs a non-empty 'Choices' array")) {
             JsonNode next = rule.get("Next");
             if (next == null || !next.isTextual()) {
                 throw rule.error("Next", "Each Choice rule needs 'Next'");

@@ -101,6 +101,19 @@ public final class DefinitionNode {
         return List.copyOf(read);
     }
 
+    /** The elements of the array {@code field}, which must be there and not be empty. */
+    public List<DefinitionNode> nonEmptyArray(String field, String message) {
+        JsonNode array = json.get(field);
+        if (array == null || !array.isArray() || array.isEmpty()) {
+            throw error(field, message);
+        }
+        List<DefinitionNode> elements = new ArrayList<>();
+        for (int i = 0; i < array.size(); i++) {
+            elements.add(field(field).element(i));
+        }
+        return elements;
+    }
+
     /** Refuses a value that is not an object, and any field not in {@code allowed}. */
     public void allowOnly(Set<String> allowed) {
         allowOnly(allowed, "The field '%s' is not supported here");
@@ -210,24 +223,19 @@ public final class DefinitionNode {
 
     /** A positive whole number field, or {@code null} when absent. */
     public Long optionalPositiveInteger(String field) {
-        if (!json.has(field)) {
-            return null;
-        }
-        JsonNode value = json.get(field);
-        if (!isInteger(value) || value.decimalValue().signum() <= 0) {
-            throw error(field, "Expected a positive integer, got " + Json.write(value));
-        }
-        return value.decimalValue().longValueExact();
+        return json.has(field) ? integer(field, 1, "Expected a positive integer, got " + Json.write(json.get(field)))
+                : null;
     }
 
     /** A whole number field of at least zero, or {@code absent} when the field is not given. */
     public long nonNegativeInteger(String field, long absent) {
-        if (!json.has(field)) {
-            return absent;
-        }
+        return json.has(field) ? integer(field, 0, "'" + field + "' must be a non-negative integer") : absent;
+    }
+
+    private long integer(String field, int least, String message) {
         JsonNode value = json.get(field);
-        if (!isInteger(value) || value.decimalValue().signum() < 0) {
-            throw error(field, "'" + field + "' must be a non-negative integer");
+        if (!isInteger(value) || value.decimalValue().signum() < least) {
+            throw error(field, message);
         }
         return value.decimalValue().longValueExact();
     }

@@ -37,13 +37,9 @@ public final class ParallelState extends State {
     }
 
     private static ParallelState read(StateFields fields, DefinitionNode node) {
-        JsonNode branches = node.get("Branches");
-        if (branches == null || !branches.isArray() || branches.isEmpty()) {
-            throw node.error("Branches", "A Parallel state needs a non-empty 'Branches' array");
-        }
         List<StateMachineGraph> graphs = new ArrayList<>();
-        for (int i = 0; i < branches.size(); i++) {
-            graphs.add(node.context().graph(node.field("Branches").element(i)));
+        for (DefinitionNode branch : node.nonEmptyArray("Branches", "A Parallel state needs a non-empty 'Branches' array")) {
+            graphs.add(node.context().graph(branch));
         }
         return new ParallelState(fields, graphs);
     }
