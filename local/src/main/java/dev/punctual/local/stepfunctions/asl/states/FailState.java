@@ -4,9 +4,13 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.punctual.local.stepfunctions.asl.AslError;
 import dev.punctual.local.stepfunctions.asl.ErrorNames;
 import dev.punctual.local.stepfunctions.asl.paths.JsonPaths;
+import java.util.Set;
 
 /** {@code Fail}: fails its state machine with {@code Error}/{@code Cause} or their path variants. */
 public final class FailState extends State {
+
+    public static final StateType TYPE = new StateType("Fail", Set.of(), Set.of("Error", "ErrorPath", "Cause", "CausePath"),
+            FailState::read);
 
     private final String error;
     private final JsonPaths.Path errorPath;
@@ -23,7 +27,14 @@ public final class FailState extends State {
 
     @Override
     public String type() {
-        return "Fail";
+        return TYPE.name();
+    }
+
+    private static FailState read(StateFields fields, DefinitionNode node) {
+        node.exclusive("Error", "ErrorPath");
+        node.exclusive("Cause", "CausePath");
+        return new FailState(fields, node.optionalString("Error"), node.optionalPath("ErrorPath"),
+                node.optionalString("Cause"), node.optionalPath("CausePath"));
     }
 
     @Override
