@@ -2,6 +2,7 @@ package dev.punctual.cdk;
 
 import dev.punctual.statemachine.BucketWorkflow;
 import dev.punctual.statemachine.ExpiryMetricNames;
+import dev.punctual.statemachine.ExpiryEvents;
 import dev.punctual.statemachine.ExpiryMode;
 import dev.punctual.statemachine.PunctualVersion;
 import dev.punctual.statemachine.ExpiryWorkflow;
@@ -530,6 +531,8 @@ public final class PunctualExpiry extends Construct {
                     scheduleIndex.getTableArn()));
             role.addToPrincipalPolicy(allow(List.of("dynamodb:DeleteItem"), props.table().getTableArn()));
         }
+        // Expiry events: PutEvents on the one bus asked for, nothing when they are off.
+        props.expiryEvents().ifPresent(bus -> role.addToPrincipalPolicy(allow(List.of("events:PutEvents"), bus.getEventBusArn())));
         return role;
     }
 
@@ -547,6 +550,12 @@ public final class PunctualExpiry extends Construct {
             environment.put(StreamWiring.ENV_MODE, mode.label());
             environment.put(StreamWiring.ENV_SCHEDULE_TABLE, scheduleIndex.getTableName());
         }
+        props.expiryEvents().ifPresent(bus -> {
+            environment.put(ExpiryEvents.ENV_EVENT_BUS, bus.getEventBusArn());
+            if (props.includeOldImage()) {
+                environment.put(ExpiryEvents.ENV_INCLUDE_OLD_IMAGE, "true");
+            }
+        });
         return Function.Builder.create(this, "Function")
                 .description(mode == ExpiryMode.WINDOWED
                         ? "Punctual: indexes items with a TTL into time buckets, starts one execution per bucket"

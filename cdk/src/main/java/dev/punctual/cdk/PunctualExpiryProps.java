@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
 import software.amazon.awscdk.services.dynamodb.ITable;
+import software.amazon.awscdk.services.events.IEventBus;
 import software.amazon.awscdk.services.lambda.ApplicationLogLevel;
 import software.amazon.awscdk.services.logs.RetentionDays;
 import software.amazon.awscdk.services.sns.ITopic;
@@ -50,6 +51,8 @@ public final class PunctualExpiryProps {
     private final RetentionDays logRetention;
     private final Path functionJar;
     private final Duration lagAlarmThreshold;
+    private final IEventBus expiryEvents;
+    private final boolean includeOldImage;
 
     private PunctualExpiryProps(Builder b) {
         this.table = Objects.requireNonNull(b.table, "table is required: an ITable with a stream");
@@ -75,6 +78,12 @@ public final class PunctualExpiryProps {
         this.lagAlarmThreshold = Objects.requireNonNull(b.lagAlarmThreshold, "lagAlarmThreshold");
         if (lagAlarmThreshold.isNegative() || lagAlarmThreshold.isZero()) {
             throw new IllegalArgumentException("lagAlarmThreshold must be positive, got " + lagAlarmThreshold);
+        }
+        this.expiryEvents = b.expiryEvents;
+        this.includeOldImage = b.includeOldImage;
+        if (includeOldImage && expiryEvents == null) {
+            throw new IllegalArgumentException("includeOldImage(true) puts the item's old image into expiry events,"
+                    + " which are off: set expiryEvents(bus) too (EventBus.fromEventBusName(scope, id, \"default\") for the default bus)");
         }
     }
 
@@ -141,6 +150,16 @@ public final class PunctualExpiryProps {
         return lagAlarmThreshold;
     }
 
+    /** The bus {@code ItemExpired} events go to; empty when expiry events are off (the default). */
+    public Optional<IEventBus> expiryEvents() {
+        return Optional.ofNullable(expiryEvents);
+    }
+
+    /** Whether each expiry event carries the item's old image. */
+    public boolean includeOldImage() {
+        return includeOldImage;
+    }
+
     /** The jar to deploy: the one set on the builder, else the one punctual-cdk carries (see {@link FunctionBundle}). */
     public Path functionJar() {
         return functionJar != null ? functionJar : FunctionBundle.locate();
@@ -187,6 +206,8 @@ public final class PunctualExpiryProps {
         private RetentionDays logRetention = RetentionDays.ONE_MONTH;
         private Path functionJar;
         private Duration lagAlarmThreshold = DEFAULT_LAG_ALARM_THRESHOLD;
+        private IEventBus expiryEvents;
+        private boolean includeOldImage;
 
         private Builder() {
         }
@@ -300,6 +321,27 @@ public final class PunctualExpiryProps {
          */
         public Builder lagAlarmThreshold(Duration lagAlarmThreshold) {
             this.lagAlarmThreshold = lagAlarmThreshold;
+            return this;
+        }
+
+        /**
+         * Optional, default off: publish an {@code ItemExpired} event (source {@code punctual}, detail type
+         * {@code Item Expired}) to {@code bus} for every expiry, whether Punctual or native TTL deleted
+         * the item. The function may then call {@code events:PutEvents} on this bus only. For the
+         * account's default bus pass {@code EventBus.fromEventBusName(scope, id, "default")}.
+         */
+        public Builder expiryEvents(IEventBus bus) {
+            this.expiryEvents = bus;
+            return this;
+        }
+
+        /**
+         * Default off: put the item's old image (DynamoDB JSON) into each expiry event. Images are user
+         * data; one that would make the event larger than EventBridge's 256 KB is left out and the event
+         * says {@code oldImageOmitted: "size"}. Needs {@link #expiryEvents}.
+         */
+        public Builder includeOldImage(boolean includeOldImage) {
+            this.includeOldImage = includeOldImage;
             return this;
         }
 

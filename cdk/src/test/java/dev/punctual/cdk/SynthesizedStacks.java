@@ -2,6 +2,7 @@ package dev.punctual.cdk;
 
 import dev.punctual.statemachine.ExpiryMode;
 import io.github.cdklabs.cdknag.AwsSolutionsChecks;
+import software.amazon.awscdk.services.events.EventBus;
 import java.util.Map;
 import software.amazon.awscdk.App;
 import software.amazon.awscdk.AppProps;
@@ -24,6 +25,7 @@ final class SynthesizedStacks {
     static final String ATTACHED_TTL = "validUntil";
     static final java.time.Duration ATTACHED_LAG_THRESHOLD = java.time.Duration.ofMillis(2_500);
     static final String ALARM_TOPIC_ARN = "arn:aws:sns:eu-west-1:123456789012:punctual-alarms";
+    static final String EVENT_BUS_ARN = "arn:aws:events:eu-west-1:123456789012:event-bus/orders-expiries";
 
     /** One synthesized configuration. */
     record Synthesized(PunctualExpiry expiry, TemplateJson template, Stack stack) {
@@ -38,8 +40,8 @@ final class SynthesizedStacks {
     }
 
     /**
-     * An imported table with cancellation off, tracing on, an alarm topic and non-default tuning,
-     * cdk-nag included.
+     * An imported table with cancellation off, tracing on, an alarm topic, non-default tuning, and expiry
+     * events with old images to an imported bus, cdk-nag included.
      */
     static Synthesized attached() {
         return Attached.INSTANCE;
@@ -50,7 +52,10 @@ final class SynthesizedStacks {
         return Windowed.INSTANCE;
     }
 
-    /** An imported table in windowed mode with tracing on and an alarm topic, cdk-nag included. */
+    /**
+     * An imported table in windowed mode with tracing on, an alarm topic and expiry events to the
+     * default bus, cdk-nag included.
+     */
     static Synthesized windowedAttached() {
         return WindowedAttached.INSTANCE;
     }
@@ -82,7 +87,9 @@ final class SynthesizedStacks {
                             .maxRecordAge(java.time.Duration.ofHours(2))
                             .logLevel(ApplicationLogLevel.DEBUG)
                             .maxConcurrency(64)
-                            .lagAlarmThreshold(ATTACHED_LAG_THRESHOLD));
+                            .lagAlarmThreshold(ATTACHED_LAG_THRESHOLD)
+                            .expiryEvents(EventBus.fromEventBusArn(new Stack(app, "Events"), "Bus", EVENT_BUS_ARN))
+                            .includeOldImage(true));
             return new Synthesized(stack.expiry(), TemplateJson.synthesize(stack), stack);
         }
     }
@@ -108,7 +115,8 @@ final class SynthesizedStacks {
                     ATTACHED_TABLE, ATTACHED_STREAM_ARN, ATTACHED_TTL, builder -> builder
                             .mode(ExpiryMode.WINDOWED)
                             .tracing(true)
-                            .alarmTopic(Topic.fromTopicArn(new Stack(app, "Shared"), "AlarmTopic", ALARM_TOPIC_ARN)));
+                            .alarmTopic(Topic.fromTopicArn(new Stack(app, "Shared"), "AlarmTopic", ALARM_TOPIC_ARN))
+                            .expiryEvents(EventBus.fromEventBusName(new Stack(app, "Events"), "DefaultBus", "default")));
             return new Synthesized(stack.expiry(), TemplateJson.synthesize(stack), stack);
         }
     }

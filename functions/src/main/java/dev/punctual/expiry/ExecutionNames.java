@@ -50,6 +50,7 @@ public final class ExecutionNames {
     private static final byte[] KEY_DOMAIN = "punctual/key-digest/v1".getBytes(StandardCharsets.UTF_8);
     private static final byte[] RESTART_DOMAIN = "punctual/restart/v1".getBytes(StandardCharsets.UTF_8);
     private static final byte[] BUCKET_DOMAIN = "punctual/bucket/v1".getBytes(StandardCharsets.UTF_8);
+    private static final byte[] EVENT_DOMAIN = "punctual/expiry-event/v1".getBytes(StandardCharsets.UTF_8);
     private static final byte[] CHUNK_DOMAIN = "punctual/chunk/v1".getBytes(StandardCharsets.UTF_8);
     /** Base32 characters of the table digest in a bucket name: tells apart tables whose labels are cut alike. */
     private static final int TABLE_DIGEST_CHARS = 6;
@@ -115,6 +116,22 @@ public final class ExecutionNames {
             field(sha, item.getValue().getBytes(StandardCharsets.UTF_8));
         }
         return base32(sha.digest(), DIGEST_CHARS);
+    }
+
+    /**
+     * The id of the {@code ItemExpired} event for the REMOVE record {@code sequenceNumber} of
+     * {@code key}: 26 base32 characters (130 bits) of the table, key, TTL text and sequence number.
+     * A redelivered record carries the same sequence number, so every delivery gets the same id; an
+     * item recreated and expired again is another record, so another id.
+     */
+    public static String expiryEventId(String table, ItemKey key, String ttlText, String sequenceNumber) {
+        MessageDigest sha = sha256();
+        field(sha, EVENT_DOMAIN);
+        field(sha, table.getBytes(StandardCharsets.UTF_8));
+        canonicalKey(sha, key);
+        field(sha, (ttlText == null ? "" : ttlText).getBytes(StandardCharsets.UTF_8));
+        field(sha, (sequenceNumber == null ? "" : sequenceNumber).getBytes(StandardCharsets.UTF_8));
+        return base32(sha.digest(), 26);
     }
 
     /**

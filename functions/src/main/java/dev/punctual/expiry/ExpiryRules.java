@@ -106,7 +106,7 @@ public final class ExpiryRules {
             return Decision.ignore(Reason.REMOVED, "deleted; no valid TTL in the old image, so nothing was scheduled", oldText);
         }
         Optional<Instant> written = change.approximateCreationTime();
-        if (written.isPresent() && !old.ttl().expireAt().isAfter(written.get().plus(EXPIRY_DELETE_WINDOW))) {
+        if (written.isPresent() && atExpiry(change, old)) {
             return Decision.ignore(Reason.REMOVED_AT_EXPIRY, "deleted at its TTL (Punctual's expiry delete); nothing to stop", oldText);
         }
         if (!cancelStale) {
@@ -114,6 +114,36 @@ public final class ExpiryRules {
                     + " will find the item gone", oldText);
         }
         return Decision.cancel(Reason.ITEM_DELETED, "deleted before its TTL; stopping its execution", staleExecutions(change, now), oldText);
+    }
+
+    /**
+     * The expiry a REMOVE record shows, if it shows one, read at {@code now}: a delete by native TTL,
+     * or one with no identity that counts as Punctual's own ({@link Reason#REMOVED_AT_EXPIRY}) and that
+     * the handler reads at or after the TTL. Punctual never deletes before the TTL, so a delete read
+     * before it was an application's; an application's delete read after the TTL, within the stream's
+     * delay of it, cannot be told apart and counts as an expiry.
+     */
+    public Optional<Expiry> expiry(StreamChange change, Instant now) {
+        if (change.eventName() != EventName.REMOVE) {
+            return Optional.empty();
+        }
+        String oldText = ttlText(change.oldTtl());
+        if (change.writer() == StreamChange.Writer.TTL_SERVICE) {
+            return Optional.of(new Expiry(change.table(), change.key(), oldText, Expiry.By.NATIVE_TTL, now,
+                    ExecutionNames.expiryEventId(change.table(), change.key(), oldText, change.sequenceNumber())));
+        }
+        if (!change.oldImage() || !(TtlValue.check(change.oldTtl(), ttlAttribute, now) instanceof TtlValue.Valid old)
+                || !atExpiry(change, old) || now.isBefore(old.ttl().instant())) {
+            return Optional.empty();
+        }
+        return Optional.of(new Expiry(change.table(), change.key(), oldText, Expiry.By.PUNCTUAL, now,
+                ExecutionNames.expiryEventId(change.table(), change.key(), oldText, change.sequenceNumber())));
+    }
+
+    /** Whether a delete with no identity was written late enough to be Punctual's at-the-TTL delete. */
+    private static boolean atExpiry(StreamChange change, TtlValue.Valid old) {
+        Optional<Instant> written = change.approximateCreationTime();
+        return written.isEmpty() || !old.ttl().expireAt().isAfter(written.get().plus(EXPIRY_DELETE_WINDOW));
     }
 
     private Decision schedule(StreamChange change, TtlValue.Valid valid, Instant now, Reason reason, List<String> stops) {

@@ -103,6 +103,13 @@ public final class TtlValue {
         return Instant.ofEpochSecond(seconds.setScale(0, RoundingMode.CEILING).longValueExact());
     }
 
+    /** The TTL itself as an instant, fractions of a second kept (to the nanosecond). */
+    public Instant instant() {
+        BigDecimal whole = seconds.setScale(0, RoundingMode.FLOOR);
+        long nanos = seconds.subtract(whole).multiply(NANOS_PER_SECOND).setScale(0, RoundingMode.CEILING).longValueExact();
+        return Instant.ofEpochSecond(whole.longValueExact()).plusNanos(nanos);
+    }
+
     private static BigDecimal decimalSeconds(Instant instant) {
         return BigDecimal.valueOf(instant.getEpochSecond())
                 .add(BigDecimal.valueOf(instant.getNano()).divide(NANOS_PER_SECOND));

@@ -12,6 +12,8 @@ import software.amazon.awssdk.http.apache5.Apache5HttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClientBuilder;
+import software.amazon.awssdk.services.eventbridge.EventBridgeClient;
+import software.amazon.awssdk.services.eventbridge.EventBridgeClientBuilder;
 
 /**
  * How the functions build their SDK clients: once per container, with the standard retry mode and
@@ -46,6 +48,20 @@ final class AwsClients {
 
     static Region region(boolean local, ExpirySettings settings) {
         return local ? Region.US_EAST_1 : Region.of(settings.region());
+    }
+
+    /** An EventBridge client for expiry events, configured from {@code settings}. */
+    static EventBridgeClient eventBridge(ExpirySettings settings, Map<String, String> environment) {
+        EventBridgeClientBuilder builder = EventBridgeClient.builder()
+                .httpClientBuilder(Apache5HttpClient.builder()
+                        .connectionTimeout(Duration.ofSeconds(2))
+                        .socketTimeout(ATTEMPT_TIMEOUT))
+                .overrideConfiguration(o -> o.retryStrategy(RetryMode.STANDARD)
+                        .apiCallTimeout(API_CALL_TIMEOUT)
+                        .apiCallAttemptTimeout(ATTEMPT_TIMEOUT));
+        boolean local = local(settings.eventsEndpoint().isPresent(), environment);
+        settings.eventsEndpoint().ifPresent(builder::endpointOverride);
+        return builder.credentialsProvider(credentials(local)).region(region(local, settings)).build();
     }
 
     /** A DynamoDB client for the table and the schedule index, configured from {@code settings}. */

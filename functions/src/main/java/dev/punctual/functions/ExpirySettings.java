@@ -1,5 +1,6 @@
 package dev.punctual.functions;
 
+import dev.punctual.statemachine.ExpiryEvents;
 import dev.punctual.statemachine.ExpiryMode;
 import dev.punctual.statemachine.StreamWiring;
 import java.net.URI;
@@ -32,6 +33,9 @@ public final class ExpirySettings {
     private final ExpiryMode mode;
     private final String scheduleTable;
     private final URI dynamoDbEndpoint;
+    private final String eventBus;
+    private final boolean includeOldImage;
+    private final URI eventsEndpoint;
 
     private ExpirySettings(Map<String, String> environment, boolean ttlAttributeRequired) {
         String arn = required(environment, StreamWiring.ENV_STATE_MACHINE_ARN);
@@ -63,7 +67,15 @@ public final class ExpirySettings {
         this.scheduleTable = needsIndex ? required(environment, StreamWiring.ENV_SCHEDULE_TABLE) : null;
         this.maxConcurrency = maxConcurrency(environment.get(StreamWiring.ENV_MAX_CONCURRENCY),
                 ttlAttributeRequired ? StreamWiring.DEFAULT_MAX_CONCURRENCY : StreamWiring.DEFAULT_BUCKET_CONCURRENCY);
-        this.cancelStale = cancelStale(environment.get(StreamWiring.ENV_CANCEL_STALE));
+        this.cancelStale = flag(StreamWiring.ENV_CANCEL_STALE, environment.get(StreamWiring.ENV_CANCEL_STALE), true);
+        String bus = environment.get(ExpiryEvents.ENV_EVENT_BUS);
+        this.eventBus = bus == null || bus.isBlank() ? null : bus.strip();
+        this.includeOldImage = flag(ExpiryEvents.ENV_INCLUDE_OLD_IMAGE, environment.get(ExpiryEvents.ENV_INCLUDE_OLD_IMAGE), false);
+        if (includeOldImage && eventBus == null) {
+            throw new IllegalArgumentException("Environment variable " + ExpiryEvents.ENV_INCLUDE_OLD_IMAGE
+                    + " is true but " + ExpiryEvents.ENV_EVENT_BUS + " is not set; set the bus to publish expiry events");
+        }
+        this.eventsEndpoint = endpoint(ExpiryEvents.ENV_EVENTS_ENDPOINT, environment.get(ExpiryEvents.ENV_EVENTS_ENDPOINT));
     }
 
     /**
@@ -129,6 +141,21 @@ public final class ExpirySettings {
         return Optional.ofNullable(dynamoDbEndpoint);
     }
 
+    /** The EventBridge bus (name or ARN) expiry events go to; empty when events are off. */
+    public Optional<String> eventBus() {
+        return Optional.ofNullable(eventBus);
+    }
+
+    /** Whether each expiry event carries the item's old image. */
+    public boolean includeOldImage() {
+        return includeOldImage;
+    }
+
+    /** The EventBridge endpoint to use instead of AWS's (the local runtime), if set. */
+    public Optional<URI> eventsEndpoint() {
+        return Optional.ofNullable(eventsEndpoint);
+    }
+
     /** The ARN of this state machine's execution named {@code executionName}. */
     public String executionArn(String executionName) {
         return "arn:" + partition + ":states:" + region + ":" + account + ":execution:" + stateMachineName + ":" + executionName;
@@ -184,14 +211,14 @@ public final class ExpirySettings {
         }
     }
 
-    private static boolean cancelStale(String value) {
+    private static boolean flag(String name, String value, boolean defaultValue) {
         if (value == null || value.isBlank()) {
-            return true;
+            return defaultValue;
         }
         return switch (value.strip().toLowerCase(Locale.ROOT)) {
             case "true" -> true;
             case "false" -> false;
-            default -> throw invalid(StreamWiring.ENV_CANCEL_STALE, value, "true or false");
+            default -> throw invalid(name, value, "true or false");
         };
     }
 

@@ -4,6 +4,9 @@ import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.RequestHandler;
 import com.amazonaws.services.lambda.runtime.events.DynamodbEvent;
 import com.amazonaws.services.lambda.runtime.events.StreamsEventResponse;
+import dev.punctual.events.EventBridgeBus;
+import dev.punctual.events.EventBus;
+import dev.punctual.events.EventPublisher;
 import dev.punctual.expiry.BatchProcessor;
 import dev.punctual.expiry.ChangeProcessor;
 import dev.punctual.expiry.Executions;
@@ -78,6 +81,9 @@ public final class ExpiryStreamHandler implements RequestHandler<DynamodbEvent, 
     private final MetricSink metrics;
     private final Executions executions;
     private final DynamoDbClient ownedDynamoDb;
+    private final Clock clock;
+    private final ItemExpiredEvents expiryEvents;
+    private final EventBridgeBus ownedEventBus;
 
     /** The Lambda runtime's constructor: configuration from {@code System.getenv()}. */
     public ExpiryStreamHandler() {
@@ -100,17 +106,31 @@ public final class ExpiryStreamHandler implements RequestHandler<DynamodbEvent, 
                         : SfnExecutions.create(settings, environment, routes.stepFunctionsTransport()),
                 settings.mode() == ExpiryMode.WINDOWED && routes.dynamoDb() == null ? AwsClients.dynamoDb(settings, environment) : null,
                 routes.dynamoDb(), Clock.systemUTC(), realBackoff(), routes.metrics() != null ? routes.metrics()
-                        : environment.containsKey(LAMBDA_FUNCTION_NAME) ? new PowertoolsMetricSink() : MetricSink.DISCARD);
+                        : environment.containsKey(LAMBDA_FUNCTION_NAME) ? new PowertoolsMetricSink() : MetricSink.DISCARD,
+                settings.eventBus().map(bus -> new EventBridgeBus(AwsClients.eventBridge(settings, environment), bus, true))
+                        .orElse(null), Sleeper.SYSTEM);
     }
 
     /** Tests' constructor: the test's executions, clock, backoff and metric sink. */
     ExpiryStreamHandler(ExpirySettings settings, Executions executions, Clock clock, ThrottleBackoff backoff, MetricSink metrics) {
-        this(settings, executions, null, null, clock, backoff, metrics);
+        this(settings, executions, null, null, clock, backoff, metrics, null, Sleeper.SYSTEM);
+    }
+
+    /** Tests' constructor with expiry events: the test's bus, and the sleeper its retries back off on. */
+    ExpiryStreamHandler(ExpirySettings settings, Executions executions, Clock clock, ThrottleBackoff backoff, MetricSink metrics,
+            EventBus eventBus, Sleeper eventBackoff) {
+        this(settings, executions, null, null, clock, backoff, metrics, eventBus, eventBackoff);
     }
 
     private ExpiryStreamHandler(ExpirySettings settings, Executions executions, DynamoDbClient ownedDynamoDb,
-            DynamoDbClient sharedDynamoDb, Clock clock, ThrottleBackoff backoff, MetricSink metrics) {
+            DynamoDbClient sharedDynamoDb, Clock clock, ThrottleBackoff backoff, MetricSink metrics, EventBus eventBus,
+            Sleeper eventBackoff) {
         this.settings = settings;
+        this.clock = clock;
+        this.ownedEventBus = eventBus instanceof EventBridgeBus owned ? owned : null;
+        this.expiryEvents = eventBus == null ? ItemExpiredEvents.OFF
+                : new ItemExpiredEvents(new ExpiryRules(settings.ttlAttribute(), false),
+                        new EventPublisher(eventBus, eventBackoff, ThreadLocalRandom.current()::nextDouble), settings.includeOldImage());
         this.metrics = metrics;
         this.backoff = backoff;
         this.executions = executions;
@@ -164,10 +184,13 @@ public final class ExpiryStreamHandler implements RequestHandler<DynamodbEvent, 
         List<DynamodbEvent.DynamodbStreamRecord> records = event == null || event.getRecords() == null
                 ? List.of() : event.getRecords();
         List<StreamChange> changes = new ArrayList<>(records.size());
+        List<ItemExpiredEvents.Read> read = new ArrayList<>(records.size());
         Set<String> failed = new HashSet<>();
         for (DynamodbEvent.DynamodbStreamRecord record : records) {
             try {
-                changes.add(StreamRecords.toChange(record, settings.ttlAttribute()));
+                StreamChange change = StreamRecords.toChange(record, settings.ttlAttribute());
+                changes.add(change);
+                read.add(new ItemExpiredEvents.Read(record, change));
             } catch (IllegalArgumentException e) {
                 log.unreadable(sequenceNumber(record), e);
                 failed.add(sequenceNumber(record));
@@ -175,6 +198,7 @@ public final class ExpiryStreamHandler implements RequestHandler<DynamodbEvent, 
         }
         ThrottleBackoff.Batch retries = backoff.within(backoffBudget);
         failed.addAll(processor.process(changes, retries));
+        failed.addAll(expiryEvents.publish(read, failed, clock.instant()));
         metrics.flush();
         if (retries.throttledCalls() > 0) {
             log.throttled(records.size(), retries);
@@ -209,6 +233,9 @@ public final class ExpiryStreamHandler implements RequestHandler<DynamodbEvent, 
         }
         if (ownedDynamoDb != null) {
             ownedDynamoDb.close();
+        }
+        if (ownedEventBus != null) {
+            ownedEventBus.close();
         }
     }
 }

@@ -111,7 +111,7 @@ final class StreamRecords {
         return AttributeValue.ofType(AttributeType.UNRECOGNISED);
     }
 
-    private static String base64(ByteBuffer bytes) {
+    static String base64(ByteBuffer bytes) {
         ByteBuffer view = bytes.duplicate();
         byte[] copy = new byte[view.remaining()];
         view.get(copy);

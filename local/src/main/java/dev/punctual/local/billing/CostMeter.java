@@ -22,6 +22,7 @@ public final class CostMeter {
     private final DoubleAdder readUnits = new DoubleAdder();
     private final DoubleAdder itemDeleteWriteUnits = new DoubleAdder();
     private final AtomicLong itemsDeleted = new AtomicLong();
+    private final LongAdder expiryEvents = new LongAdder();
 
     /** One invocation of a function configured with {@code memoryMb} that ran for {@code wallTime}. */
     public void invocation(int memoryMb, Duration wallTime) {
@@ -41,16 +42,24 @@ public final class CostMeter {
         itemsDeleted.incrementAndGet();
     }
 
+    /** One {@code ItemExpired} entry of {@code bytes} accepted by EventBridge: billed per 64 KB chunk. */
+    public void expiryEvent(int bytes) {
+        expiryEvents.add(Math.max(1, (bytes + Prices.EVENT_BILLING_CHUNK_BYTES - 1) / Prices.EVENT_BILLING_CHUNK_BYTES));
+    }
+
     /** The counts so far, with the engine's. */
     public Snapshot snapshot(long transitions, long startExecutions, int openExecutionsMax) {
         return new Snapshot(transitions, startExecutions, openExecutionsMax, lambdaInvocations.sum(), lambdaGbSeconds.sum(),
-                writeUnits.sum(), readUnits.sum(), itemDeleteWriteUnits.sum(), itemsDeleted.get());
+                writeUnits.sum(), readUnits.sum(), itemDeleteWriteUnits.sum(), itemsDeleted.get(), expiryEvents.sum());
     }
 
-    /** Counts at one moment; {@link #minus} gives a run's share. */
+    /**
+     * Counts at one moment; {@link #minus} gives a run's share. {@code expiryEvents} counts billed
+     * {@code ItemExpired} events (64 KB chunks), which are opt-in in AWS and priced apart.
+     */
     public record Snapshot(long transitions, long startExecutions, int openExecutionsMax, long lambdaInvocations,
                            double lambdaGbSeconds, double writeUnits, double readUnits, double itemDeleteWriteUnits,
-                           long itemsDeleted) {
+                           long itemsDeleted, long expiryEvents) {
 
         /** What happened between {@code earlier} and this; the peak is kept as measured since then. */
         public Snapshot minus(Snapshot earlier) {
@@ -58,7 +67,7 @@ public final class CostMeter {
                     openExecutionsMax, lambdaInvocations - earlier.lambdaInvocations,
                     lambdaGbSeconds - earlier.lambdaGbSeconds, writeUnits - earlier.writeUnits,
                     readUnits - earlier.readUnits, itemDeleteWriteUnits - earlier.itemDeleteWriteUnits,
-                    itemsDeleted - earlier.itemsDeleted);
+                    itemsDeleted - earlier.itemsDeleted, expiryEvents - earlier.expiryEvents);
         }
 
         /** USD of Punctual's own work: transitions, Lambda, and its own DynamoDB units. */
@@ -73,6 +82,11 @@ public final class CostMeter {
             return itemDeleteWriteUnits * Prices.WRITE_REQUEST_UNIT;
         }
 
+        /** USD of the {@code ItemExpired} events, when they are on. */
+        public double expiryEventsUsd() {
+            return expiryEvents * Prices.CUSTOM_EVENT;
+        }
+
         /** The {@code cost} object of {@code bench --json}, per million of {@code expiries}. */
         public String toJson(long expiries) {
             double perMillion = expiries == 0 ? 0 : 1_000_000.0 / expiries;
@@ -80,9 +94,10 @@ public final class CostMeter {
                     "{\"transitions\":%d,\"startExecutions\":%d,\"openExecutionsMax\":%d,\"lambdaInvocations\":%d,"
                             + "\"lambdaGbSeconds\":%.3f,\"lambdaGbSecondsNote\":\"wall time of in-process invocations at the"
                             + " configured memory: a local proxy for billed duration\",\"writeUnits\":%.1f,\"readUnits\":%.1f,"
-                            + "\"usdPerMillion\":%.4f,\"itemDeleteUsdPerMillion\":%.4f}",
+                            + "\"usdPerMillion\":%.4f,\"itemDeleteUsdPerMillion\":%.4f,\"expiryEvents\":%d,"
+                            + "\"expiryEventsUsdPerMillion\":%.4f}",
                     transitions, startExecutions, openExecutionsMax, lambdaInvocations, lambdaGbSeconds, writeUnits, readUnits,
-                    punctualUsd() * perMillion, itemDeleteUsd() * perMillion);
+                    punctualUsd() * perMillion, itemDeleteUsd() * perMillion, expiryEvents, expiryEventsUsd() * perMillion);
         }
 
         /** Lines for the text report. */
@@ -94,9 +109,10 @@ public final class CostMeter {
                     "open executions    %d at most",
                     "lambda             %d invocations, %.2f GB-s (local wall time)",
                     "dynamodb units     %.0f write, %.0f read (Punctual's own)",
-                    "cost               $%.2f per million expiries (+ $%.2f for the items' own deletes)"),
+                    "cost               $%.2f per million expiries (+ $%.2f for the items' own deletes)",
+                    "expiry events      %d, $%.2f per million expiries (opt-in in AWS)"),
                     transitions, startExecutions, openExecutionsMax, lambdaInvocations, lambdaGbSeconds, writeUnits, readUnits,
-                    punctualUsd() * perMillion, itemDeleteUsd() * perMillion);
+                    punctualUsd() * perMillion, itemDeleteUsd() * perMillion, expiryEvents, expiryEventsUsd() * perMillion);
         }
     }
 }

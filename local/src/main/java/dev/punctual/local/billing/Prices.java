@@ -19,6 +19,14 @@ public final class Prices {
     /** EventBridge Scheduler, per invocation after the free tier: $1.00 per million (aws.amazon.com/eventbridge/pricing). */
     public static final double SCHEDULER_INVOCATION = 1.00 / 1_000_000;
 
+    /**
+     * EventBridge custom events (PutEvents), per event: $1.00 per million; each 64 KB chunk of an
+     * entry counts as one event (aws.amazon.com/eventbridge/pricing).
+     */
+    public static final double CUSTOM_EVENT = 1.00 / 1_000_000;
+    /** The size of the chunks EventBridge bills an entry by. */
+    public static final int EVENT_BILLING_CHUNK_BYTES = 64 * 1024;
+
     private Prices() {
     }
 }

@@ -39,6 +39,14 @@ final class LocalCommand implements Callable<Integer> {
             defaultValue = "" + LocalDefaults.STEP_FUNCTIONS_PORT)
     int stepFunctionsPort;
 
+    @Option(names = "--events-port", description = "EventBridge endpoint port on 127.0.0.1, for expiry events (default: ${DEFAULT-VALUE}).",
+            defaultValue = "" + LocalDefaults.EVENTS_PORT)
+    int eventsPort;
+
+    @Option(names = "--no-expiry-events", negatable = false,
+            description = "Do not publish ItemExpired events (on by default locally; opt-in in AWS).")
+    boolean noExpiryEvents;
+
     @Option(names = "--quiet", description = "Do not print the handler's decision lines (one JSON line per stream record, as in Lambda).")
     boolean quiet;
 
@@ -49,7 +57,8 @@ final class LocalCommand implements Callable<Integer> {
         }
         consoleOptions.check(spec);
         LocalRuntime.Options options = runtimeOptions.toRuntimeOptions(spec, dynamoDbPort, stepFunctionsPort)
-                .withQuotas(quotaOptions.quotas());
+                .withQuotas(quotaOptions.quotas())
+                .withEvents(!noExpiryEvents, RuntimeOptions.checkPort(spec, "--events-port", eventsPort));
         PrintWriter out = spec.commandLine().getOut();
         CountDownLatch stopped = new CountDownLatch(1);
         LocalRuntime runtime = RuntimeStarter.start(options);
@@ -69,6 +78,10 @@ final class LocalCommand implements Callable<Integer> {
         Runtime.getRuntime().addShutdownHook(hook);
         out.printf("DynamoDB Local      %s   (started in %d ms)%n", runtime.dynamoDbEndpoint(), runtime.dynamoDbStartTime().toMillis());
         out.printf("Step Functions API  %s%n", runtime.stepFunctionsEndpoint());
+        out.printf("EventBridge         %s   (%s)%n", runtime.eventsEndpoint(), options.expiryEvents()
+                ? "ItemExpired events on bus " + LocalDefaults.EVENT_BUS + "; watch them with: punctual events --follow"
+                        + (runtime.eventsEndpoint().getPort() == LocalDefaults.EVENTS_PORT ? "" : " --endpoint " + runtime.eventsEndpoint())
+                : "expiry events off (--no-expiry-events)");
         out.println(ConsoleOptions.line(console));
         out.printf("Mode                %s%n", options.mode());
         out.printf("State machine       %s%n", runtime.scheduledStateMachineArn());

@@ -13,6 +13,7 @@ import software.amazon.awssdk.core.exception.SdkClientException;
             BenchCommand.class,
             BulkImportCommand.class,
             PendingCommand.class,
+            EventsCommand.class,
             DlqCommand.class,
             BackfillCommand.class,
         })

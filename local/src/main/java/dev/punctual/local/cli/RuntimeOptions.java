@@ -72,10 +72,11 @@ final class RuntimeOptions {
         }
     }
 
-    private static void checkPort(CommandSpec spec, String option, int port) {
+    static int checkPort(CommandSpec spec, String option, int port) {
         if (port < 0 || port > 65_535) {
             throw new ParameterException(spec.commandLine(), option + " must be 0-65535 (0 picks a free port), got " + port);
         }
+        return port;
     }
 
     static void checkDataDirectory(CommandSpec spec, Path directory) {

@@ -14,6 +14,10 @@ final class RuntimeStarter {
         try {
             return LocalRuntime.start(options);
         } catch (UncheckedIOException e) {
+            if (e.getCause() instanceof BindException && e.getMessage() != null && e.getMessage().contains("EventBridge")) {
+                throw new IllegalStateException("Port " + options.eventsPort()
+                        + " for the EventBridge endpoint is in use; pass --events-port with a free port (0 picks one)", e);
+            }
             if (e.getCause() instanceof BindException) {
                 throw new IllegalStateException("Port " + options.stepFunctionsPort()
                         + " for the Step Functions API is in use; pass --sfn-port with a free port (0 picks one)", e);

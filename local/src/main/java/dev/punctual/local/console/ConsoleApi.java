@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.punctual.local.events.EventStore;
 import dev.punctual.local.runtime.LocalClients;
 import dev.punctual.local.runtime.LocalRuntime;
 import dev.punctual.local.stepfunctions.executions.ExecutionDescription;
@@ -17,6 +18,7 @@ import dev.punctual.local.stream.DeadLetter;
 import dev.punctual.local.stream.RedriveResult;
 import dev.punctual.local.stream.StreamPollerMetrics;
 import dev.punctual.local.stream.WatchedTable;
+import dev.punctual.statemachine.ExpiryEvents;
 import dev.punctual.statemachine.ExpiryMode;
 import dev.punctual.statemachine.ScheduleIndexTable;
 import java.io.IOException;
@@ -181,6 +183,41 @@ final class ConsoleApi implements AutoCloseable {
             row.put("executionArn", expiry.execution());
             row.put("error", expiry.error());
             row.put("cause", expiry.cause());
+        }
+        return body;
+    }
+
+    /**
+     * {@code /api/events}: the newest {@code ItemExpired} events the runtime's EventBridge endpoint
+     * received, newest first, as their detail says them (key and TTL, never an old image).
+     */
+    ObjectNode events(String table, int limit) {
+        ObjectNode body = JSON.createObjectNode();
+        body.put("now", clock.millis());
+        body.put("publishing", runtime.options().expiryEvents());
+        body.put("endpoint", runtime.eventsEndpoint().toString());
+        ArrayNode items = body.putArray("items");
+        List<EventStore.StoredEvent> events = runtime.events().all();
+        for (int i = events.size() - 1; i >= 0 && items.size() < limit; i--) {
+            EventStore.StoredEvent event = events.get(i);
+            JsonNode detail = event.event().path("detail");
+            if (!ExpiryEvents.SOURCE.equals(event.event().path("source").asText()) || (table != null && !table.equals(event.table()))) {
+                continue;
+            }
+            ObjectNode row = items.addObject();
+            row.put("id", detail.path(ExpiryEvents.ID).asText());
+            row.put("table", event.table());
+            row.put("key", detail.path(ExpiryEvents.KEY).toString());
+            row.put("ttl", detail.path(ExpiryEvents.TTL).asText());
+            row.put("expiredBy", detail.path(ExpiryEvents.EXPIRED_BY).asText());
+            row.put("deletedAt", detail.path(ExpiryEvents.DELETED_AT).asText());
+            if (detail.has(ExpiryEvents.LAG_MS)) {
+                row.put("lagMs", detail.get(ExpiryEvents.LAG_MS).asLong());
+            } else {
+                row.putNull("lagMs");
+            }
+            row.put("oldImage", detail.has(ExpiryEvents.OLD_IMAGE) ? "included"
+                    : detail.has(ExpiryEvents.OLD_IMAGE_OMITTED) ? "omitted: " + detail.get(ExpiryEvents.OLD_IMAGE_OMITTED).asText() : "");
         }
         return body;
     }

@@ -46,10 +46,11 @@ public final class ConsoleServer implements AutoCloseable {
             "/", "overview",
             "/pending", "pending",
             "/expired", "expired",
+            "/events", "events",
             "/executions", "executions",
             "/dead-letters", "dead-letters");
     private static final Map<String, String> TITLES = Map.of(
-            "overview", "Overview", "pending", "Pending", "expired", "Recent expiries", "executions", "Executions",
+            "overview", "Overview", "pending", "Pending", "expired", "Recent expiries", "events", "Expiry events", "executions", "Executions",
             "execution", "Execution", "dead-letters", "Dead letters", "not-found", "Not found");
     private static final Map<String, String> ASSET_FILES = Map.of(
             "/assets/console.js", ASSETS + "console.js",
@@ -170,6 +171,7 @@ public final class ConsoleServer implements AutoCloseable {
             case "/api/overview" -> Response.json(200, api.overview());
             case "/api/pending" -> Response.json(200, api.pending(emptyToNull(query.get("table")), query.get("after"), limit));
             case "/api/expired" -> Response.json(200, api.expired(emptyToNull(query.get("table")), limit));
+            case "/api/events" -> Response.json(200, api.events(emptyToNull(query.get("table")), limit));
             case "/api/executions" -> Response.json(200, api.executions(query.get("stateMachine"), query.get("status"),
                     query.get("next"), limit));
             case "/api/execution" -> api.execution(query.get("arn")).map(body -> Response.json(200, body))

@@ -11,6 +11,10 @@ public final class LocalDefaults {
     public static final int STEP_FUNCTIONS_PORT = 8083;
     /** The local console's port: the next after the Step Functions API's. */
     public static final int CONSOLE_PORT = 8084;
+    /** The EventBridge endpoint's port (expiry events): the next after the console's. */
+    public static final int EVENTS_PORT = 8085;
+    /** The bus the local runtime's handler publishes expiry events to; locally every bus is one. */
+    public static final String EVENT_BUS = "default";
     /** Everything binds here and nowhere else. */
     public static final String LOOPBACK = "127.0.0.1";
     /** Region in every local ARN. */

@@ -16,6 +16,10 @@ import dev.punctual.local.billing.MeteredDynamoDb;
 import dev.punctual.local.dynamodb.DynamoDbLocalServer;
 import dev.punctual.local.dynamodb.InProcessDynamoDb;
 import dev.punctual.local.dynamodb.LocalDynamoDbClients;
+import dev.punctual.local.events.EventBridgeServer;
+import dev.punctual.local.events.EventStore;
+import dev.punctual.local.events.PutEventsApi;
+import dev.punctual.local.events.PutEventsFaults;
 import dev.punctual.local.stepfunctions.api.InProcessTransport;
 import dev.punctual.local.stepfunctions.api.StepFunctionsServer;
 import dev.punctual.local.stepfunctions.asl.Interpreter;
@@ -35,6 +39,7 @@ import dev.punctual.local.stream.MappingSettings;
 import dev.punctual.local.stream.StreamPoller;
 import dev.punctual.local.stream.WatchedTable;
 import dev.punctual.local.time.ClockTimer;
+import dev.punctual.statemachine.ExpiryEvents;
 import dev.punctual.statemachine.ExpiryMode;
 import dev.punctual.statemachine.ScheduleIndexTable;
 import dev.punctual.statemachine.StateMachineDefinitions;
@@ -99,6 +104,9 @@ public final class LocalRuntime implements AutoCloseable {
     private final RecordedMetrics metrics = new RecordedMetrics();
     private final MeteredDynamoDb punctualDynamoDb;
     private final StepFunctionsThrottles throttles;
+    private final EventStore events;
+    private final PutEventsFaults eventFaults = new PutEventsFaults();
+    private final EventBridgeServer eventsServer;
 
     /**
      * How to run.
@@ -116,10 +124,13 @@ public final class LocalRuntime implements AutoCloseable {
      * @param handlerOverHttp whether the stream handler calls the Step Functions API over HTTP rather
      *     than through the in-process transport
      * @param mode how every watched table's expirations are scheduled
+     * @param expiryEvents whether the handler publishes {@code ItemExpired} events to the runtime's
+     *     EventBridge endpoint (the endpoint runs either way)
+     * @param eventsPort the EventBridge endpoint's port on 127.0.0.1, 0 for a free one
      */
     public record Options(int dynamoDbPort, int stepFunctionsPort, Path dataDirectory, Set<String> tables,
                           boolean cancelStale, MappingSettings mapping, StepFunctionsQuotas quotas,
-                          boolean handlerOverHttp, ExpiryMode mode) {
+                          boolean handlerOverHttp, ExpiryMode mode, boolean expiryEvents, int eventsPort) {
 
         public Options {
             tables = Set.copyOf(tables);
@@ -132,13 +143,13 @@ public final class LocalRuntime implements AutoCloseable {
         public Options(int dynamoDbPort, int stepFunctionsPort, Path dataDirectory, Set<String> tables,
                        boolean cancelStale, MappingSettings mapping) {
             this(dynamoDbPort, stepFunctionsPort, dataDirectory, tables, cancelStale, mapping,
-                    StepFunctionsQuotas.ratesUnlimited(), false, ExpiryMode.PER_ITEM);
+                    StepFunctionsQuotas.ratesUnlimited(), false, ExpiryMode.PER_ITEM, true, 0);
         }
 
-        /** The defaults: well-known ports, in memory, every eligible table, cancellation on. */
+        /** The defaults: well-known ports, in memory, every eligible table, cancellation on, expiry events on. */
         public static Options defaults() {
             return new Options(LocalDefaults.DYNAMODB_PORT, LocalDefaults.STEP_FUNCTIONS_PORT, null, Set.of(), true,
-                    MappingSettings.builder().build());
+                    MappingSettings.builder().build()).withEvents(true, LocalDefaults.EVENTS_PORT);
         }
 
         /** In memory on free ports: for tests. */
@@ -148,27 +159,27 @@ public final class LocalRuntime implements AutoCloseable {
 
         public Options withDataDirectory(Path directory) {
             return new Options(dynamoDbPort, stepFunctionsPort, directory, tables, cancelStale, mapping, quotas,
-                    handlerOverHttp, mode);
+                    handlerOverHttp, mode, expiryEvents, eventsPort);
         }
 
         public Options withPorts(int dynamoDb, int stepFunctionsApi) {
             return new Options(dynamoDb, stepFunctionsApi, dataDirectory, tables, cancelStale, mapping, quotas,
-                    handlerOverHttp, mode);
+                    handlerOverHttp, mode, expiryEvents, eventsPort);
         }
 
         public Options withTables(Set<String> names) {
             return new Options(dynamoDbPort, stepFunctionsPort, dataDirectory, names, cancelStale, mapping, quotas,
-                    handlerOverHttp, mode);
+                    handlerOverHttp, mode, expiryEvents, eventsPort);
         }
 
         public Options withCancelStale(boolean cancel) {
             return new Options(dynamoDbPort, stepFunctionsPort, dataDirectory, tables, cancel, mapping, quotas,
-                    handlerOverHttp, mode);
+                    handlerOverHttp, mode, expiryEvents, eventsPort);
         }
 
         public Options withMapping(MappingSettings settings) {
             return new Options(dynamoDbPort, stepFunctionsPort, dataDirectory, tables, cancelStale, settings, quotas,
-                    handlerOverHttp, mode);
+                    handlerOverHttp, mode, expiryEvents, eventsPort);
         }
 
         /** These options with the open-execution limit at {@code max}; the token buckets stay as they are. */
@@ -179,7 +190,7 @@ public final class LocalRuntime implements AutoCloseable {
         /** These options with {@code stepFunctionsQuotas} enforced by the API and the engine. */
         public Options withQuotas(StepFunctionsQuotas stepFunctionsQuotas) {
             return new Options(dynamoDbPort, stepFunctionsPort, dataDirectory, tables, cancelStale, mapping,
-                    stepFunctionsQuotas, handlerOverHttp, mode);
+                    stepFunctionsQuotas, handlerOverHttp, mode, expiryEvents, eventsPort);
         }
 
         /** Open executions beyond which StartExecution fails with {@code ExecutionLimitExceeded}. */
@@ -193,13 +204,19 @@ public final class LocalRuntime implements AutoCloseable {
          */
         public Options withHandlerOverHttp(boolean overHttp) {
             return new Options(dynamoDbPort, stepFunctionsPort, dataDirectory, tables, cancelStale, mapping,
-                    quotas, overHttp, mode);
+                    quotas, overHttp, mode, expiryEvents, eventsPort);
         }
 
         /** Per-item (the default) or windowed, for every watched table. */
         public Options withMode(ExpiryMode expiryMode) {
             return new Options(dynamoDbPort, stepFunctionsPort, dataDirectory, tables, cancelStale, mapping,
-                    quotas, handlerOverHttp, expiryMode);
+                    quotas, handlerOverHttp, expiryMode, expiryEvents, eventsPort);
+        }
+
+        /** Whether the handler publishes expiry events, and the EventBridge endpoint's port (0: a free one). */
+        public Options withEvents(boolean publish, int port) {
+            return new Options(dynamoDbPort, stepFunctionsPort, dataDirectory, tables, cancelStale, mapping,
+                    quotas, handlerOverHttp, mode, publish, port);
         }
 
         private Path under(String child) {
@@ -253,6 +270,11 @@ public final class LocalRuntime implements AutoCloseable {
                 bucketStateMachineArn = null;
             }
 
+            events = register(EventStore.in(options.under("events")));
+            eventsServer = register(EventBridgeServer.start(new PutEventsApi(events, eventFaults, Clock.systemUTC(),
+                            LocalDefaults.REGION, LocalDefaults.ACCOUNT_ID, costMeter::expiryEvent), events,
+                    new InetSocketAddress(LocalDefaults.LOOPBACK, options.eventsPort())));
+
             MappingSettings mapping = options.mapping().toBuilder().tableAllowList(options.tables()).build();
             poller = register(StreamPoller.builder()
                     .dynamoDb(inProcess.dynamoDb())
@@ -302,6 +324,21 @@ public final class LocalRuntime implements AutoCloseable {
     /** The state machine the stream handler starts executions of: expire-bucket when windowed, else expire-item. */
     public String scheduledStateMachineArn() {
         return bucketStateMachineArn != null ? bucketStateMachineArn : stateMachineArn;
+    }
+
+    /** The EventBridge endpoint: {@code PutEvents}, and the stored events for {@code punctual events}. */
+    public URI eventsEndpoint() {
+        return LocalDefaults.endpoint(eventsServer.port());
+    }
+
+    /** The events the EventBridge endpoint accepted. */
+    public EventStore events() {
+        return events;
+    }
+
+    /** Fault injection for {@code PutEvents}. */
+    public PutEventsFaults eventFaults() {
+        return eventFaults;
     }
 
     /** What Punctual's own work on this runtime would be billed, counted so far. */
@@ -377,6 +414,10 @@ public final class LocalRuntime implements AutoCloseable {
         if (options.mode() == ExpiryMode.WINDOWED) {
             environment.put(StreamWiring.ENV_SCHEDULE_TABLE, ScheduleIndexTable.LOCAL_TABLE_NAME);
             environment.put(StreamWiring.ENV_DYNAMODB_ENDPOINT, dynamoDbEndpoint().toString());
+        }
+        if (options.expiryEvents()) {
+            environment.put(ExpiryEvents.ENV_EVENT_BUS, LocalDefaults.EVENT_BUS);
+            environment.put(ExpiryEvents.ENV_EVENTS_ENDPOINT, eventsEndpoint().toString());
         }
         return Map.copyOf(environment);
     }

@@ -197,6 +197,26 @@ async function expired() {
             executionLink(item.executionArn))))));
 }
 
+// ---------------------------------------------------------------- expiry events
+
+async function expiryEvents() {
+  const body = await api('/api/events?limit=200');
+  replace(
+    h('h1', {}, 'Expiry events'),
+    h('p', { class: 'muted' }, body.publishing
+      ? ['ItemExpired events the handler published to ', h('span', { class: 'mono' }, body.endpoint),
+        '; consumers deduplicate by id. Also: punctual events --follow.']
+      : 'The handler does not publish expiry events (--no-expiry-events).'),
+    body.items.length === 0 ? h('p', { class: 'muted' }, 'No expiry events yet.')
+      : table([['Deleted at (UTC)'], ['Table'], ['Key'], ['TTL'], ['Lag', 'num'], ['Expired by'], ['Old image'], ['Id']],
+        body.items.map(item => h('tr', { class: 'event-row' },
+          h('td', { class: 'mono' }, item.deletedAt.replace('T', ' ').replace('Z', '')), h('td', {}, item.table),
+          h('td', { class: 'mono key' }, item.key), h('td', { class: 'mono' }, item.ttl),
+          h('td', { class: 'num lag' }, item.lagMs === null ? '' : item.lagMs + ' ms'),
+          h('td', { class: 'expired-by' }, item.expiredBy), h('td', { class: 'muted' }, item.oldImage),
+          h('td', { class: 'mono event-id' }, item.id)))));
+}
+
 // ---------------------------------------------------------------- executions
 
 async function executions() {
@@ -360,6 +380,7 @@ switch (page) {
   case 'overview': every(1000, overview); break;
   case 'pending': every(2000, pending); setInterval(tickCountdowns, 100); break;
   case 'expired': every(2000, expired); break;
+  case 'events': every(2000, expiryEvents); break;
   case 'executions': every(3000, executions); break;
   case 'execution': {
     const refresh = () => execution().then(running => { if (running) setTimeout(refresh, 1000); })

@@ -134,4 +134,20 @@ class EventPatternTest {
         assertThat(noCancel.matches(removeWithTtl)).isFalse();
         assertThat(FilterCriteria.none().matches(insertWithoutTtl)).isTrue();
     }
+
+    @Test
+    void streamWiringPatterns_passTheRemovesExpiryEventsAreMadeFrom() throws Exception {
+        FilterCriteria criteria = FilterCriteria.of(StreamWiring.filterPatterns("expiresAt", true));
+        JsonNode nativeTtlRemove = JSON.readTree("{\"eventName\":\"REMOVE\",\"userIdentity\":{\"type\":\"Service\","
+                + "\"principalId\":\"dynamodb.amazonaws.com\"},\"dynamodb\":{\"Keys\":{\"id\":{\"S\":\"a\"}},"
+                + "\"OldImage\":{\"id\":{\"S\":\"a\"},\"expiresAt\":{\"N\":\"1767225500\"}}}}");
+        JsonNode ownRemove = JSON.readTree("{\"eventName\":\"REMOVE\",\"dynamodb\":{\"Keys\":{\"id\":{\"S\":\"a\"}},"
+                + "\"OldImage\":{\"id\":{\"S\":\"a\"},\"expiresAt\":{\"N\":\"1767225500.5\"}}}}");
+        JsonNode removeWithoutTtl = JSON.readTree("{\"eventName\":\"REMOVE\",\"dynamodb\":{\"Keys\":{\"id\":{\"S\":\"a\"}},"
+                + "\"OldImage\":{\"id\":{\"S\":\"a\"}}}}");
+
+        assertThat(criteria.matches(nativeTtlRemove)).isTrue();
+        assertThat(criteria.matches(ownRemove)).isTrue();
+        assertThat(criteria.matches(removeWithoutTtl)).as("never an expiry, so no need to pass it").isFalse();
+    }
 }

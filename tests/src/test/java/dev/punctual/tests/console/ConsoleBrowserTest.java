@@ -57,7 +57,7 @@ class ConsoleBrowserTest {
     }
 
     @Test
-    void item_appearsOnPendingCountingDown_thenOnExpiredWithItsLag_andOnTheChart() {
+    void item_appearsOnPendingCountingDown_thenOnExpiredWithItsLag_andItsEvent_andOnTheChart() {
         long ttl = Instant.now().getEpochSecond() + 8;
         table.putWithTtl("soon", ttl);
         Instant written = Instant.now();
@@ -80,6 +80,14 @@ class ConsoleBrowserTest {
         assertThat(lag).matches("\\d+ ms");
         assertThat(Long.parseLong(lag.replace(" ms", ""))).isBetween(0L, 2_000L);
         browser.screenshot("expired");
+
+        driver.get(url("events"));
+        Row event = waitFor(Duration.ofSeconds(10), () -> rowWithKey("tr.event-row", "soon"));
+        assertThat(event.cell("expired-by")).isEqualTo("punctual");
+        assertThat(event.cell("lag")).matches("\\d+ ms");
+        assertThat(event.cell("event-id")).matches("[a-z2-7]{26}");
+        assertThat(event.text()).contains(table.name(), String.valueOf(ttl));
+        browser.screenshot("events");
 
         driver.get(url(""));
         waitFor(Duration.ofSeconds(5), () -> {

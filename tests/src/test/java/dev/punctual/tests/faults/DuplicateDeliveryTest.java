@@ -3,17 +3,15 @@ package dev.punctual.tests.faults;
 import static dev.punctual.tests.faults.FaultFixtures.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.amazonaws.services.lambda.runtime.events.DynamodbEvent;
 import com.amazonaws.services.lambda.runtime.events.DynamodbEvent.DynamodbStreamRecord;
 import dev.punctual.functions.ExpiryStreamHandler;
 import dev.punctual.functions.Routes;
 import dev.punctual.local.dynamodb.LocalDynamoDbClients;
 import dev.punctual.local.runtime.LocalRuntime;
-import dev.punctual.local.stream.StreamRecordConverter;
 import dev.punctual.local.stream.WatchedTable;
 import dev.punctual.local.runtime.LocalClients;
-import dev.punctual.local.runtime.LocalDefaults;
 import dev.punctual.statemachine.ExpiryWorkflow;
+import dev.punctual.tests.support.TableStream;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -23,7 +21,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
-import software.amazon.awssdk.services.dynamodb.model.ShardIteratorType;
 import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
 import software.amazon.awssdk.services.sfn.SfnClient;
 
@@ -51,15 +48,15 @@ class DuplicateDeliveryTest {
             }
             FaultFixtures.batchWrite(runtime.dynamoDb(), TABLE, items);
             String streamArn = runtime.dynamoDb().describeTable(r -> r.tableName(TABLE)).table().latestStreamArn();
-            List<DynamodbStreamRecord> batch = readStream(streams, streamArn, ITEMS);
+            List<DynamodbStreamRecord> batch = TableStream.read(streams, streamArn, ITEMS);
 
             try (ExpiryStreamHandler handler = new ExpiryStreamHandler(
                     runtime.handlerEnvironment(new WatchedTable(TABLE, streamArn, FaultFixtures.TTL)), Routes.FROM_ENVIRONMENT)) {
                 List<DynamodbStreamRecord> reordered = new ArrayList<>(batch);
                 Collections.reverse(reordered);
-                assertThat(handler.handleRequest(event(batch), null).getBatchItemFailures()).isEmpty();
-                assertThat(handler.handleRequest(event(batch), null).getBatchItemFailures()).isEmpty();
-                assertThat(handler.handleRequest(event(reordered), null).getBatchItemFailures()).isEmpty();
+                assertThat(handler.handleRequest(TableStream.event(batch), null).getBatchItemFailures()).isEmpty();
+                assertThat(handler.handleRequest(TableStream.event(batch), null).getBatchItemFailures()).isEmpty();
+                assertThat(handler.handleRequest(TableStream.event(reordered), null).getBatchItemFailures()).isEmpty();
 
                 List<FaultFixtures.Observed> pending = FaultFixtures.executions(sfn, runtime.stateMachineArn(), TABLE);
                 assertThat(pending).hasSize(ITEMS);
@@ -69,7 +66,7 @@ class DuplicateDeliveryTest {
                 await(Duration.ofSeconds(20), "every item expired", () -> FaultFixtures.ids(runtime.dynamoDb(), TABLE).isEmpty());
 
                 // A late duplicate, after the deletes: it may start a restart, which finds the item gone.
-                assertThat(handler.handleRequest(event(reordered), null).getBatchItemFailures()).isEmpty();
+                assertThat(handler.handleRequest(TableStream.event(reordered), null).getBatchItemFailures()).isEmpty();
             }
             await(Duration.ofSeconds(10), "every execution closed",
                     () -> FaultFixtures.executions(sfn, runtime.stateMachineArn(), TABLE).stream().noneMatch(e -> "RUNNING".equals(e.status())));
@@ -82,28 +79,5 @@ class DuplicateDeliveryTest {
             });
             assertThat(all).allSatisfy(e -> assertThat(e.outcome()).isIn(ExpiryWorkflow.OUTCOME_EXPIRED, ExpiryWorkflow.OUTCOME_SUPERSEDED));
         }
-    }
-
-    private static DynamodbEvent event(List<DynamodbStreamRecord> records) {
-        DynamodbEvent event = new DynamodbEvent();
-        event.setRecords(new ArrayList<>(records));
-        return event;
-    }
-
-    /** The first {@code count} records of the table's (single-shard) stream, as Lambda would get them. */
-    private static List<DynamodbStreamRecord> readStream(DynamoDbStreamsClient streams, String streamArn, int count) {
-        String shardId = streams.describeStream(r -> r.streamArn(streamArn)).streamDescription().shards().get(0).shardId();
-        String iterator = streams.getShardIterator(r -> r.streamArn(streamArn).shardId(shardId)
-                .shardIteratorType(ShardIteratorType.TRIM_HORIZON)).shardIterator();
-        List<DynamodbStreamRecord> records = new ArrayList<>();
-        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-        while (records.size() < count && iterator != null && System.nanoTime() < deadline) {
-            String current = iterator;
-            var page = streams.getRecords(r -> r.shardIterator(current));
-            page.records().forEach(record -> records.add(StreamRecordConverter.toLambda(record, streamArn, LocalDefaults.REGION)));
-            iterator = page.nextShardIterator();
-        }
-        assertThat(records).hasSize(count);
-        return records;
     }
 }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.punctual.local.cli.PunctualCommand;
 import dev.punctual.statemachine.ExpiryWorkflow;
+import dev.punctual.tests.support.ExpiryTable;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -23,14 +24,11 @@ import java.util.function.BooleanSupplier;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
-import software.amazon.awssdk.services.dynamodb.model.BatchWriteItemResponse;
 import software.amazon.awssdk.services.dynamodb.model.BillingMode;
 import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
 import software.amazon.awssdk.services.dynamodb.model.KeyType;
-import software.amazon.awssdk.services.dynamodb.model.PutRequest;
 import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
 import software.amazon.awssdk.services.dynamodb.model.StreamViewType;
-import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
 import software.amazon.awssdk.services.sfn.SfnClient;
 import software.amazon.awssdk.services.sfn.model.DescribeExecutionResponse;
 import software.amazon.awssdk.services.sfn.model.ExecutionListItem;
@@ -69,18 +67,7 @@ final class FaultFixtures {
 
     /** Writes items {@code id -> ttl} with BatchWriteItem, resending unprocessed ones; returns when all are stored. */
     static void batchWrite(DynamoDbClient dynamoDb, String table, Map<String, Long> ttls) {
-        List<WriteRequest> requests = new ArrayList<>();
-        ttls.forEach((id, ttl) -> requests.add(WriteRequest.builder().putRequest(PutRequest.builder()
-                .item(Map.of(KEY, AttributeValue.fromS(id), TTL, AttributeValue.fromN(Long.toString(ttl)))).build()).build()));
-        for (int from = 0; from < requests.size(); from += 25) {
-            List<WriteRequest> batch = requests.subList(from, Math.min(requests.size(), from + 25));
-            Map<String, List<WriteRequest>> pending = Map.of(table, batch);
-            while (!pending.isEmpty()) {
-                Map<String, List<WriteRequest>> send = pending;
-                BatchWriteItemResponse response = dynamoDb.batchWriteItem(r -> r.requestItems(send));
-                pending = response.hasUnprocessedItems() ? response.unprocessedItems() : Map.of();
-            }
-        }
+        ExpiryTable.batchWrite(dynamoDb, table, ttls);
     }
 
     /** The ids in the table now (a full, consistent scan). */

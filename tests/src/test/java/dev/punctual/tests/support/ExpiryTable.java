@@ -3,12 +3,17 @@ package dev.punctual.tests.support;
 import dev.punctual.local.runtime.LocalRuntime;
 import dev.punctual.local.stream.WatchedTable;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.BatchWriteItemResponse;
+import software.amazon.awssdk.services.dynamodb.model.PutRequest;
+import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
 import software.amazon.awssdk.services.dynamodb.model.BillingMode;
 import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
 import software.amazon.awssdk.services.dynamodb.model.KeyType;
@@ -79,6 +84,26 @@ public final class ExpiryTable {
     public void put(String id, AttributeValue ttl) {
         dynamoDb.putItem(r -> r.tableName(name).item(Map.of(KEY, AttributeValue.fromS(id), TTL, ttl,
                 "payload", AttributeValue.fromS("end-to-end test item"))));
+    }
+
+    /** Puts items {@code id -> ttl} with BatchWriteItem, 25 at a time; returns when all are stored. */
+    public void putAll(Map<String, Long> ttls) {
+        batchWrite(dynamoDb, name, ttls);
+    }
+
+    /** Writes items {@code id -> ttl} to {@code table} with BatchWriteItem, resending unprocessed ones. */
+    public static void batchWrite(DynamoDbClient dynamoDb, String table, Map<String, Long> ttls) {
+        List<WriteRequest> requests = new ArrayList<>();
+        ttls.forEach((id, ttl) -> requests.add(WriteRequest.builder().putRequest(PutRequest.builder()
+                .item(Map.of(KEY, AttributeValue.fromS(id), TTL, AttributeValue.fromN(Long.toString(ttl)))).build()).build()));
+        for (int from = 0; from < requests.size(); from += 25) {
+            Map<String, List<WriteRequest>> pending = Map.of(table, requests.subList(from, Math.min(requests.size(), from + 25)));
+            while (!pending.isEmpty()) {
+                Map<String, List<WriteRequest>> send = pending;
+                BatchWriteItemResponse response = dynamoDb.batchWriteItem(r -> r.requestItems(send));
+                pending = response.hasUnprocessedItems() ? response.unprocessedItems() : Map.of();
+            }
+        }
     }
 
     /** Sets the TTL of an existing item to {@code epochSeconds}. */

@@ -1,0 +1,61 @@
+package dev.punctual.events;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class EventPublisherTest {
+
+    private final RecordingEventBus bus = new RecordingEventBus();
+    private final List<Duration> pauses = new ArrayList<>();
+    private final EventPublisher publisher = new EventPublisher(bus, pauses::add, () -> 0.5);
+
+    private static List<EventEntry> entries(int count) {
+        List<EventEntry> entries = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            entries.add(new EventEntry("seq-" + i, Instant.EPOCH, "{\"n\":" + i + "}", List.of()));
+        }
+        return entries;
+    }
+
+    @Test
+    void publish_whenTwentyFiveEntries_callsPutEventsThreeTimesWithAtMostTen() {
+        EventPublisher.Outcome outcome = publisher.publish(entries(25));
+
+        assertThat(outcome.unpublished()).isEmpty();
+        assertThat(bus.calls()).extracting(List::size).containsExactly(10, 10, 5);
+        assertThat(pauses).isEmpty();
+    }
+
+    @Test
+    void publish_whenSomeEntriesRefusedOnce_retriesOnlyThoseAfterABackoff() {
+        Map<String, Integer> seen = new HashMap<>();
+        bus.refuse(entry -> seen.merge(entry.sequenceNumber(), 1, Integer::sum) == 1
+                && entry.sequenceNumber().endsWith("3") ? "ThrottlingException" : null);
+
+        EventPublisher.Outcome outcome = publisher.publish(entries(25));
+
+        assertThat(outcome.unpublished()).isEmpty();
+        assertThat(outcome.retriedEntries()).isEqualTo(3);
+        assertThat(bus.calls()).extracting(List::size).containsExactly(10, 10, 5, 3);
+        assertThat(bus.calls().get(3)).extracting(EventEntry::sequenceNumber).containsExactly("seq-3", "seq-13", "seq-23");
+        assertThat(pauses).containsExactly(Duration.ofMillis(50));
+    }
+
+    @Test
+    void publish_whenAnEntryIsAlwaysRefused_givesUpAfterMaxAttemptsAndNamesItsRecordAndError() {
+        bus.refuse(entry -> entry.sequenceNumber().equals("seq-1") ? "InternalFailure" : null);
+
+        EventPublisher.Outcome outcome = publisher.publish(entries(3));
+
+        assertThat(outcome.unpublished()).containsExactly(Map.entry("seq-1", "InternalFailure"));
+        assertThat(bus.sent()).filteredOn(entry -> entry.sequenceNumber().equals("seq-1")).hasSize(EventPublisher.MAX_ATTEMPTS);
+        assertThat(pauses).containsExactly(Duration.ofMillis(50), Duration.ofMillis(100), Duration.ofMillis(200));
+    }
+}

@@ -1,0 +1,44 @@
+package dev.punctual.tests.support;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.amazonaws.services.lambda.runtime.events.DynamodbEvent;
+import com.amazonaws.services.lambda.runtime.events.DynamodbEvent.DynamodbStreamRecord;
+import dev.punctual.local.runtime.LocalDefaults;
+import dev.punctual.local.stream.StreamRecordConverter;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import software.amazon.awssdk.services.dynamodb.model.ShardIteratorType;
+import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
+
+/** A table's stream read as Lambda would be handed it, for tests that deliver batches themselves. */
+public final class TableStream {
+
+    private TableStream() {
+    }
+
+    /** The first {@code count} records of the table's (single-shard) stream, as Lambda would get them. */
+    public static List<DynamodbStreamRecord> read(DynamoDbStreamsClient streams, String streamArn, int count) {
+        String shardId = streams.describeStream(r -> r.streamArn(streamArn)).streamDescription().shards().get(0).shardId();
+        String iterator = streams.getShardIterator(r -> r.streamArn(streamArn).shardId(shardId)
+                .shardIteratorType(ShardIteratorType.TRIM_HORIZON)).shardIterator();
+        List<DynamodbStreamRecord> records = new ArrayList<>();
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (records.size() < count && iterator != null && System.nanoTime() < deadline) {
+            String current = iterator;
+            var page = streams.getRecords(r -> r.shardIterator(current));
+            page.records().forEach(record -> records.add(StreamRecordConverter.toLambda(record, streamArn, LocalDefaults.REGION)));
+            iterator = page.nextShardIterator();
+        }
+        assertThat(records).hasSize(count);
+        return records;
+    }
+
+    /** A Lambda event holding {@code records}. */
+    public static DynamodbEvent event(List<DynamodbStreamRecord> records) {
+        DynamodbEvent event = new DynamodbEvent();
+        event.setRecords(new ArrayList<>(records));
+        return event;
+    }
+}
