@@ -24,6 +24,7 @@ import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -94,6 +95,7 @@ final class DefinitionParser {
             timeout = positiveInteger(root.get("TimeoutSeconds"), "/TimeoutSeconds");
         }
         StateMachineGraph graph = graph(root, "", false);
+        refuseDuplicateNames(root, "", new HashMap<>());
         return new StateMachineGraph(graph.startAt(), graph.states(), timeout);
     }
 
@@ -189,6 +191,32 @@ final class DefinitionParser {
         for (String name : states.keySet()) {
             if (!reached.contains(name)) {
                 throw invalid("UNREACHABLE_STATE", "State '" + name + "' is not reachable", where + "/States/" + name);
+            }
+        }
+    }
+
+    /**
+     * State names are unique in the whole state machine, Parallel branches and Map processors included
+     * (the ASL specification; CreateStateMachine answers {@code DUPLICATE_STATE_NAME}). Each graph was
+     * read already, so the structure walked here is known to be well formed.
+     */
+    private static void refuseDuplicateNames(JsonNode graph, String where, Map<String, String> seen) {
+        for (Map.Entry<String, JsonNode> entry : graph.get("States").properties()) {
+            String pointer = where + "/States/" + entry.getKey();
+            String first = seen.putIfAbsent(entry.getKey(), pointer);
+            if (first != null) {
+                throw invalid("DUPLICATE_STATE_NAME", "Duplicate state name '" + entry.getKey() + "' (first at " + first
+                        + "): state names must be unique in the whole state machine", pointer);
+            }
+            JsonNode state = entry.getValue();
+            JsonNode branches = state.path("Branches");
+            for (int i = 0; i < branches.size(); i++) {
+                refuseDuplicateNames(branches.get(i), pointer + "/Branches/" + i, seen);
+            }
+            for (String processor : List.of("ItemProcessor", "Iterator")) {
+                if (state.has(processor)) {
+                    refuseDuplicateNames(state.get(processor), pointer + "/" + processor, seen);
+                }
             }
         }
     }
