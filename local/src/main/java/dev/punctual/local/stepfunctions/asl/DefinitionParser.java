@@ -85,11 +85,7 @@ final class DefinitionParser {
             throw invalid("SCHEMA_VALIDATION_FAILED", "The definition must be a JSON object", "");
         }
         unknownFields(root, TOP_LEVEL_FIELDS, "");
-        JsonNode language = root.get("QueryLanguage");
-        if (language != null && !"JSONPath".equals(language.asText())) {
-            throw invalid("SCHEMA_VALIDATION_FAILED", "Only the JSONPath query language is supported, not "
-                    + language, "/QueryLanguage");
-        }
+        refuseOtherQueryLanguage(root, "");
         long timeout = 0;
         if (root.has("TimeoutSeconds")) {
             timeout = positiveInteger(root.get("TimeoutSeconds"), "/TimeoutSeconds");
@@ -195,6 +191,15 @@ final class DefinitionParser {
         }
     }
 
+    /** The machine and each state may name their query language; this runtime runs JSONPath only. */
+    private static void refuseOtherQueryLanguage(JsonNode node, String where) {
+        JsonNode language = node.get("QueryLanguage");
+        if (language != null && !"JSONPath".equals(language.asText())) {
+            throw invalid("SCHEMA_VALIDATION_FAILED", "Only the JSONPath query language is supported, not "
+                    + language, where + "/QueryLanguage");
+        }
+    }
+
     /**
      * State names are unique in the whole state machine, Parallel branches and Map processors included
      * (the ASL specification; CreateStateMachine answers {@code DUPLICATE_STATE_NAME}). Each graph was
@@ -243,7 +248,10 @@ final class DefinitionParser {
                 }
             }
         }
-        unknownFields(node, allowed, where);
+        refuseOtherQueryLanguage(node, where);
+        Set<String> withLanguage = new HashSet<>(allowed);
+        withLanguage.add("QueryLanguage");
+        unknownFields(node, withLanguage, where);
         StateFields fields = fields(name, type, node, where);
         switch (type) {
             case "Pass":
