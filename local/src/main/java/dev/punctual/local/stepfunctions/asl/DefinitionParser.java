@@ -328,8 +328,25 @@ final class DefinitionParser {
     private FailState fail(StateFields fields, JsonNode node, String where) {
         exclusive(node, where, "Error", "ErrorPath");
         exclusive(node, where, "Cause", "CausePath");
-        return new FailState(fields, optionalString(node, "Error", where), optionalPath(node, "ErrorPath", where),
-                optionalString(node, "Cause", where), optionalPath(node, "CausePath", where));
+        return new FailState(fields, optionalString(node, "Error", where), pathOrIntrinsic(node, "ErrorPath", where),
+                optionalString(node, "Cause", where), pathOrIntrinsic(node, "CausePath", where));
+    }
+
+    /**
+     * ErrorPath and CausePath take a reference path or an intrinsic function returning a string
+     * (state-fail.html), the same expressions as a payload template's {@code .$} fields, so each is
+     * compiled as a one-field template.
+     */
+    private static PayloadTemplate pathOrIntrinsic(JsonNode node, String field, String where) {
+        JsonNode value = node.get(field);
+        if (value == null || value.isNull()) {
+            return null;
+        }
+        if (!value.isTextual()) {
+            throw invalid("SCHEMA_VALIDATION_FAILED", "Expected a reference path or an intrinsic function",
+                    where + "/" + field);
+        }
+        return template(Json.MAPPER.createObjectNode().put(field + ".$", value.textValue()), where + "/" + field);
     }
 
     private WaitState waitState(StateFields fields, JsonNode node, String where) {

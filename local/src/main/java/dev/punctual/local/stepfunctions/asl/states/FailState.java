@@ -3,17 +3,20 @@ package dev.punctual.local.stepfunctions.asl.states;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.punctual.local.stepfunctions.asl.AslError;
 import dev.punctual.local.stepfunctions.asl.ErrorNames;
-import dev.punctual.local.stepfunctions.asl.paths.JsonPaths;
+import dev.punctual.local.stepfunctions.asl.paths.PayloadTemplate;
 
-/** {@code Fail}: fails its state machine with {@code Error}/{@code Cause} or their path variants. */
+/**
+ * {@code Fail}: fails its state machine with {@code Error}/{@code Cause} or their path variants, each
+ * a reference path or an intrinsic function, compiled as a one-field payload template.
+ */
 public final class FailState extends State {
 
     private final String error;
-    private final JsonPaths.Path errorPath;
+    private final PayloadTemplate errorPath;
     private final String cause;
-    private final JsonPaths.Path causePath;
+    private final PayloadTemplate causePath;
 
-    public FailState(StateFields fields, String error, JsonPaths.Path errorPath, String cause, JsonPaths.Path causePath) {
+    public FailState(StateFields fields, String error, PayloadTemplate errorPath, String cause, PayloadTemplate causePath) {
         super(fields);
         this.error = error;
         this.errorPath = errorPath;
@@ -42,14 +45,14 @@ public final class FailState extends State {
                 resolve(activation, cause, causePath, "CausePath")));
     }
 
-    private String resolve(Activation activation, String literal, JsonPaths.Path path, String field) {
-        if (path == null) {
+    private String resolve(Activation activation, String literal, PayloadTemplate expression, String field) {
+        if (expression == null) {
             return literal;
         }
-        JsonNode value = path.find(activation.input(), activation.context()).orElse(null);
+        JsonNode value = expression.evaluate(activation.input(), activation.context()).get(field);
         if (value == null || !value.isTextual()) {
             throw new AslError(ErrorNames.RUNTIME, "An error occurred while executing the state '" + name()
-                    + "'. The " + field + " '" + path.text() + "' did not resolve to a string");
+                    + "'. The " + field + " did not resolve to a string");
         }
         return value.textValue();
     }
