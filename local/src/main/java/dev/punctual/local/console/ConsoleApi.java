@@ -137,7 +137,9 @@ final class ConsoleApi implements AutoCloseable {
                 row.put("key", IndexedPending.keyJson(item.key()));
                 row.put("ttl", item.ttl());
                 row.put("bucket", item.bucket());
-                row.put("executionArn", executionArn(runtime.bucketStateMachineArn().orElseThrow(), item.bucket()));
+                // Between indexing an item and starting its bucket's execution, no execution reaches it yet.
+                row.put("executionArn", IndexedPending.NO_RUNNING_BUCKET.equals(item.bucket()) ? null
+                        : executionArn(runtime.bucketStateMachineArn().orElseThrow(), item.bucket()));
             }
             body.put("total", all.size());
             if (end < all.size()) {

@@ -32,6 +32,9 @@ import software.amazon.awssdk.services.sfn.model.ExecutionStatus;
  */
 public final class IndexedPending {
 
+    /** What an item shows for its bucket while none of the buckets holding it is running yet. */
+    public static final String NO_RUNNING_BUCKET = "(no running bucket)";
+
     private static final ObjectMapper JSON = new ObjectMapper();
 
     /** One pending item. */
@@ -118,7 +121,7 @@ public final class IndexedPending {
                 return name;
             }
         }
-        return "(no running bucket)";
+        return NO_RUNNING_BUCKET;
     }
 
     /** A key as DynamoDB JSON, as per-item mode's inputs show it. */

@@ -257,11 +257,11 @@ async function execution() {
     h('div', { class: 'columns' },
       h('div', {}, h('h2', {}, 'Graph'), graph(body.definition, body.events, body.marked)),
       h('div', {}, h('h2', {}, 'Input'), h('pre', { id: 'execution-input' }, pretty(body.input)),
-        h('h2', {}, 'Output'), h('pre', { id: 'execution-output' }, body.output === null ? '(none yet)' : pretty(body.output)))),
+        h('h2', {}, 'Output'), h('pre', { id: 'execution-output' }, body.output === null ? (body.status === 'RUNNING' ? '(none yet)' : '(none)') : pretty(body.output)))),
     h('h2', {}, 'Event history'),
     table([['ID', 'num'], ['Type'], ['State'], ['Time (UTC)'], ['Details']], body.events.map(e => h('tr', { class: 'history-row' },
       h('td', { class: 'num' }, e.id), h('td', { class: 'event-type' }, e.type), h('td', {}, e.details && e.details.name || ''),
-      h('td', { class: 'mono' }, time(e.timestamp)), h('td', { class: 'mono' }, details(e.details))))));
+      h('td', { class: 'mono' }, time(e.timestamp)), h('td', { class: 'mono details' }, details(e.details))))));
   return body.status === 'RUNNING';
 }
 

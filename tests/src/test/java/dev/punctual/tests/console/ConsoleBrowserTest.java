@@ -31,6 +31,7 @@ class ConsoleBrowserTest {
     private static final Pattern SECONDS_LEFT = Pattern.compile("(\\d+\\.\\d)s");
 
     private static Browser browser;
+    private static ConsoleRuntime started;
     private static LocalRuntime runtime;
     private static ConsoleServer console;
     private static ExpiryTable table;
@@ -38,19 +39,15 @@ class ConsoleBrowserTest {
     @BeforeAll
     static void start() {
         browser = Browser.start();
-        runtime = LocalRuntime.start(LocalRuntime.Options.onFreePorts());
-        console = ConsoleServer.start(runtime, 0);
+        started = ConsoleRuntime.start(LocalRuntime.Options.onFreePorts());
+        runtime = started.runtime();
+        console = started.console();
         table = ExpiryTable.create(runtime, "console");
     }
 
     @AfterAll
     static void stop() {
-        if (console != null) {
-            console.close();
-        }
-        if (runtime != null) {
-            runtime.close();
-        }
+        ConsoleRuntime.closeIfStarted(started);
         if (browser != null) {
             browser.close();
         }

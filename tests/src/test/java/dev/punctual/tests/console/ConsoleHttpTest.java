@@ -35,6 +35,7 @@ import org.junit.jupiter.api.TestMethodOrder;
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ConsoleHttpTest {
 
+    private static ConsoleRuntime started;
     private static LocalRuntime runtime;
     private static ConsoleServer console;
     private static ExpiryTable table;
@@ -44,8 +45,9 @@ class ConsoleHttpTest {
     @BeforeAll
     static void start() {
         MappingSettings mapping = MappingSettings.builder().maximumRetryAttempts(1).retryDelay(Duration.ofMillis(100)).build();
-        runtime = LocalRuntime.start(LocalRuntime.Options.onFreePorts().withMapping(mapping).withMaxOpenExecutions(1));
-        console = ConsoleServer.start(runtime, 0);
+        started = ConsoleRuntime.start(LocalRuntime.Options.onFreePorts().withMapping(mapping).withMaxOpenExecutions(1));
+        runtime = started.runtime();
+        console = started.console();
         table = ExpiryTable.create(runtime, "console-http");
         table.putWithTtl("first", Instant.now().getEpochSecond() + 3);
         Await.until("the first item's execution to run", Duration.ofSeconds(10),
@@ -58,12 +60,7 @@ class ConsoleHttpTest {
 
     @AfterAll
     static void stop() {
-        if (console != null) {
-            console.close();
-        }
-        if (runtime != null) {
-            runtime.close();
-        }
+        ConsoleRuntime.closeIfStarted(started);
     }
 
     @Test

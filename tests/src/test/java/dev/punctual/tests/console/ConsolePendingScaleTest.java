@@ -28,8 +28,9 @@ class ConsolePendingScaleTest {
     @Test
     void firstPageOfPending_with100000Pending_rendersInUnderOneSecond() throws InterruptedException {
         try (Browser browser = Browser.start();
-             LocalRuntime runtime = LocalRuntime.start(LocalRuntime.Options.onFreePorts());
-             ConsoleServer console = ConsoleServer.start(runtime, 0)) {
+             ConsoleRuntime both = ConsoleRuntime.start(LocalRuntime.Options.onFreePorts())) {
+            LocalRuntime runtime = both.runtime();
+            ConsoleServer console = both.console();
             ExpiryTrial.Settings settings = new ExpiryTrial.Settings("console-scale", PENDING, Duration.ofHours(1),
                     Duration.ofMinutes(30), Duration.ofSeconds(30), 8);
             ExpiryTrial.ScheduleReport scheduled = new ExpiryTrial(runtime, Clock.systemUTC()).schedule(settings,
@@ -47,8 +48,8 @@ class ConsolePendingScaleTest {
             List<WebElement> rows = firstRows(driver, Duration.ofSeconds(10));
             Duration rendered = Duration.ofNanos(System.nanoTime() - started);
             browser.screenshot("pending-100000");
-            System.out.printf("console /pending with %,d pending (scheduled in %d s): first page rendered in %d ms%n",
-                    PENDING, scheduled.scheduling().toSeconds(), rendered.toMillis());
+            System.out.printf("console /pending with %,d pending (written in %d s, scheduled in %d s): first page rendered"
+                    + " in %d ms%n", PENDING, scheduled.writing().toSeconds(), scheduled.scheduling().toSeconds(), rendered.toMillis());
 
             assertThat(rows).hasSize(50);
             assertThat(driver.findElement(By.id("pending-total")).getText()).isEqualTo(PENDING + " pending");
