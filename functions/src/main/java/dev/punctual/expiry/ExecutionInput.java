@@ -23,9 +23,6 @@ public record ExecutionInput(
         long horizonHops,
         String chainName) {
 
-    /** Step Functions' limit on an execution input, in UTF-8 bytes. */
-    public static final int MAX_INPUT_BYTES = 262_144;
-
     public ExecutionInput {
         Objects.requireNonNull(table, "table");
         Objects.requireNonNull(key, "key");

@@ -1,6 +1,7 @@
 package dev.punctual.expiry;
 
 import dev.punctual.statemachine.ExpiryWorkflow;
+import dev.punctual.statemachine.StepFunctionsLimits;
 import dev.punctual.statemachine.StreamWiring;
 import java.time.Duration;
 import java.time.Instant;
@@ -153,8 +154,8 @@ public final class ExpiryRules {
                 valid.expireAt(), hops, name);
         // Room for the longest name a restart can give, so a restart never crosses the limit.
         int size = input.sizeInBytes() + ExecutionNames.RESTART_SUFFIX_LENGTH;
-        if (size > ExecutionInput.MAX_INPUT_BYTES) {
-            String detail = "execution input of " + size + " bytes exceeds Step Functions' " + ExecutionInput.MAX_INPUT_BYTES
+        if (size > StepFunctionsLimits.MAX_PAYLOAD_BYTES) {
+            String detail = "execution input of " + size + " bytes exceeds Step Functions' " + StepFunctionsLimits.MAX_PAYLOAD_BYTES
                     + "; not scheduled";
             return stops.isEmpty()
                     ? Decision.ignore(Reason.INPUT_TOO_LARGE, detail, valid.ttl().text())

@@ -33,11 +33,6 @@ public final class ManualTimer implements Timer {
         return clock;
     }
 
-    /** The manual clock, for tests that move it directly. */
-    public ManualClock manualClock() {
-        return clock;
-    }
-
     @Override
     public synchronized Cancellable schedule(Instant at, Runnable action) {
         Objects.requireNonNull(at, "at");

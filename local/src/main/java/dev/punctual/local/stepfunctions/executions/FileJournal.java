@@ -270,7 +270,7 @@ final class FileJournal implements Journal {
                 }
             };
             source.writeSnapshot(sink);
-            sink.accept(JournalRecords.snapshotEnd());
+            sink.accept(JournalCodec.snapshotEnd());
             drain(out, buffer);
             out.force(true);
         }
@@ -349,7 +349,7 @@ final class FileJournal implements Journal {
             }
             byte[] record = new byte[length];
             in.get(record);
-            if (snapshot && record.length == 1 && record[0] == JournalRecords.SNAPSHOT_END) {
+            if (snapshot && record.length == 1 && record[0] == JournalCodec.SNAPSHOT_END) {
                 return count;
             }
             replay.accept(record);
@@ -389,7 +389,7 @@ final class FileJournal implements Journal {
             if ((int) crc.getValue() != checksum) {
                 return false;
             }
-            ended[0] = length == 1 && content[in.position()] == JournalRecords.SNAPSHOT_END;
+            ended[0] = length == 1 && content[in.position()] == JournalCodec.SNAPSHOT_END;
             in.position(in.position() + length);
         }
         return ended[0];

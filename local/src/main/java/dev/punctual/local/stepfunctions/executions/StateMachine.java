@@ -15,7 +15,7 @@ final class StateMachine {
             .comparingLong((Execution e) -> -e.startMillis)
             .thenComparing(e -> e.name);
 
-    final StepFunctionsEngine engine;
+    final ExecutionHost host;
     final String name;
     final String arn;
     /** Also tells incarnations of one name apart: it grows strictly from one incarnation to the next. */
@@ -27,8 +27,8 @@ final class StateMachine {
     final ConcurrentNavigableMap<Execution, Execution> newestFirst = new ConcurrentSkipListMap<>(NEWEST_FIRST);
     final AtomicInteger running = new AtomicInteger();
 
-    StateMachine(StepFunctionsEngine engine, String name, String arn, long creationMillis, Definition first) {
-        this.engine = engine;
+    StateMachine(ExecutionHost host, String name, String arn, long creationMillis, Definition first) {
+        this.host = host;
         this.name = name;
         this.arn = arn;
         this.creationMillis = creationMillis;

@@ -162,10 +162,11 @@ public final class StepFunctionsLocal implements AutoCloseable {
                 return new StepFunctionsLocal(engine, new Recovery(0, 0, Duration.ZERO));
             }
             long started = System.nanoTime();
-            FileJournal.Opened opened = FileJournal.open(dataDirectory, engine::replay, segmentBytes, fsync);
+            FileJournal.Opened opened = FileJournal.open(dataDirectory, engine.durability()::replay, segmentBytes,
+                    fsync);
             engine.useJournal(opened.journal());
-            opened.journal().snapshotsFrom(engine);
-            int resumed = engine.resumeRecovered();
+            opened.journal().snapshotsFrom(engine.durability());
+            int resumed = engine.durability().resumeRecovered();
             Recovery recovery = new Recovery(opened.recordsReplayed(), resumed,
                     Duration.ofNanos(System.nanoTime() - started));
             if (opened.recordsReplayed() > 0) {

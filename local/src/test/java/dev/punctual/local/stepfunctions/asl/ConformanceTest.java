@@ -1,6 +1,7 @@
 package dev.punctual.local.stepfunctions.asl;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.punctual.local.stepfunctions.asl.paths.Json;
@@ -13,7 +14,9 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -27,6 +30,9 @@ import org.junit.jupiter.params.provider.MethodSource;
 class ConformanceTest {
 
     static final Instant START = Instant.parse("2024-01-01T00:00:00Z");
+    /** The keys of {@code expect} this test checks; a fixture with any other key fails. */
+    static final Set<String> EXPECTATIONS = Set.of("output", "error", "status", "cause", "causeContains", "wakeUps",
+            "events", "taskParameters", "finishedAt");
 
     static Stream<Arguments> fixtures() throws IOException, URISyntaxException {
         Path root = Path.of(ConformanceTest.class.getResource("/conformance").toURI());
@@ -49,7 +55,38 @@ class ConformanceTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("fixtures")
     void fixture_whenRun_matchesExpectation(String name, JsonNode fixture) {
+        runAndCheck(fixture);
+    }
+
+    @Test
+    void fixture_withMisspeltExpectation_fails() {
+        JsonNode fixture = Json.parse("""
+                {"doc": "a fixture whose only expectation is misspelt",
+                 "definition": {"StartAt": "P", "States": {"P": {"Type": "Pass", "End": true}}},
+                 "input": {"a": 1},
+                 "expect": {"outptu": {"a": 2}}}""");
+        assertThatThrownBy(() -> runAndCheck(fixture)).isInstanceOf(AssertionError.class)
+                .hasMessageContaining("outptu");
+    }
+
+    @Test
+    void fixture_withoutExpectation_fails() {
+        JsonNode fixture = Json.parse("""
+                {"doc": "a fixture that expects nothing",
+                 "definition": {"StartAt": "P", "States": {"P": {"Type": "Pass", "End": true}}},
+                 "expect": {}}""");
+        assertThatThrownBy(() -> runAndCheck(fixture)).isInstanceOf(AssertionError.class)
+                .hasMessageContaining("states no expectation");
+    }
+
+    private static void runAndCheck(JsonNode fixture) {
         assertThat(fixture.path("doc").asText()).as("every fixture names its source").isNotBlank();
+        JsonNode expect = fixture.path("expect");
+        List<String> keys = new ArrayList<>();
+        expect.fieldNames().forEachRemaining(keys::add);
+        assertThat(keys).as("the fixture states no expectation this test checks (one of %s)", EXPECTATIONS)
+                .isNotEmpty();
+        assertThat(keys).as("expectations this test understands").allMatch(EXPECTATIONS::contains);
         Instant start = fixture.has("now") ? Instant.parse(fixture.get("now").asText()) : START;
         ManualClockRun run = ManualClockRun.run(fixture.get("definition"),
                 fixture.path("input").isMissingNode() ? Json.MAPPER.createObjectNode() : fixture.get("input"), start,
@@ -58,7 +95,6 @@ class ConformanceTest {
         CannedTaskResource tasks = run.tasks;
         List<Instant> wakeUps = run.wakeUps;
 
-        JsonNode expect = fixture.get("expect");
         ExecutionOutcome outcome = observer.outcome.get();
         assertThat(outcome).as("the execution completed").isNotNull();
         assertThat(observer.completions).hasSize(1);

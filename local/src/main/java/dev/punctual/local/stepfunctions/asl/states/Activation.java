@@ -88,7 +88,11 @@ public final class Activation {
         }
     }
 
-    /** Claims the right to end the action, for races such as a task against its time-out. */
+    /**
+     * Whether {@link #complete} or {@link #fail} was already called. It only reads: the endings that
+     * race (a task's answer against its time-out) both run on the run's trampoline, one after the
+     * other, so the later one sees the earlier one's end here and reports nothing.
+     */
     public boolean isFinished() {
         return finished.get();
     }

@@ -6,6 +6,8 @@ import dev.punctual.local.stepfunctions.asl.ErrorNames;
 import dev.punctual.local.stepfunctions.asl.paths.Json;
 import dev.punctual.local.stepfunctions.asl.paths.JsonPaths;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -25,6 +27,85 @@ public interface ChoiceRule {
             "TimestampEquals", "TimestampLessThan", "TimestampGreaterThan", "TimestampLessThanEquals",
             "TimestampGreaterThanEquals",
             "IsPresent", "IsNull", "IsString", "IsNumeric", "IsBoolean", "IsTimestamp");
+
+    /**
+     * Reads a Choice rule; only a {@code topLevel} one (an entry of {@code Choices}) may have
+     * {@code Next}, which the Choice state reads itself.
+     */
+    static ChoiceRule read(DefinitionNode node, boolean topLevel) {
+        if (!node.json().isObject()) {
+            throw node.error("A Choice rule must be an object");
+        }
+        if (!topLevel && node.has("Next")) {
+            throw node.error("Next", "Only top-level Choice rules may have 'Next'");
+        }
+        for (String combinator : List.of("And", "Or")) {
+            if (node.has(combinator)) {
+                JsonNode rules = node.get(combinator);
+                if (!rules.isArray() || rules.isEmpty()) {
+                    throw node.error(combinator, "'" + combinator + "' must be a non-empty array of rules");
+                }
+                node.allowOnly(Set.of(combinator, "Next", "Comment"), "Unexpected field '%s' in a Choice rule");
+                List<ChoiceRule> nested = new ArrayList<>();
+                for (int i = 0; i < rules.size(); i++) {
+                    nested.add(read(node.field(combinator).element(i), false));
+                }
+                return combinator.equals("And") ? new All(nested) : new Any(nested);
+            }
+        }
+        if (node.has("Not")) {
+            node.allowOnly(Set.of("Not", "Next", "Comment"), "Unexpected field '%s' in a Choice rule");
+            return new None(read(node.field("Not"), false));
+        }
+        JsonNode variable = node.get("Variable");
+        if (variable == null || !variable.isTextual()) {
+            throw node.error("A Choice rule needs 'Variable' and a comparison, or And/Or/Not");
+        }
+        JsonPaths.Path variablePath = node.field("Variable").path();
+        String operator = null;
+        for (Iterator<String> names = node.json().fieldNames(); names.hasNext();) {
+            String field = names.next();
+            if (field.equals("Variable") || field.equals("Next") || field.equals("Comment")) {
+                continue;
+            }
+            String base = field.endsWith("Path") && !field.equals("IsPresent")
+                    ? field.substring(0, field.length() - 4) : field;
+            if (!OPERATORS.contains(base) || (base.startsWith("Is") && !base.equals(field))) {
+                throw node.error(field, "Unknown field '" + field + "' in a Choice rule");
+            }
+            if (operator != null) {
+                throw node.error(field, "A Choice rule may have only one comparison, found '" + operator + "' and '"
+                        + field + "'");
+            }
+            operator = field;
+        }
+        if (operator == null) {
+            throw node.error("A Choice rule needs a comparison operator");
+        }
+        DefinitionNode operand = node.field(operator);
+        if (operator.endsWith("Path") && !operator.startsWith("Is")) {
+            return new Comparison(variablePath, operator.substring(0, operator.length() - 4), null, operand.path());
+        }
+        checkOperand(operator, operand);
+        return new Comparison(variablePath, operator, operand.json(), null);
+    }
+
+    private static void checkOperand(String operator, DefinitionNode operand) {
+        JsonNode value = operand.json();
+        boolean ok;
+        if (operator.startsWith("Is") || operator.equals("BooleanEquals")) {
+            ok = value.isBoolean();
+        } else if (operator.startsWith("String")) {
+            ok = value.isTextual();
+        } else if (operator.startsWith("Numeric")) {
+            ok = value.isNumber();
+        } else {
+            ok = value.isTextual() && Timestamps.parse(value.textValue()).isPresent();
+        }
+        if (!ok) {
+            throw operand.error("The value of '" + operator + "' has the wrong type: " + Json.write(value));
+        }
+    }
 
     /** {@code And}. */
     record All(List<ChoiceRule> rules) implements ChoiceRule {

@@ -1,11 +1,17 @@
 package dev.punctual.local.stepfunctions.asl.states;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.punctual.local.stepfunctions.asl.AslError;
 import dev.punctual.local.stepfunctions.asl.ErrorNames;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 
 /** {@code Choice}: the first rule that matches names the next state, else {@code Default}. */
 public final class ChoiceState extends State {
+
+    public static final StateType TYPE = new StateType("Choice", StateFields.PATHS, Set.of("Choices", "Default"),
+            ChoiceState::read);
 
     /** A top-level rule and where it leads. */
     public record Branch(ChoiceRule rule, String next) {
@@ -30,7 +36,19 @@ public final class ChoiceState extends State {
 
     @Override
     public String type() {
-        return "Choice";
+        return TYPE.name();
+    }
+
+    private static ChoiceState read(StateFields fields, DefinitionNode node) {
+        List<Branch> branches = new ArrayList<>();
+        for (DefinitionNode rule : node.nonEmptyArray("Choices", "A Choice state needs a non-empty 'Choices' array")) {
+            JsonNode next = rule.get("Next");
+            if (next == null || !next.isTextual()) {
+                throw rule.error("Next", "Each Choice rule needs 'Next'");
+            }
+            branches.add(new Branch(ChoiceRule.read(rule, true), next.textValue()));
+        }
+        return new ChoiceState(fields, branches, node.optionalString("Default"));
     }
 
     @Override

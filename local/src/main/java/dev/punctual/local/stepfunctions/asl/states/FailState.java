@@ -3,13 +3,20 @@ package dev.punctual.local.stepfunctions.asl.states;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.punctual.local.stepfunctions.asl.AslError;
 import dev.punctual.local.stepfunctions.asl.ErrorNames;
+import dev.punctual.local.stepfunctions.asl.paths.Json;
 import dev.punctual.local.stepfunctions.asl.paths.PayloadTemplate;
+import java.util.Set;
 
 /**
- * {@code Fail}: fails its state machine with {@code Error}/{@code Cause} or their path variants, each
- * a reference path or an intrinsic function, compiled as a one-field payload template.
+ * {@code Fail}: fails its state machine with {@code Error}/{@code Cause} or their path variants. AWS
+ * takes a reference path or an intrinsic function returning a string in {@code ErrorPath} and
+ * {@code CausePath} (state-fail.html), the same expressions as a payload template's {@code .$} fields,
+ * so each is compiled as a one-field template.
  */
 public final class FailState extends State {
+
+    public static final StateType TYPE = new StateType("Fail", Set.of(), Set.of("Error", "ErrorPath", "Cause", "CausePath"),
+            FailState::read);
 
     private final String error;
     private final PayloadTemplate errorPath;
@@ -26,7 +33,25 @@ public final class FailState extends State {
 
     @Override
     public String type() {
-        return "Fail";
+        return TYPE.name();
+    }
+
+    private static FailState read(StateFields fields, DefinitionNode node) {
+        node.exclusive("Error", "ErrorPath");
+        node.exclusive("Cause", "CausePath");
+        return new FailState(fields, node.optionalString("Error"), pathOrIntrinsic(node, "ErrorPath"),
+                node.optionalString("Cause"), pathOrIntrinsic(node, "CausePath"));
+    }
+
+    private static PayloadTemplate pathOrIntrinsic(DefinitionNode node, String field) {
+        JsonNode value = node.get(field);
+        if (value == null || value.isNull()) {
+            return null;
+        }
+        if (!value.isTextual()) {
+            throw node.error(field, "Expected a reference path or an intrinsic function");
+        }
+        return node.template(field, Json.MAPPER.createObjectNode().put(field + ".$", value.textValue()));
     }
 
     @Override

@@ -6,6 +6,8 @@ import dev.punctual.local.stepfunctions.asl.AslError;
 import dev.punctual.local.stepfunctions.asl.Checkpoint;
 import dev.punctual.local.stepfunctions.asl.ErrorNames;
 import dev.punctual.local.stepfunctions.asl.paths.Json;
+import dev.punctual.local.stepfunctions.asl.paths.ReferencePath;
+import dev.punctual.statemachine.StepFunctionsLimits;
 import java.time.Duration;
 import java.time.Instant;
 import dev.punctual.local.time.Timer;
@@ -20,9 +22,6 @@ import java.util.function.Consumer;
  * and Catch, and follows transitions until a terminal state or an uncaught error.
  */
 public final class GraphRun {
-
-    /** Payload quota: 262,144 bytes of UTF-8 per state input, output and task result. */
-    public static final int MAX_PAYLOAD_BYTES = 262_144;
 
     private static final DateTimeFormatter TIMESTAMP =
             DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSS'Z'").withZone(ZoneOffset.UTC);
@@ -150,12 +149,13 @@ public final class GraphRun {
                 JsonNode selected = state.fields().resultSelector() == null ? result
                         : state.fields().resultSelector().evaluate(result, activation.context());
                 JsonNode combined;
-                if (state.fields().resultPathNull()) {
+                PathField<ReferencePath> resultPath = state.fields().resultPath();
+                if (resultPath.isNull()) {
                     combined = visit.rawInput;
-                } else if (state.fields().resultPath() == null) {
+                } else if (resultPath.isAbsent()) {
                     combined = selected;
                 } else {
-                    combined = state.fields().resultPath().placeInto(visit.rawInput, selected);
+                    combined = resultPath.path().placeInto(visit.rawInput, selected);
                 }
                 output = state.applyOutputPath(combined, activation.context());
             } else {
@@ -254,10 +254,10 @@ public final class GraphRun {
 
     private void checkSize(JsonNode node, String what, State state) {
         int size = Json.utf8Size(node);
-        if (size > MAX_PAYLOAD_BYTES) {
+        if (size > StepFunctionsLimits.MAX_PAYLOAD_BYTES) {
             throw new AslError(ErrorNames.DATA_LIMIT_EXCEEDED, "The state/task '" + state.name() + "' returned a "
                     + what + " with a size of " + size + " bytes exceeding the maximum number of bytes service limit ("
-                    + MAX_PAYLOAD_BYTES + ").");
+                    + StepFunctionsLimits.MAX_PAYLOAD_BYTES + ").");
         }
     }
 

@@ -8,6 +8,7 @@ import dev.punctual.local.stepfunctions.asl.ErrorNames;
 import dev.punctual.local.stepfunctions.asl.paths.Json;
 import dev.punctual.local.stepfunctions.asl.paths.JsonPaths;
 import dev.punctual.local.stepfunctions.asl.paths.PayloadTemplate;
+import java.util.Set;
 
 /**
  * Inline {@code Map}: runs its item processor once per element of the array at {@code ItemsPath},
@@ -15,6 +16,16 @@ import dev.punctual.local.stepfunctions.asl.paths.PayloadTemplate;
  * first failing iteration stops the others and fails the state with its error.
  */
 public final class MapState extends State {
+
+    /** {@code Parameters} is the legacy name of {@code ItemSelector} here, not a common field. */
+    public static final StateType TYPE = new StateType("Map",
+            StateType.common(StateFields.TRANSITION, StateFields.PATHS, StateFields.RESULT_AND_ERRORS),
+            Set.of("ItemsPath", "ItemSelector", "Parameters", "MaxConcurrency", "Iterator", "ItemProcessor"),
+            MapState::read, MapState::refuseDistributed);
+    /** Fields of the distributed Map state, which this runtime does not run. */
+    private static final Set<String> DISTRIBUTED_FIELDS = Set.of("ItemReader", "ItemBatcher", "ResultWriter",
+            "ToleratedFailurePercentage", "ToleratedFailureCount", "ToleratedFailurePercentagePath",
+            "ToleratedFailureCountPath", "Label", "MaxConcurrencyPath");
 
     private final JsonPaths.Path itemsPath;
     private final PayloadTemplate itemSelector;
@@ -36,7 +47,39 @@ public final class MapState extends State {
 
     @Override
     public String type() {
-        return "Map";
+        return TYPE.name();
+    }
+
+    /** Refuses the distributed Map's fields by name, before the unknown-field check would. */
+    private static void refuseDistributed(DefinitionNode node) {
+        for (String field : DISTRIBUTED_FIELDS) {
+            if (node.has(field)) {
+                throw node.error(field, "The field '" + field + "' belongs to the distributed Map state, which this"
+                        + " runtime does not support");
+            }
+        }
+    }
+
+    private static MapState read(StateFields fields, DefinitionNode node) {
+        node.exclusive("Iterator", "ItemProcessor");
+        node.exclusive("ItemSelector", "Parameters");
+        String processorField = node.has("ItemProcessor") ? "ItemProcessor" : "Iterator";
+        JsonNode processor = node.get(processorField);
+        if (processor == null || !processor.isObject()) {
+            throw node.error("ItemProcessor", "A Map state needs 'ItemProcessor' (or the legacy 'Iterator')");
+        }
+        JsonNode config = processor.get("ProcessorConfig");
+        if (config != null) {
+            JsonNode mode = config.get("Mode");
+            if (mode != null && !"INLINE".equals(mode.asText())) {
+                throw node.field(processorField).field("ProcessorConfig").error("Mode",
+                        "Only ProcessorConfig Mode INLINE is supported, not " + mode);
+            }
+        }
+        PayloadTemplate selector = node.optionalTemplate(node.has("ItemSelector") ? "ItemSelector" : "Parameters");
+        int maxConcurrency = (int) node.nonNegativeInteger("MaxConcurrency", 0);
+        return new MapState(fields, node.optionalPath("ItemsPath"), selector, maxConcurrency,
+                node.context().graph(node.field(processorField)));
     }
 
     @Override

@@ -4,7 +4,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import dev.punctual.local.stepfunctions.asl.AslError;
 import dev.punctual.local.stepfunctions.asl.paths.Json;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 
 /**
  * {@code Parallel}: runs every branch on the effective input at once; the result is the branches'
@@ -12,6 +14,11 @@ import java.util.List;
  * error.
  */
 public final class ParallelState extends State {
+
+    public static final StateType TYPE = new StateType("Parallel",
+            StateType.common(StateFields.TRANSITION, StateFields.PATHS, Set.of("Parameters"),
+                    StateFields.RESULT_AND_ERRORS),
+            Set.of("Branches"), ParallelState::read);
 
     private final List<StateMachineGraph> branches;
 
@@ -26,7 +33,15 @@ public final class ParallelState extends State {
 
     @Override
     public String type() {
-        return "Parallel";
+        return TYPE.name();
+    }
+
+    private static ParallelState read(StateFields fields, DefinitionNode node) {
+        List<StateMachineGraph> graphs = new ArrayList<>();
+        for (DefinitionNode branch : node.nonEmptyArray("Branches", "A Parallel state needs a non-empty 'Branches' array")) {
+            graphs.add(node.context().graph(branch));
+        }
+        return new ParallelState(fields, graphs);
     }
 
     @Override

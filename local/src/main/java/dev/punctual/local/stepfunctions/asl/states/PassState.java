@@ -1,9 +1,14 @@
 package dev.punctual.local.stepfunctions.asl.states;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.util.Set;
 
 /** {@code Pass}: its result is {@code Result} when given, else its effective input. */
 public final class PassState extends State {
+
+    public static final StateType TYPE = new StateType("Pass",
+            StateType.common(StateFields.TRANSITION, StateFields.PATHS, Set.of("Parameters", "ResultPath")),
+            Set.of("Result"), (fields, node) -> new PassState(fields, node.get("Result")));
 
     private final JsonNode result;
 
@@ -14,7 +19,7 @@ public final class PassState extends State {
 
     @Override
     public String type() {
-        return "Pass";
+        return TYPE.name();
     }
 
     @Override

@@ -50,25 +50,24 @@ public abstract class State {
     protected abstract void act(Activation activation);
 
     JsonNode applyInputPath(JsonNode raw, JsonNode context) {
-        if (fields.inputPathNull()) {
-            return Json.MAPPER.createObjectNode();
-        }
         return select(fields.inputPath(), "InputPath", raw, context);
     }
 
     JsonNode applyOutputPath(JsonNode combined, JsonNode context) {
-        if (fields.outputPathNull()) {
-            return Json.MAPPER.createObjectNode();
-        }
         return select(fields.outputPath(), "OutputPath", combined, context);
     }
 
-    private JsonNode select(JsonPaths.Path path, String field, JsonNode data, JsonNode context) {
+    /** A null path field passes on {@code {}}, an absent one everything ({@code $}). */
+    private JsonNode select(PathField<JsonPaths.Path> field, String fieldName, JsonNode data, JsonNode context) {
+        if (field.isNull()) {
+            return Json.MAPPER.createObjectNode();
+        }
+        JsonPaths.Path path = field.path();
         if (path == null) {
             return data;
         }
         return path.find(data, context).orElseThrow(() -> new AslError(ErrorNames.RUNTIME,
                 "An error occurred while executing the state '" + name() + "'. Invalid path '" + path.text()
-                        + "' in " + field + ": No results for path: " + path.text() + " in input " + Json.write(data)));
+                        + "' in " + fieldName + ": No results for path: " + path.text() + " in input " + Json.write(data)));
     }
 }

@@ -1,7 +1,12 @@
 package dev.punctual.local.stepfunctions.asl.states;
 
+import java.util.Set;
+
 /** {@code Succeed}: ends its state machine with its (InputPath/OutputPath-filtered) input. */
 public final class SucceedState extends State {
+
+    public static final StateType TYPE = new StateType("Succeed", StateFields.PATHS, Set.of(),
+            (fields, node) -> new SucceedState(fields));
 
     public SucceedState(StateFields fields) {
         super(fields);
@@ -9,7 +14,7 @@ public final class SucceedState extends State {
 
     @Override
     public String type() {
-        return "Succeed";
+        return TYPE.name();
     }
 
     @Override

@@ -9,6 +9,7 @@ import dev.punctual.local.stepfunctions.asl.TaskResource;
 import dev.punctual.local.stepfunctions.asl.paths.Json;
 import dev.punctual.local.stepfunctions.asl.paths.JsonPaths;
 import dev.punctual.local.time.Timer;
+import java.util.Set;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
@@ -19,6 +20,12 @@ import java.util.concurrent.ExecutionException;
  * the Task (or, for plain Lambda function ARNs, LambdaFunction) history events.
  */
 public final class TaskState extends State {
+
+    public static final StateType TYPE = new StateType("Task",
+            StateType.common(StateFields.TRANSITION, StateFields.PATHS, Set.of("Parameters"),
+                    StateFields.RESULT_AND_ERRORS),
+            Set.of("Resource", "TimeoutSeconds", "TimeoutSecondsPath", "HeartbeatSeconds", "HeartbeatSecondsPath"),
+            TaskState::read);
 
     /** Step Functions' default task time-out: the execution's own limit, one year. */
     static final long DEFAULT_TIMEOUT_SECONDS = 99_999_999L;
@@ -43,7 +50,24 @@ public final class TaskState extends State {
 
     @Override
     public String type() {
-        return "Task";
+        return TYPE.name();
+    }
+
+    private static TaskState read(StateFields fields, DefinitionNode node) {
+        String resource = node.requiredString("Resource", "A Task state needs a 'Resource' string");
+        if (!node.context().resourceSupported(resource)) {
+            throw node.error("Resource", "The resource '" + resource + "' is not supported by this runtime: no"
+                    + " registered task resource serves it");
+        }
+        node.exclusive("TimeoutSeconds", "TimeoutSecondsPath");
+        node.exclusive("HeartbeatSeconds", "HeartbeatSecondsPath");
+        Long timeout = node.optionalPositiveInteger("TimeoutSeconds");
+        Long heartbeat = node.optionalPositiveInteger("HeartbeatSeconds");
+        if (timeout != null && heartbeat != null && heartbeat >= timeout) {
+            throw node.error("HeartbeatSeconds", "'HeartbeatSeconds' must be smaller than 'TimeoutSeconds'");
+        }
+        node.optionalPath("HeartbeatSecondsPath");
+        return new TaskState(fields, resource, timeout, node.optionalPath("TimeoutSecondsPath"), heartbeat);
     }
 
     @Override

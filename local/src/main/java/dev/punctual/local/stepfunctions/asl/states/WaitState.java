@@ -7,6 +7,8 @@ import dev.punctual.local.stepfunctions.asl.paths.Json;
 import dev.punctual.local.stepfunctions.asl.paths.JsonPaths;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.Set;
 
 /**
  * {@code Wait}: for {@code Seconds}/{@code SecondsPath}, or until {@code Timestamp}/{@code TimestampPath}
@@ -14,6 +16,10 @@ import java.time.temporal.ChronoUnit;
  * timer entry, not a thread.
  */
 public final class WaitState extends State {
+
+    private static final List<String> DURATIONS = List.of("Seconds", "SecondsPath", "Timestamp", "TimestampPath");
+    public static final StateType TYPE = new StateType("Wait", StateType.common(StateFields.TRANSITION, StateFields.PATHS),
+            Set.copyOf(DURATIONS), WaitState::read);
 
     private final Long seconds;
     private final JsonPaths.Path secondsPath;
@@ -31,7 +37,22 @@ public final class WaitState extends State {
 
     @Override
     public String type() {
-        return "Wait";
+        return TYPE.name();
+    }
+
+    private static WaitState read(StateFields fields, DefinitionNode node) {
+        if (DURATIONS.stream().filter(node::has).count() != 1) {
+            throw node.error("A Wait state needs exactly one of Seconds, SecondsPath, Timestamp or TimestampPath");
+        }
+        Long seconds = node.has("Seconds") ? node.nonNegativeInteger("Seconds", 0) : null;
+        Instant timestamp = null;
+        if (node.has("Timestamp")) {
+            JsonNode value = node.get("Timestamp");
+            timestamp = Timestamps.parse(value.isTextual() ? value.textValue() : null).orElseThrow(() -> node.error(
+                    "Timestamp", "'Timestamp' must be an RFC 3339 timestamp such as 2016-03-14T01:59:00Z"));
+        }
+        return new WaitState(fields, seconds, node.optionalPath("SecondsPath"), timestamp,
+                node.optionalPath("TimestampPath"));
     }
 
     @Override

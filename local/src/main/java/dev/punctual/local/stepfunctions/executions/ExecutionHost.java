@@ -1,0 +1,78 @@
+package dev.punctual.local.stepfunctions.executions;
+
+import dev.punctual.local.stepfunctions.asl.AslInterpreter;
+import dev.punctual.local.stepfunctions.asl.InvalidDefinitionException;
+import dev.punctual.local.stepfunctions.asl.ParsedDefinition;
+import dev.punctual.local.time.Timer;
+import java.time.Clock;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * What every execution of one engine shares: the interpreter that runs it, the timer it waits on,
+ * the journal its changes go to, the threads that launch runs and the registry it belongs to. An
+ * execution reaches it through its {@link StateMachine}, so the million idle executions a process
+ * may hold carry no reference of their own.
+ */
+final class ExecutionHost {
+
+    final AslInterpreter interpreter;
+    final Timer timer;
+    final Clock clock;
+    final Arns arns;
+    final Registry registry;
+    final ExecutorService launcher;
+    /**
+     * State transitions as AWS bills them: every state entered, and every retry of a Task (each
+     * attempt is scheduled anew). Counted since the engine started; replayed history is not billed again.
+     */
+    final LongAdder billedTransitions = new LongAdder();
+    final ExecutionListeners listeners = new ExecutionListeners();
+    private volatile Journal journal = Journal.IN_MEMORY;
+
+    ExecutionHost(AslInterpreter interpreter, Timer timer, Arns arns, Registry registry, int launcherThreads) {
+        this.interpreter = interpreter;
+        this.timer = timer;
+        this.clock = timer.clock();
+        this.arns = arns;
+        this.registry = registry;
+        this.launcher = new ThreadPoolExecutor(launcherThreads, launcherThreads, 60, TimeUnit.SECONDS,
+                new LinkedBlockingQueue<>(), runnable -> {
+                    Thread t = new Thread(runnable, "sfn-launcher");
+                    t.setDaemon(true);
+                    return t;
+                });
+    }
+
+    Journal journal() {
+        return journal;
+    }
+
+    void useJournal(Journal journal) {
+        this.journal = journal;
+    }
+
+    /** After an execution closed, live or replayed: tells the listeners, then the registry. */
+    void closed(Execution e) {
+        listeners.closed(e);
+        registry.closed(e);
+    }
+
+    /** Parses a definition, answering an invalid one as the API does. */
+    ParsedDefinition parse(String definitionJson) {
+        try {
+            return interpreter.parse(definitionJson);
+        } catch (InvalidDefinitionException e) {
+            throw new StepFunctionsException(ErrorCode.INVALID_DEFINITION, "Invalid State Machine Definition: '"
+                    + e.getMessage() + "'");
+        }
+    }
+
+    void close() {
+        launcher.shutdown();
+        journal.close();
+    }
+}

@@ -1,0 +1,131 @@
+package dev.punctual.local.stepfunctions.executions;
+
+import java.util.Arrays;
+
+/**
+ * The records of the journal and of snapshots, in the compact binary form {@link BinaryWriter}
+ * writes, both ways: the {@code encode} methods write them and {@link #decode} reads them back.
+ * Each starts with a type byte; names identify state machines and executions. Replaying them is
+ * idempotent (recovery skips what it already has), which is what lets a snapshot taken while writes
+ * go on overlap the journal segment that follows it.
+ */
+final class JournalCodec {
+
+    private static final int STATE_MACHINE_PUT = 1;
+    private static final int STATE_MACHINE_DELETE = 2;
+    private static final int EXECUTION_STARTED = 3;
+    private static final int EVENT = 4;
+    private static final int CHECKPOINT = 5;
+    private static final int COMPLETED = 6;
+    private static final int HISTORY = 7;
+    /** Type byte of the record that ends a complete snapshot; it has no other content. */
+    static final int SNAPSHOT_END = 8;
+
+    /** One decoded record. */
+    sealed interface Record {
+    }
+
+    /** A state machine's revision (its first one creates it). */
+    record StateMachinePut(String name, long creationMillis, int revision, String definitionJson, String roleArn,
+            long updateMillis) implements Record {
+    }
+
+    /** A state machine turned {@code DELETING}. */
+    record StateMachineDelete(String name, long creationMillis) implements Record {
+    }
+
+    /** An execution opened. */
+    record ExecutionStarted(String stateMachine, String execution, int revision, long startMillis, byte[] input)
+            implements Record {
+    }
+
+    /** One history event, {@link HistoryCodec}-encoded; {@code eventId} counts from 1. */
+    record Event(String stateMachine, String execution, int eventId, byte[] event) implements Record {
+    }
+
+    /** A whole history at once, as snapshots write it. */
+    record History(String stateMachine, String execution, int eventCount, byte[] history) implements Record {
+    }
+
+    /** A running execution's last checkpoint; {@code stateInput == null} means the execution input. */
+    record Checkpointed(String stateMachine, String execution, String state, byte[] stateInput, long enteredMillis,
+            long wakeMillis) implements Record {
+    }
+
+    /** An execution closed. */
+    record Completed(String stateMachine, String execution, ExecutionStatus status, long stopMillis, byte[] output,
+            String error, String cause) implements Record {
+    }
+
+    private JournalCodec() {
+    }
+
+    static byte[] stateMachinePut(StateMachine sm, Definition d) {
+        return new BinaryWriter(256 + d.parsed().json().length()).writeByte(STATE_MACHINE_PUT)
+                .writeString(sm.name).writeLong(sm.creationMillis).writeVarInt(d.revision())
+                .writeString(d.parsed().json()).writeString(d.roleArn()).writeLong(d.updateMillis())
+                .toByteArray();
+    }
+
+    static byte[] stateMachineDelete(StateMachine sm) {
+        return new BinaryWriter(64).writeByte(STATE_MACHINE_DELETE).writeString(sm.name)
+                .writeLong(sm.creationMillis).toByteArray();
+    }
+
+    static byte[] executionStarted(Execution e) {
+        return new BinaryWriter(64 + e.input.length).writeByte(EXECUTION_STARTED)
+                .writeString(e.stateMachine.name).writeString(e.name).writeVarInt(e.definition.revision())
+                .writeLong(e.startMillis).writeBytes(e.input).toByteArray();
+    }
+
+    static byte[] event(Execution e, int eventId, byte[] encodedEvent) {
+        return new BinaryWriter(64 + encodedEvent.length).writeByte(EVENT)
+                .writeString(e.stateMachine.name).writeString(e.name).writeVarInt(eventId)
+                .writeBytes(encodedEvent).toByteArray();
+    }
+
+    /** The whole history at once, for snapshots. */
+    static byte[] history(Execution e) {
+        return new BinaryWriter(64 + e.historyLength).writeByte(HISTORY)
+                .writeString(e.stateMachine.name).writeString(e.name).writeVarInt(e.eventCount)
+                .writeBytes(Arrays.copyOf(e.history, e.historyLength)).toByteArray();
+    }
+
+    static byte[] checkpoint(Execution e) {
+        return new BinaryWriter(64).writeByte(CHECKPOINT)
+                .writeString(e.stateMachine.name).writeString(e.name).writeString(e.checkpointState)
+                .writeNullableBytes(e.checkpointInput).writeLong(e.checkpointEnteredMillis)
+                .writeLong(e.checkpointWakeMillis).toByteArray();
+    }
+
+    static byte[] completed(Execution e) {
+        return new BinaryWriter(64).writeByte(COMPLETED)
+                .writeString(e.stateMachine.name).writeString(e.name).writeByte(e.status.ordinal())
+                .writeLong(e.stopMillis).writeNullableBytes(e.output).writeNullableString(e.error)
+                .writeNullableString(e.cause).toByteArray();
+    }
+
+    static byte[] snapshotEnd() {
+        return new byte[] {SNAPSHOT_END};
+    }
+
+    /** Reads back a record one of the {@code encode} methods above wrote. */
+    static Record decode(byte[] record) {
+        BinaryReader in = new BinaryReader(record);
+        int type = in.readByte();
+        return switch (type) {
+            case STATE_MACHINE_PUT -> new StateMachinePut(in.readString(), in.readLong(), in.readVarInt(),
+                    in.readString(), in.readString(), in.readLong());
+            case STATE_MACHINE_DELETE -> new StateMachineDelete(in.readString(), in.readLong());
+            case EXECUTION_STARTED -> new ExecutionStarted(in.readString(), in.readString(), in.readVarInt(),
+                    in.readLong(), in.readBytes());
+            case EVENT -> new Event(in.readString(), in.readString(), in.readVarInt(), in.readBytes());
+            case HISTORY -> new History(in.readString(), in.readString(), in.readVarInt(), in.readBytes());
+            case CHECKPOINT -> new Checkpointed(in.readString(), in.readString(), in.readString(),
+                    in.readNullableBytes(), in.readLong(), in.readLong());
+            case COMPLETED -> new Completed(in.readString(), in.readString(), ExecutionStatus.values()[in.readByte()],
+                    in.readLong(), in.readNullableBytes(), in.readNullableString(), in.readNullableString());
+            default -> throw new IllegalStateException("Unknown journal record type " + type);
+        };
+    }
+}
