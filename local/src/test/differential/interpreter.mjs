@@ -14,8 +14,9 @@
 import readline from 'node:readline';
 import FakeTimers from '@sinonjs/fake-timers';
 
-// aws-local-stepfunctions 3.0.0 declares Node >= 22 for Promise.withResolvers (its Task state's
-// timeout) and nothing else; Node 20 runs it with this one standard function supplied.
+// aws-local-stepfunctions 3.0.0 declares Node >= 22 for two standard functions and nothing else:
+// Promise.withResolvers (Node 22, its Task timeout) and AbortSignal.any (Node 20.3, its abort wiring).
+// Older Node (Debian's, which .ci/run may install) runs it with these supplied.
 if (typeof Promise.withResolvers !== 'function') {
   Promise.withResolvers = function withResolvers() {
     let resolve;
@@ -25,6 +26,19 @@ if (typeof Promise.withResolvers !== 'function') {
       reject = rej;
     });
     return { promise, resolve, reject };
+  };
+}
+if (typeof AbortSignal.any !== 'function') {
+  AbortSignal.any = function any(signals) {
+    const controller = new AbortController();
+    for (const signal of signals) {
+      if (signal.aborted) {
+        controller.abort(signal.reason);
+        break;
+      }
+      signal.addEventListener('abort', () => controller.abort(signal.reason), { once: true });
+    }
+    return controller.signal;
   };
 }
 

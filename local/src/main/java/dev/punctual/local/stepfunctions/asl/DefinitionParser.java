@@ -17,8 +17,10 @@ import dev.punctual.local.stepfunctions.asl.states.TaskState;
 import dev.punctual.local.stepfunctions.asl.states.WaitState;
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
@@ -63,12 +65,10 @@ final class DefinitionParser implements DefinitionNode.Context {
         }
         DefinitionNode root = new DefinitionNode(json, "", this);
         root.allowOnly(TOP_LEVEL_FIELDS);
-        JsonNode language = json.get("QueryLanguage");
-        if (language != null && !"JSONPath".equals(language.asText())) {
-            throw root.error("QueryLanguage", "Only the JSONPath query language is supported, not " + language);
-        }
+        refuseOtherQueryLanguage(root);
         Long timeout = root.optionalPositiveInteger("TimeoutSeconds");
         StateMachineGraph graph = readGraph(root);
+        refuseDuplicateNames(json, "", new HashMap<>());
         return new StateMachineGraph(graph.startAt(), graph.states(), timeout == null ? 0 : timeout);
     }
 
@@ -109,6 +109,40 @@ final class DefinitionParser implements DefinitionNode.Context {
         return new StateMachineGraph(startAt, Map.copyOf(parsed), 0);
     }
 
+    /** The machine and each state may name their query language; this runtime runs JSONPath only. */
+    private static void refuseOtherQueryLanguage(DefinitionNode node) {
+        JsonNode language = node.get("QueryLanguage");
+        if (language != null && !"JSONPath".equals(language.asText())) {
+            throw node.error("QueryLanguage", "Only the JSONPath query language is supported, not " + language);
+        }
+    }
+
+    /**
+     * State names are unique in the whole state machine, Parallel branches and Map processors included
+     * (the ASL specification; CreateStateMachine answers {@code DUPLICATE_STATE_NAME}). Each graph was
+     * read already, so the structure walked here is known to be well formed.
+     */
+    private static void refuseDuplicateNames(JsonNode graph, String where, Map<String, String> seen) {
+        for (Map.Entry<String, JsonNode> entry : graph.get("States").properties()) {
+            String pointer = where + "/States/" + entry.getKey();
+            String first = seen.putIfAbsent(entry.getKey(), pointer);
+            if (first != null) {
+                throw InvalidDefinitionException.of("DUPLICATE_STATE_NAME", "Duplicate state name '" + entry.getKey()
+                        + "' (first at " + first + "): state names must be unique in the whole state machine", pointer);
+            }
+            JsonNode state = entry.getValue();
+            JsonNode branches = state.path("Branches");
+            for (int i = 0; i < branches.size(); i++) {
+                refuseDuplicateNames(branches.get(i), pointer + "/Branches/" + i, seen);
+            }
+            for (String processor : List.of("ItemProcessor", "Iterator")) {
+                if (state.has(processor)) {
+                    refuseDuplicateNames(state.get(processor), pointer + "/" + processor, seen);
+                }
+            }
+        }
+    }
+
     private static State state(String name, DefinitionNode node) {
         if (!node.json().isObject()) {
             throw node.error("A state must be a JSON object");
@@ -118,6 +152,7 @@ final class DefinitionParser implements DefinitionNode.Context {
         if (type == null) {
             throw node.error("Type", "Unknown state type '" + typeName + "'; expected one of " + TYPES.keySet());
         }
+        refuseOtherQueryLanguage(node);
         type.refuseUnsupported().accept(node);
         node.allowOnly(type.allowedFields());
         return type.reader().read(StateFields.read(name, node, type.commonFields()), node);

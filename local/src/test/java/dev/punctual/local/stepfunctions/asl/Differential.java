@@ -74,7 +74,8 @@ record Differential(JsonNode ours, JsonNode theirs) {
         context.putObject("Execution")
                 .put("Id", ManualClockRun.EXECUTION_ARN)
                 .put("Name", ManualClockRun.EXECUTION_NAME)
-                .put("RoleArn", ManualClockRun.ROLE_ARN);
+                .put("RoleArn", ManualClockRun.ROLE_ARN)
+                .put("RedriveCount", 0);
         context.putObject("StateMachine")
                 .put("Id", ManualClockRun.STATE_MACHINE_ARN)
                 .put("Name", ManualClockRun.STATE_MACHINE_NAME);

@@ -211,11 +211,13 @@ public final class DefinitionNode {
 
     /** A payload template field ({@code Parameters}, {@code ResultSelector}, ...), or {@code null} when absent. */
     public PayloadTemplate optionalTemplate(String field) {
-        if (!json.has(field)) {
-            return null;
-        }
+        return json.has(field) ? template(field, json.get(field)) : null;
+    }
+
+    /** {@code template} compiled as a payload template, its errors reported at {@code field}. */
+    public PayloadTemplate template(String field, JsonNode template) {
         try {
-            return PayloadTemplate.compile(json.get(field), pointer(field));
+            return PayloadTemplate.compile(template, pointer(field));
         } catch (IllegalArgumentException e) {
             throw InvalidDefinitionException.schema(e.getMessage(), "");
         }

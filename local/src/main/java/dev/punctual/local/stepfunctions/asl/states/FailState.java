@@ -3,21 +3,27 @@ package dev.punctual.local.stepfunctions.asl.states;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.punctual.local.stepfunctions.asl.AslError;
 import dev.punctual.local.stepfunctions.asl.ErrorNames;
-import dev.punctual.local.stepfunctions.asl.paths.JsonPaths;
+import dev.punctual.local.stepfunctions.asl.paths.Json;
+import dev.punctual.local.stepfunctions.asl.paths.PayloadTemplate;
 import java.util.Set;
 
-/** {@code Fail}: fails its state machine with {@code Error}/{@code Cause} or their path variants. */
+/**
+ * {@code Fail}: fails its state machine with {@code Error}/{@code Cause} or their path variants. AWS
+ * takes a reference path or an intrinsic function returning a string in {@code ErrorPath} and
+ * {@code CausePath} (state-fail.html), the same expressions as a payload template's {@code .$} fields,
+ * so each is compiled as a one-field template.
+ */
 public final class FailState extends State {
 
     public static final StateType TYPE = new StateType("Fail", Set.of(), Set.of("Error", "ErrorPath", "Cause", "CausePath"),
             FailState::read);
 
     private final String error;
-    private final JsonPaths.Path errorPath;
+    private final PayloadTemplate errorPath;
     private final String cause;
-    private final JsonPaths.Path causePath;
+    private final PayloadTemplate causePath;
 
-    public FailState(StateFields fields, String error, JsonPaths.Path errorPath, String cause, JsonPaths.Path causePath) {
+    public FailState(StateFields fields, String error, PayloadTemplate errorPath, String cause, PayloadTemplate causePath) {
         super(fields);
         this.error = error;
         this.errorPath = errorPath;
@@ -33,8 +39,19 @@ public final class FailState extends State {
     private static FailState read(StateFields fields, DefinitionNode node) {
         node.exclusive("Error", "ErrorPath");
         node.exclusive("Cause", "CausePath");
-        return new FailState(fields, node.optionalString("Error"), node.optionalPath("ErrorPath"),
-                node.optionalString("Cause"), node.optionalPath("CausePath"));
+        return new FailState(fields, node.optionalString("Error"), pathOrIntrinsic(node, "ErrorPath"),
+                node.optionalString("Cause"), pathOrIntrinsic(node, "CausePath"));
+    }
+
+    private static PayloadTemplate pathOrIntrinsic(DefinitionNode node, String field) {
+        JsonNode value = node.get(field);
+        if (value == null || value.isNull()) {
+            return null;
+        }
+        if (!value.isTextual()) {
+            throw node.error(field, "Expected a reference path or an intrinsic function");
+        }
+        return node.template(field, Json.MAPPER.createObjectNode().put(field + ".$", value.textValue()));
     }
 
     @Override
@@ -53,14 +70,14 @@ public final class FailState extends State {
                 resolve(activation, cause, causePath, "CausePath")));
     }
 
-    private String resolve(Activation activation, String literal, JsonPaths.Path path, String field) {
-        if (path == null) {
+    private String resolve(Activation activation, String literal, PayloadTemplate expression, String field) {
+        if (expression == null) {
             return literal;
         }
-        JsonNode value = path.find(activation.input(), activation.context()).orElse(null);
+        JsonNode value = expression.evaluate(activation.input(), activation.context()).get(field);
         if (value == null || !value.isTextual()) {
             throw new AslError(ErrorNames.RUNTIME, "An error occurred while executing the state '" + name()
-                    + "'. The " + field + " '" + path.text() + "' did not resolve to a string");
+                    + "'. The " + field + " did not resolve to a string");
         }
         return value.textValue();
     }

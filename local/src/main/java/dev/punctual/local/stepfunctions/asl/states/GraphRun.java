@@ -269,6 +269,9 @@ public final class GraphRun {
         execution.put("Name", run.execution.executionName());
         execution.put("RoleArn", run.execution.roleArn());
         execution.put("StartTime", format(run.execution.startTime()));
+        // This runtime has no RedriveExecution, so no execution is ever redriven (AWS: 0 until the first redrive;
+        // RedriveTime appears only after one).
+        execution.put("RedriveCount", 0);
         ObjectNode state = context.putObject("State");
         state.put("EnteredTime", format(visit.enteredAt));
         state.put("Name", visit.state.name());

@@ -37,12 +37,16 @@ public record StateType(String name, Set<String> commonFields, Set<String> ownFi
         return Set.copyOf(union);
     }
 
-    /** Every field this type allows: {@code Type}, {@code Comment}, the common fields and its own. */
+    /**
+     * Every field this type allows: {@code Type}, {@code Comment}, {@code QueryLanguage} (which any state
+     * may name; the parser accepts only JSONPath), the common fields and its own.
+     */
     public Set<String> allowedFields() {
         Set<String> allowed = new HashSet<>(commonFields);
         allowed.addAll(ownFields);
         allowed.add("Type");
         allowed.add("Comment");
+        allowed.add("QueryLanguage");
         return allowed;
     }
 }
