@@ -118,40 +118,16 @@ public final class BucketFunction implements RequestHandler<Map<String, Object>,
         }
 
         /** Builds the parts a caller did not set, from the environment. */
-        public static final class Builder {
+        public static final class Builder extends CollaboratorsBuilder<Builder> {
 
-            private final Map<String, String> environment;
-            private final ExpirySettings settings;
-            private Executions buckets;
-            private DynamoDbClient dynamoDb;
-            private Clock clock = Clock.systemUTC();
             private Sleeper sleeper = Sleeper.SYSTEM;
 
             private Builder(Map<String, String> environment) {
-                this.environment = Map.copyOf(environment);
-                this.settings = ExpirySettings.forBucketFunction(environment);
+                super(environment, ExpirySettings::forBucketFunction);
             }
 
-            /** The settings read from the environment, for building a part before {@link #build()}. */
-            public ExpirySettings settings() {
-                return settings;
-            }
-
-            /** Default: an {@link SfnExecutions} with its own HTTP client. */
-            public Builder buckets(Executions value) {
-                this.buckets = value;
-                return this;
-            }
-
-            /** Default: a client of its own for the endpoint the environment names. */
-            public Builder dynamoDb(DynamoDbClient value) {
-                this.dynamoDb = value;
-                return this;
-            }
-
-            /** Default: {@link Clock#systemUTC()}. */
-            public Builder clock(Clock value) {
-                this.clock = value;
+            @Override
+            Builder self() {
                 return this;
             }
 
@@ -163,8 +139,8 @@ public final class BucketFunction implements RequestHandler<Map<String, Object>,
 
             /** The collaborators; each call builds its own clients for the parts not set. */
             public Collaborators build() {
-                OwnedClients owned = new OwnedClients(settings, environment);
-                return new Collaborators(settings, owned.executions(buckets), owned.dynamoDb(dynamoDb), clock, sleeper, owned);
+                OwnedClients owned = ownedClients();
+                return new Collaborators(settings, owned.executions(executions), owned.dynamoDb(dynamoDb), clock, sleeper, owned);
             }
         }
     }

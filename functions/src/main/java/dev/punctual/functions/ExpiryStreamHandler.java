@@ -195,43 +195,19 @@ public final class ExpiryStreamHandler implements RequestHandler<DynamodbEvent, 
         }
 
         /** Builds the parts a caller did not set, from the environment. */
-        public static final class Builder {
+        public static final class Builder extends CollaboratorsBuilder<Builder> {
 
-            private final Map<String, String> environment;
-            private final ExpirySettings settings;
-            private Executions executions;
-            private DynamoDbClient dynamoDb;
-            private Clock clock;
             private ThrottleBackoff backoff;
             private MetricSink metrics;
             private EventBus eventBus;
             private Sleeper eventBackoff = Sleeper.SYSTEM;
 
             private Builder(Map<String, String> environment) {
-                this.environment = Map.copyOf(environment);
-                this.settings = ExpirySettings.fromEnvironment(environment);
+                super(environment, ExpirySettings::fromEnvironment);
             }
 
-            /** The settings read from the environment, for building a part before {@link #build()}. */
-            public ExpirySettings settings() {
-                return settings;
-            }
-
-            /** Default: an {@link SfnExecutions} with its own HTTP client. */
-            public Builder executions(Executions value) {
-                this.executions = value;
-                return this;
-            }
-
-            /** Default in windowed mode: a client of its own for the endpoint the environment names. */
-            public Builder dynamoDb(DynamoDbClient value) {
-                this.dynamoDb = value;
-                return this;
-            }
-
-            /** Default: {@link Clock#systemUTC()}. */
-            public Builder clock(Clock value) {
-                this.clock = value;
+            @Override
+            Builder self() {
                 return this;
             }
 
@@ -261,12 +237,12 @@ public final class ExpiryStreamHandler implements RequestHandler<DynamodbEvent, 
 
             /** The collaborators; each call builds its own clients for the parts not set. */
             public Collaborators build() {
-                OwnedClients owned = new OwnedClients(settings, environment);
+                OwnedClients owned = ownedClients();
                 MetricSink sink = metrics != null ? metrics
                         : environment.containsKey(LAMBDA_FUNCTION_NAME) ? new PowertoolsMetricSink() : MetricSink.DISCARD;
                 return new Collaborators(settings, owned.executions(executions),
                         settings.mode() == ExpiryMode.WINDOWED ? owned.dynamoDb(dynamoDb) : dynamoDb,
-                        clock != null ? clock : Clock.systemUTC(), backoff != null ? backoff : realBackoff(), sink,
+                        clock, backoff != null ? backoff : realBackoff(), sink,
                         owned.eventBus(eventBus), eventBackoff, owned);
             }
         }

@@ -292,7 +292,7 @@ public final class LocalRuntime implements AutoCloseable {
                         .clock(clock)
                         .sleeper(sleeper);
                 if (stepFunctionsTransport != null) {
-                    bucketParts.buckets(register(SfnExecutions.create(bucketParts.settings(), bucketFunctionEnvironment(),
+                    bucketParts.executions(register(SfnExecutions.create(bucketParts.settings(), bucketFunctionEnvironment(),
                             stepFunctionsTransport)));
                 }
                 BucketFunction bucketFunction = register(new BucketFunction(bucketParts.build()));
