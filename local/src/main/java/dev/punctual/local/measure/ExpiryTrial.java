@@ -170,14 +170,17 @@ public final class ExpiryTrial {
         ThrottleCounts throttledBefore = runtime.throttled();
         AtomicLongArray writtenAt;
         poller.setEnabled(false);
+        // Read the baselines while the poller is off: once it is on, an execution it starts before the
+        // read would count as already open, and the trial would scan the table before it expires.
+        long invokedBefore = poller.metrics().snapshot().recordsHandled();
+        int openBefore = runtime.stepFunctionsEngine().openExecutions();
+        Instant enabledAt;
         try {
             writtenAt = write(settings, ttls, Instant.ofEpochSecond(firstTtl), progress);
         } finally {
+            enabledAt = clock.instant();
             poller.setEnabled(true);
         }
-        long invokedBefore = poller.metrics().snapshot().recordsHandled();
-        Instant enabledAt = clock.instant();
-        int openBefore = runtime.stepFunctionsEngine().openExecutions();
 
         Probes probes = new Probes(settings.table(), ttls, writtenAt);
         BitSet present = new BitSet(n);
@@ -271,13 +274,13 @@ public final class ExpiryTrial {
         int openBefore = runtime.stepFunctionsEngine().openExecutions();
         Instant writeStart = clock.instant();
         poller.setEnabled(false);
+        long invokedBefore = poller.metrics().snapshot().recordsHandled();
         try {
             write(settings, ttls, Instant.ofEpochSecond(firstTtl), progress);
         } finally {
             poller.setEnabled(true);
         }
         Instant enabledAt = clock.instant();
-        long invokedBefore = poller.metrics().snapshot().recordsHandled();
         Instant giveUp = enabledAt.plus(MAX_DRAIN).plus(MAX_DRAIN);
         long invoked = 0;
         while (invoked < n) {

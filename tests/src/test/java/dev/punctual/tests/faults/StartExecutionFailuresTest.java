@@ -45,15 +45,22 @@ class StartExecutionFailuresTest {
         MappingSettings mapping = MappingSettings.builder().maximumRetryAttempts(2).retryDelay(Duration.ofMillis(100)).build();
         List<DeadLetter> letters;
         try (LocalRuntime quota = LocalRuntime.start(LocalRuntime.Options.onFreePorts().withDataDirectory(data)
-                .withMapping(mapping).withMaxOpenExecutions(QUOTA))) {
+                .withMapping(mapping).withMaxOpenExecutions(QUOTA));
+             SfnClient quotaSfn = LocalClients.stepFunctions(quota.stepFunctionsEndpoint())) {
             FaultFixtures.createTable(quota.dynamoDb(), TABLE, true);
             Await.until("table watched", Duration.ofSeconds(20), () -> {
                 quota.streamPoller().discoverTables();
                 return quota.streamPoller().watchedTables().stream().anyMatch(t -> t.tableName().equals(TABLE));
             });
             FaultFixtures.batchWrite(quota.dynamoDb(), TABLE, items);
-            Await.until("failed records dead-lettered", Duration.ofSeconds(20),
-                    () -> quota.deadLetters().list().stream().mapToInt(l -> l.records().size()).sum() >= ITEMS - QUOTA);
+            // Done when every item has either an execution or a dead letter: a count of dead-lettered records
+            // can reach ITEMS - QUOTA while a later batch is still being retried.
+            Await.until("every item started or dead-lettered", Duration.ofSeconds(20), () -> {
+                Set<String> accounted = new HashSet<>();
+                quota.deadLetters().list().forEach(l -> l.records().forEach(r -> accounted.add(r.getDynamodb().getKeys().get("id").getS())));
+                FaultFixtures.executions(quotaSfn, quota.stateMachineArn(), TABLE).forEach(e -> accounted.add(e.itemId()));
+                return accounted.containsAll(items.keySet());
+            });
             letters = quota.deadLetters().list();
             assertThat(quota.stepFunctionsEngine().openExecutions()).isEqualTo(QUOTA);
         }
