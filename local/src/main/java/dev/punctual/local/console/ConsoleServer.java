@@ -3,9 +3,9 @@ package dev.punctual.local.console;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
 import dev.punctual.local.runtime.LocalDefaults;
 import dev.punctual.local.runtime.LocalRuntime;
+import dev.punctual.local.runtime.LoopbackHttpServer;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -19,9 +19,6 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The local console: a few pages beside the app a developer works on, showing what will expire and
@@ -58,17 +55,13 @@ public final class ConsoleServer implements AutoCloseable {
             "/assets/uplot/uPlot.iife.min.js", UPLOT + "uPlot.iife.min.js",
             "/assets/uplot/uPlot.min.css", UPLOT + "uPlot.min.css");
 
-    private final HttpServer server;
-    private final ExecutorService workers;
     private final ConsoleApi api;
-    private final Set<String> allowedHosts;
+    private LoopbackHttpServer server;
+    /** The {@code Host} headers answered: none, so every request is refused, until the port is bound. */
+    private volatile Set<String> allowedHosts = Set.of();
 
-    private ConsoleServer(HttpServer server, ExecutorService workers, ConsoleApi api) {
-        this.server = server;
-        this.workers = workers;
+    private ConsoleServer(ConsoleApi api) {
         this.api = api;
-        int port = server.getAddress().getPort();
-        this.allowedHosts = Set.of(LocalDefaults.LOOPBACK + ":" + port, "localhost:" + port);
     }
 
     /** Serves the console of {@code runtime} on 127.0.0.1:{@code port} (0 picks a free port). */
@@ -77,30 +70,22 @@ public final class ConsoleServer implements AutoCloseable {
     }
 
     static ConsoleServer start(LocalRuntime runtime, int port, Clock clock) {
-        AtomicInteger threads = new AtomicInteger();
-        ExecutorService workers = Executors.newFixedThreadPool(WORKERS, runnable -> {
-            Thread thread = new Thread(runnable, "punctual-console-" + threads.incrementAndGet());
-            thread.setDaemon(true);
-            return thread;
-        });
-        HttpServer server;
+        ConsoleServer console = new ConsoleServer(new ConsoleApi(runtime, clock));
         try {
-            server = HttpServer.create(new InetSocketAddress(LocalDefaults.LOOPBACK, port), 64);
-        } catch (IOException e) {
-            workers.shutdown();
-            throw new UncheckedIOException("Could not bind the console to " + LocalDefaults.LOOPBACK + ":" + port, e);
+            console.server = LoopbackHttpServer.start("console", new InetSocketAddress(LocalDefaults.LOOPBACK, port),
+                    WORKERS, 64, console::serve);
+        } catch (RuntimeException e) {
+            console.api.close();
+            throw e;
         }
-        ConsoleApi api = new ConsoleApi(runtime, clock);
-        ConsoleServer console = new ConsoleServer(server, workers, api);
-        server.createContext("/", console::serve);
-        server.setExecutor(workers);
-        server.start();
+        int bound = console.server.port();
+        console.allowedHosts = Set.of(LocalDefaults.LOOPBACK + ":" + bound, "localhost:" + bound);
         return console;
     }
 
     /** The port it listens on. */
     public int port() {
-        return server.getAddress().getPort();
+        return server.port();
     }
 
     /** {@code http://127.0.0.1:<port>/}. */
@@ -110,8 +95,7 @@ public final class ConsoleServer implements AutoCloseable {
 
     @Override
     public void close() {
-        server.stop(0);
-        workers.shutdownNow();
+        server.close();
         api.close();
     }
 

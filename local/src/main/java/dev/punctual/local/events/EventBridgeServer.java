@@ -4,19 +4,15 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
+import dev.punctual.local.runtime.LoopbackHttpServer;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The local EventBridge endpoint: {@code PutEvents} for the AWS SDKs and CLI on {@code POST /}
@@ -31,46 +27,30 @@ public final class EventBridgeServer implements AutoCloseable {
     static final int MAX_REQUEST_BYTES = 4 * 1024 * 1024;
     /** The most events one read returns. */
     static final int MAX_PAGE = 1000;
+    private static final int WORKERS = 4;
 
     private static final System.Logger LOG = System.getLogger(EventBridgeServer.class.getName());
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private final HttpServer server;
-    private final ExecutorService workers;
+    private final LoopbackHttpServer server;
 
-    private EventBridgeServer(HttpServer server, ExecutorService workers) {
+    private EventBridgeServer(LoopbackHttpServer server) {
         this.server = server;
-        this.workers = workers;
     }
 
     /** Serves {@code api} and {@code store} on {@code address} (port 0 picks a free one). */
     public static EventBridgeServer start(PutEventsApi api, EventStore store, InetSocketAddress address) {
-        AtomicInteger threads = new AtomicInteger();
-        ExecutorService workers = Executors.newFixedThreadPool(4, runnable -> {
-            Thread thread = new Thread(runnable, "events-http-" + threads.incrementAndGet());
-            thread.setDaemon(true);
-            return thread;
-        });
-        try {
-            HttpServer server = HttpServer.create(address, 64);
-            server.createContext("/", exchange -> serve(api, store, exchange));
-            server.setExecutor(workers);
-            server.start();
-            return new EventBridgeServer(server, workers);
-        } catch (IOException e) {
-            workers.shutdown();
-            throw new UncheckedIOException("Could not bind the EventBridge endpoint to " + address, e);
-        }
+        return new EventBridgeServer(LoopbackHttpServer.start("EventBridge endpoint", address, WORKERS, 64,
+                exchange -> serve(api, store, exchange)));
     }
 
     public int port() {
-        return server.getAddress().getPort();
+        return server.port();
     }
 
     @Override
     public void close() {
-        server.stop(0);
-        workers.shutdown();
+        server.close();
     }
 
     private static void serve(PutEventsApi api, EventStore store, HttpExchange exchange) {

@@ -1,27 +1,21 @@
 package dev.punctual.local.stepfunctions.api;
 
 import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
+import dev.punctual.local.runtime.LoopbackHttpServer;
 import dev.punctual.local.stepfunctions.executions.ErrorCode;
 import dev.punctual.local.stepfunctions.executions.StepFunctionsEngine;
 import dev.punctual.local.stepfunctions.quotas.StepFunctionsThrottles;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.util.UUID;
-import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The Step Functions API over HTTP (AWS JSON 1.0: {@code POST /} with
  * {@code X-Amz-Target: AWSStepFunctions.<Action>}), for the AWS SDKs and CLI pointed at
- * {@code http://127.0.0.1:<port>}. Signatures are not checked. Requests run on a bounded worker
- * pool; when it is full the accepting thread runs the request itself, which slows accepting down
- * instead of dropping requests.
+ * {@code http://127.0.0.1:<port>}. Signatures are not checked. Requests run on the bounded worker
+ * pool of a {@link LoopbackHttpServer}.
  */
 public final class StepFunctionsServer implements AutoCloseable {
 
@@ -34,12 +28,10 @@ public final class StepFunctionsServer implements AutoCloseable {
     private static final String CONTENT_TYPE = "application/x-amz-json-1.0";
     private static final int WORKERS = 16;
 
-    private final HttpServer server;
-    private final ThreadPoolExecutor workers;
+    private final LoopbackHttpServer server;
 
-    private StepFunctionsServer(HttpServer server, ThreadPoolExecutor workers) {
+    private StepFunctionsServer(LoopbackHttpServer server) {
         this.server = server;
-        this.workers = workers;
     }
 
     /** Serves {@code engine} on {@code address} (port 0 picks a free one), unthrottled. */
@@ -50,37 +42,18 @@ public final class StepFunctionsServer implements AutoCloseable {
     /** Serves {@code engine} on {@code address} behind {@code throttles} (shared with the in-process transport). */
     public static StepFunctionsServer start(StepFunctionsEngine engine, StepFunctionsThrottles throttles,
             InetSocketAddress address) {
-        // Without TCP_NODELAY the JDK server's separate header and body writes meet the client's
-        // delayed ACK and every response waits ~40 ms. Read once, when the first server is made.
-        System.setProperty("sun.net.httpserver.nodelay", "true");
         StepFunctionsApi api = new StepFunctionsApi(engine, throttles);
-        AtomicInteger threads = new AtomicInteger();
-        ThreadPoolExecutor workers = new ThreadPoolExecutor(WORKERS, WORKERS, 60, TimeUnit.SECONDS,
-                new ArrayBlockingQueue<>(1024), runnable -> {
-                    Thread t = new Thread(runnable, "sfn-http-" + threads.incrementAndGet());
-                    t.setDaemon(true);
-                    return t;
-                }, new ThreadPoolExecutor.CallerRunsPolicy());
-        try {
-            HttpServer server = HttpServer.create(address, 256);
-            server.createContext("/", exchange -> serve(api, exchange));
-            server.setExecutor(workers);
-            server.start();
-            return new StepFunctionsServer(server, workers);
-        } catch (IOException e) {
-            workers.shutdown();
-            throw new UncheckedIOException("Could not bind the Step Functions API to " + address, e);
-        }
+        return new StepFunctionsServer(LoopbackHttpServer.start("Step Functions API", address, WORKERS, 256,
+                exchange -> serve(api, exchange)));
     }
 
     public int port() {
-        return server.getAddress().getPort();
+        return server.port();
     }
 
     @Override
     public void close() {
-        server.stop(0);
-        workers.shutdown();
+        server.close();
     }
 
     private static void serve(StepFunctionsApi api, HttpExchange exchange) {

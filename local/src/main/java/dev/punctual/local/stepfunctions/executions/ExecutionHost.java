@@ -22,7 +22,7 @@ final class ExecutionHost {
     final AslInterpreter interpreter;
     final Timer timer;
     final Clock clock;
-    final Arns arns;
+    final EndpointArns arns;
     final Registry registry;
     final ExecutorService launcher;
     /**
@@ -33,7 +33,7 @@ final class ExecutionHost {
     final ExecutionListeners listeners = new ExecutionListeners();
     private volatile Journal journal = Journal.IN_MEMORY;
 
-    ExecutionHost(AslInterpreter interpreter, Timer timer, Arns arns, Registry registry, int launcherThreads) {
+    ExecutionHost(AslInterpreter interpreter, Timer timer, EndpointArns arns, Registry registry, int launcherThreads) {
         this.interpreter = interpreter;
         this.timer = timer;
         this.clock = timer.clock();

@@ -54,7 +54,7 @@ public final class StepFunctionsEngine implements AutoCloseable {
     StepFunctionsEngine(AslInterpreter interpreter, Timer timer, String partition, String region, String accountId,
             int maxOpenExecutions, int closedRetention, int launcherThreads) {
         this.registry = new Registry(maxOpenExecutions, closedRetention);
-        this.host = new ExecutionHost(interpreter, timer, new Arns(partition, region, accountId), registry,
+        this.host = new ExecutionHost(interpreter, timer, new EndpointArns(partition, region, accountId), registry,
                 launcherThreads);
         this.deadlines = new Deadlines(timer, registry::openExecutions);
         this.durability = new Durability(host, registry, deadlines);
@@ -117,7 +117,7 @@ public final class StepFunctionsEngine implements AutoCloseable {
     public StateMachineDescription createStateMachine(String name, String definitionJson, String roleArn, String type) {
         Names.validate("name", name);
         validateType(type);
-        Arns.validateRoleArn(roleArn);
+        EndpointArns.validateRoleArn(roleArn);
         ParsedDefinition parsed = host.parse(definitionJson);
         synchronized (registry) {
             StateMachine existing = registry.get(name);
@@ -171,7 +171,7 @@ public final class StepFunctionsEngine implements AutoCloseable {
                     "Either the definition or the roleArn must be specified");
         }
         if (roleArn != null) {
-            Arns.validateRoleArn(roleArn);
+            EndpointArns.validateRoleArn(roleArn);
         }
         ParsedDefinition parsed = definitionJson == null ? null : host.parse(definitionJson);
         synchronized (registry) {

@@ -1,17 +1,19 @@
 package dev.punctual.local.stepfunctions.executions;
 
+import dev.punctual.statemachine.Arns;
+
 /**
  * Parses the ARNs of one local Step Functions endpoint (one partition, region and account) into the
- * engine's errors, and names what the endpoint creates through {@link dev.punctual.statemachine.Arns},
+ * engine's errors, and names what the endpoint creates through {@link Arns},
  * where the format is written.
  */
-final class Arns {
+final class EndpointArns {
 
     private final String partition;
     private final String region;
     private final String accountId;
 
-    Arns(String partition, String region, String accountId) {
+    EndpointArns(String partition, String region, String accountId) {
         this.partition = partition;
         this.region = region;
         this.accountId = accountId;
@@ -26,11 +28,11 @@ final class Arns {
     }
 
     String stateMachine(String name) {
-        return dev.punctual.statemachine.Arns.stateMachine(partition, region, accountId, name);
+        return Arns.stateMachine(partition, region, accountId, name);
     }
 
     String execution(String stateMachineName, String executionName) {
-        return dev.punctual.statemachine.Arns.execution(partition, region, accountId, stateMachineName, executionName);
+        return Arns.execution(partition, region, accountId, stateMachineName, executionName);
     }
 
     /** The state machine name in {@code arn}; an ARN of another region or account names none here. */
