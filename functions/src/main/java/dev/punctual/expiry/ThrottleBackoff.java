@@ -22,22 +22,13 @@ public final class ThrottleBackoff {
     /** No single pause is drawn from a range wider than this. */
     public static final Duration MAX_DELAY = Duration.ofSeconds(5);
 
-    /** Waits; injected so tests move a clock instead of sleeping. */
-    @FunctionalInterface
-    public interface Pause {
-        /** The real thing. */
-        Pause THREAD_SLEEP = duration -> Thread.sleep(duration.toMillis(), duration.toNanosPart() % 1_000_000);
-
-        void pause(Duration duration) throws InterruptedException;
-    }
-
     private final Clock clock;
-    private final Pause pause;
+    private final Sleeper sleeper;
     private final RandomGenerator random;
 
-    public ThrottleBackoff(Clock clock, Pause pause, RandomGenerator random) {
+    public ThrottleBackoff(Clock clock, Sleeper sleeper, RandomGenerator random) {
         this.clock = Objects.requireNonNull(clock, "clock");
-        this.pause = Objects.requireNonNull(pause, "pause");
+        this.sleeper = Objects.requireNonNull(sleeper, "sleeper");
         this.random = Objects.requireNonNull(random, "random");
     }
 
@@ -81,7 +72,7 @@ public final class ThrottleBackoff {
                     }
                     Duration drawn = jittered(attempt);
                     try {
-                        pause.pause(drawn.compareTo(left) < 0 ? drawn : left);
+                        sleeper.sleep(drawn.compareTo(left) < 0 ? drawn : left);
                     } catch (InterruptedException e) {
                         Thread.currentThread().interrupt();
                         gaveUp.incrementAndGet();

@@ -262,7 +262,7 @@ public final class ExpiryStreamHandler implements RequestHandler<DynamodbEvent, 
 
     /** Backoff on the real clock, with real pauses: what the function uses outside tests. */
     static ThrottleBackoff realBackoff() {
-        return new ThrottleBackoff(Clock.systemUTC(), ThrottleBackoff.Pause.THREAD_SLEEP, ThreadLocalRandom.current());
+        return new ThrottleBackoff(Clock.systemUTC(), Sleeper.SYSTEM, ThreadLocalRandom.current());
     }
 
     static ThreadFactory daemonThreads(String prefix) {

@@ -9,7 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** A clock that only the pauses it is given move: backoff in tests without sleeping. */
-public final class SteppingClock extends Clock implements ThrottleBackoff.Pause {
+public final class SteppingClock extends Clock implements Sleeper {
 
     private Instant now;
     private final List<Duration> pauses = new ArrayList<>();
@@ -24,7 +24,7 @@ public final class SteppingClock extends Clock implements ThrottleBackoff.Pause 
     }
 
     @Override
-    public synchronized void pause(Duration duration) {
+    public synchronized void sleep(Duration duration) {
         pauses.add(duration);
         now = now.plus(duration);
     }
