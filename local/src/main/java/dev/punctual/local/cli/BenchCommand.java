@@ -24,6 +24,12 @@ final class BenchCommand extends TrialCommand {
         return console;
     }
 
+    /** Off, as in the construct: the figures are those of a table that did not opt in. */
+    @Override
+    boolean expiryEventsByDefault() {
+        return false;
+    }
+
     /** Bench-sized defaults. */
     static final class Defaults extends TrialCommand.Defaults {
         Defaults() {

@@ -18,6 +18,12 @@ final class DemoCommand extends TrialCommand {
         return true;
     }
 
+    /** On, as in {@code punctual local}: the console's events page shows the demo's expiries. */
+    @Override
+    boolean expiryEventsByDefault() {
+        return true;
+    }
+
     /** Demo-sized defaults. */
     static final class Defaults extends TrialCommand.Defaults {
         Defaults() {

@@ -80,6 +80,11 @@ abstract class TrialCommand implements Callable<Integer> {
     @Mixin
     ConsoleOptions consoleOptions;
 
+    @Option(names = "--expiry-events", negatable = true,
+            description = "Publish ItemExpired events while the trial runs, as a table with expiryEvents on would"
+                    + " (demo: on; bench: off, as the construct's default).")
+    Boolean expiryEvents;
+
     @Option(names = "--json", description = "Print one JSON object instead of the table.")
     boolean json;
 
@@ -88,6 +93,14 @@ abstract class TrialCommand implements Callable<Integer> {
 
     /** Whether this run serves the local console while it runs. */
     abstract boolean serveConsole();
+
+    /** Whether the handler publishes expiry events when neither --expiry-events nor --no-expiry-events is given. */
+    abstract boolean expiryEventsByDefault();
+
+    /** Whether this run's handler publishes expiry events: the flag given, else the command's default. */
+    boolean publishesExpiryEvents() {
+        return expiryEvents == null ? expiryEventsByDefault() : expiryEvents;
+    }
 
     /** Option defaults by option name, for picocli's {@code defaultValueProvider}. */
     static class Defaults implements IDefaultValueProvider {
@@ -116,7 +129,7 @@ abstract class TrialCommand implements Callable<Integer> {
             out.flush();
         }
         LocalRuntime.Options options = LocalRuntime.Options.onFreePorts().withDataDirectory(dataDirectory)
-                .withMode(expiryMode).withQuotas(quotaOptions.quotas());
+                .withMode(expiryMode).withQuotas(quotaOptions.quotas()).withEvents(publishesExpiryEvents(), 0);
         try (LocalRuntime runtime = RuntimeStarter.start(options);
              ConsoleServer console = serveConsole() ? consoleOptions.startOnAnyPortIfDefaultTaken(runtime) : null) {
             if (console != null) {

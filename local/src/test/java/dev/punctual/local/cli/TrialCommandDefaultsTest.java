@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
 
 /** demo and bench share their options but not their defaults; --help shows each command's own. */
 class TrialCommandDefaultsTest {
@@ -31,6 +32,14 @@ class TrialCommandDefaultsTest {
     }
 
     @Test
+    void expiryEvents_offInBench_onInDemo_andEitherFlagWins() {
+        assertThat(publishesExpiryEvents("bench")).as("bench measures a table that did not opt in").isFalse();
+        assertThat(publishesExpiryEvents("bench", "--expiry-events")).isTrue();
+        assertThat(publishesExpiryEvents("demo")).as("the demo feeds the console's events page").isTrue();
+        assertThat(publishesExpiryEvents("demo", "--no-expiry-events")).isFalse();
+    }
+
+    @Test
     void aBadWarmUpCount_isRefusedWithTheAllowedRange() {
         StringWriter err = new StringWriter();
         int exit = PunctualCommand.run(new PrintWriter(new StringWriter()), new PrintWriter(err),
@@ -50,6 +59,11 @@ class TrialCommandDefaultsTest {
         assertThat(exit).isEqualTo(2);
         assertThat(err.toString()).contains("--data-dir " + data + " is not empty");
         assertThat(out.toString()).doesNotContain("Starting the embedded runtime");
+    }
+
+    private static boolean publishesExpiryEvents(String... args) {
+        CommandLine.ParseResult parsed = PunctualCommand.commandLine().parseArgs(args);
+        return ((TrialCommand) parsed.subcommand().commandSpec().userObject()).publishesExpiryEvents();
     }
 
     private static String help(String command) {
