@@ -5,11 +5,9 @@ import dev.punctual.statemachine.ExpiryEvents;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
 import java.util.function.DoubleSupplier;
 
 /**
@@ -41,11 +39,6 @@ public final class EventPublisher {
 
     /** The outcome of a batch: records whose events were not accepted, and the last error code of each. */
     public record Outcome(Map<String, String> unpublished, int retriedEntries) {
-
-        /** The sequence numbers whose events were not accepted. */
-        public Set<String> unpublishedSequenceNumbers() {
-            return unpublished.keySet();
-        }
     }
 
     /** Publishes {@code entries}; returns those never accepted. */
@@ -73,9 +66,7 @@ public final class EventPublisher {
             pending = refused;
         }
         Map<String, String> unpublished = new LinkedHashMap<>();
-        Set<String> still = new LinkedHashSet<>();
-        pending.forEach(entry -> still.add(entry.sequenceNumber()));
-        still.forEach(sequenceNumber -> unpublished.put(sequenceNumber, lastError.get(sequenceNumber)));
+        pending.forEach(entry -> unpublished.putIfAbsent(entry.sequenceNumber(), lastError.get(entry.sequenceNumber())));
         return new Outcome(unpublished, retried);
     }
 
