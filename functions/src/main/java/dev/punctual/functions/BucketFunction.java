@@ -52,7 +52,7 @@ public final class BucketFunction implements RequestHandler<Map<String, Object>,
     public BucketFunction(Collaborators collaborators) {
         this.collaborators = collaborators;
         ExpirySettings settings = collaborators.settings();
-        this.pool = Executors.newFixedThreadPool(settings.maxConcurrency(), ExpiryStreamHandler.daemonThreads("punctual-bucket"));
+        this.pool = Executors.newFixedThreadPool(settings.maxConcurrency(), DaemonThreads.named("punctual-bucket"));
         this.worker = new BucketWorker(new DynamoDbScheduleIndex(collaborators.dynamoDb(), settings.scheduleTable()),
                 new DynamoDbItemDeleter(collaborators.dynamoDb()), collaborators.buckets(), collaborators.clock(),
                 collaborators.sleeper(), pool);

@@ -64,11 +64,13 @@ public final class ExpirySettings {
                 environment.get(StreamWiring.ENV_STEP_FUNCTIONS_ENDPOINT));
         this.dynamoDbEndpoint = endpoint(StreamWiring.ENV_DYNAMODB_ENDPOINT, environment.get(StreamWiring.ENV_DYNAMODB_ENDPOINT));
         this.mode = mode(environment.get(StreamWiring.ENV_MODE));
-        boolean needsIndex = mode == ExpiryMode.WINDOWED || !ttlAttributeRequired;
-        this.scheduleTable = needsIndex ? required(environment, StreamWiring.ENV_SCHEDULE_TABLE) : null;
+        String table = environment.get(StreamWiring.ENV_SCHEDULE_TABLE);
+        this.scheduleTable = table == null || table.isBlank() ? null : table.strip();
         this.maxConcurrency = maxConcurrency(environment.get(StreamWiring.ENV_MAX_CONCURRENCY),
                 ttlAttributeRequired ? StreamWiring.DEFAULT_MAX_CONCURRENCY : StreamWiring.DEFAULT_BUCKET_CONCURRENCY);
-        this.cancelStale = flag(StreamWiring.ENV_CANCEL_STALE, environment.get(StreamWiring.ENV_CANCEL_STALE), true);
+        // A mode that cannot stop stale executions ignores the flag rather than failing on it.
+        this.cancelStale = flag(StreamWiring.ENV_CANCEL_STALE, environment.get(StreamWiring.ENV_CANCEL_STALE), true)
+                && mode.stopsStaleExecutions();
         String bus = environment.get(ExpiryEvents.ENV_EVENT_BUS);
         this.eventBus = bus == null || bus.isBlank() ? null : bus.strip();
         this.includeOldImage = flag(ExpiryEvents.ENV_INCLUDE_OLD_IMAGE, environment.get(ExpiryEvents.ENV_INCLUDE_OLD_IMAGE), false);
@@ -120,6 +122,7 @@ public final class ExpirySettings {
         return maxConcurrency;
     }
 
+    /** Whether to stop executions made stale by a TTL change or a delete; never in a mode that cannot. */
     public boolean cancelStale() {
         return cancelStale;
     }
@@ -129,10 +132,16 @@ public final class ExpirySettings {
         return mode;
     }
 
-    /** The schedule index table (windowed mode and the bucket function). */
+    /**
+     * The schedule index table, for the modes and functions that use one; they ask for it while they
+     * are built, so a function missing it fails at start-up.
+     *
+     * @throws IllegalArgumentException naming the variable when it is not set
+     */
     public String scheduleTable() {
         if (scheduleTable == null) {
-            throw new IllegalStateException(StreamWiring.ENV_SCHEDULE_TABLE + " is only read in windowed mode");
+            throw new IllegalArgumentException("Environment variable " + StreamWiring.ENV_SCHEDULE_TABLE
+                    + " is required but not set (" + mode.label() + " mode indexes items in the schedule table)");
         }
         return scheduleTable;
     }
@@ -192,7 +201,7 @@ public final class ExpirySettings {
         try {
             return ExpiryMode.fromLabel(value);
         } catch (IllegalArgumentException e) {
-            throw invalid(StreamWiring.ENV_MODE, value, "per-item or windowed");
+            throw invalid(StreamWiring.ENV_MODE, value, ExpiryMode.choices());
         }
     }
 

@@ -7,22 +7,17 @@ import com.amazonaws.services.lambda.runtime.events.StreamsEventResponse;
 import dev.punctual.events.EventBridgeBus;
 import dev.punctual.events.EventBus;
 import dev.punctual.events.EventPublisher;
-import dev.punctual.expiry.BatchProcessor;
 import dev.punctual.expiry.ChangeProcessor;
 import dev.punctual.expiry.Executions;
 import dev.punctual.expiry.ExpiryMetrics;
 import dev.punctual.expiry.ExpiryRules;
-import dev.punctual.expiry.ExpiryScheduler;
 import dev.punctual.expiry.ListenerChain;
 import dev.punctual.expiry.MetricSink;
 import dev.punctual.expiry.Sleeper;
 import dev.punctual.expiry.StreamChange;
 import dev.punctual.expiry.ThrottleBackoff;
-import dev.punctual.statemachine.ExpiryMode;
 import dev.punctual.statemachine.PunctualVersion;
 import dev.punctual.statemachine.StreamWiring;
-import dev.punctual.windowed.BucketScheduler;
-import dev.punctual.windowed.WindowedProcessor;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -32,19 +27,18 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.Executors;
-import java.util.concurrent.ThreadFactory;
-import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.ThreadLocalRandom;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.lambda.powertools.logging.PowertoolsLogging;
 
 /**
- * The Lambda function on a table's DynamoDB stream. In per-item mode it starts one
- * {@code expire-item} execution per item and TTL, named deterministically, and stops executions a
- * TTL change or an early delete made stale. In windowed mode it indexes each item under its TTL
- * second and starts the bucket executions that will delete it ({@link WindowedProcessor}). Either
- * way it returns the records to retry as a partial batch response ({@code ReportBatchItemFailures}).
+ * The Lambda function on a table's DynamoDB stream. It decides what each record calls for and has the
+ * table's mode schedule it ({@link FunctionModes}): per item, one {@code expire-item} execution per
+ * item and TTL, named deterministically, stopping executions a TTL change or an early delete made
+ * stale; windowed, each item indexed under its TTL second and the bucket executions that will delete
+ * it started. Either way it returns the records to retry as a partial batch response
+ * ({@code ReportBatchItemFailures}).
  *
  * <p>Throttled Step Functions calls are retried with backoff and full jitter while the invocation has
  * time ({@link Context#getRemainingTimeInMillis()} less {@link #SAFETY_MARGIN}); only records still
@@ -77,7 +71,8 @@ public final class ExpiryStreamHandler implements RequestHandler<DynamodbEvent, 
 
     private final ExpirySettings settings;
     private final ThrottleBackoff backoff;
-    private final BatchProcessor processor;
+    private final ExecutorService pool;
+    private final ChangeProcessor processor;
     private final DecisionLog log;
     private final MetricSink metrics;
     private final Clock clock;
@@ -106,10 +101,11 @@ public final class ExpiryStreamHandler implements RequestHandler<DynamodbEvent, 
                         new EventPublisher(eventBus, collaborators.eventBackoff(), ThreadLocalRandom.current()::nextDouble),
                         settings.includeOldImage());
         ChangeProcessor.Listener listener = new ListenerChain(log, new ExpiryMetrics(clock, metrics));
-        this.processor = settings.mode() == ExpiryMode.WINDOWED
-                ? windowed(settings, collaborators.executions(), collaborators.dynamoDb(), clock, listener)
-                : new ChangeProcessor(new ExpiryRules(settings.ttlAttribute(), settings.cancelStale()),
-                        new ExpiryScheduler(collaborators.executions()), clock, listener, settings.maxConcurrency());
+        this.pool = Executors.newFixedThreadPool(settings.maxConcurrency(), DaemonThreads.named("punctual-expiry"));
+        this.processor = new ChangeProcessor(new ExpiryRules(settings.ttlAttribute(), settings.cancelStale()),
+                FunctionModes.scheduler(settings.mode(), settings, collaborators.executions(), collaborators::dynamoDb,
+                        clock, Sleeper.SYSTEM, pool),
+                clock, listener, pool);
     }
 
     /**
@@ -123,7 +119,8 @@ public final class ExpiryStreamHandler implements RequestHandler<DynamodbEvent, 
 
         private final ExpirySettings settings;
         private final Executions executions;
-        private final DynamoDbClient dynamoDb;
+        private final DynamoDbClient givenDynamoDb;
+        private DynamoDbClient dynamoDb;
         private final Clock clock;
         private final ThrottleBackoff backoff;
         private final MetricSink metrics;
@@ -135,7 +132,7 @@ public final class ExpiryStreamHandler implements RequestHandler<DynamodbEvent, 
                 ThrottleBackoff backoff, MetricSink metrics, EventBus eventBus, Sleeper eventBackoff, OwnedClients owned) {
             this.settings = settings;
             this.executions = executions;
-            this.dynamoDb = dynamoDb;
+            this.givenDynamoDb = dynamoDb;
             this.clock = clock;
             this.backoff = backoff;
             this.metrics = metrics;
@@ -162,8 +159,11 @@ public final class ExpiryStreamHandler implements RequestHandler<DynamodbEvent, 
             return executions;
         }
 
-        /** The client for windowed mode's schedule index and deletes; {@code null} in per-item mode. */
-        public DynamoDbClient dynamoDb() {
+        /** The DynamoDB client, for a mode that calls DynamoDB itself: built on first use unless given. */
+        public synchronized DynamoDbClient dynamoDb() {
+            if (dynamoDb == null) {
+                dynamoDb = owned.dynamoDb(givenDynamoDb);
+            }
             return dynamoDb;
         }
 
@@ -240,38 +240,15 @@ public final class ExpiryStreamHandler implements RequestHandler<DynamodbEvent, 
                 OwnedClients owned = ownedClients();
                 MetricSink sink = metrics != null ? metrics
                         : environment.containsKey(LAMBDA_FUNCTION_NAME) ? new PowertoolsMetricSink() : MetricSink.DISCARD;
-                return new Collaborators(settings, owned.executions(executions),
-                        settings.mode() == ExpiryMode.WINDOWED ? owned.dynamoDb(dynamoDb) : dynamoDb,
-                        clock, backoff != null ? backoff : realBackoff(), sink,
+                return new Collaborators(settings, owned.executions(executions), dynamoDb, clock, backoff != null ? backoff : realBackoff(), sink,
                         owned.eventBus(eventBus), eventBackoff, owned);
             }
         }
     }
 
-    /**
-     * Windowed mode's processor. Its rules never stop executions: there are no per-item executions
-     * to stop, and a stale index entry is harmless because its delete is conditional.
-     */
-    private static BatchProcessor windowed(ExpirySettings settings, Executions buckets, DynamoDbClient dynamoDb, Clock clock,
-            ChangeProcessor.Listener log) {
-        ExecutorService pool = Executors.newFixedThreadPool(settings.maxConcurrency(), daemonThreads("punctual-windowed"));
-        BucketScheduler scheduler = new BucketScheduler(new DynamoDbScheduleIndex(dynamoDb, settings.scheduleTable()),
-                new DynamoDbItemDeleter(dynamoDb), buckets, clock, Sleeper.SYSTEM, pool);
-        return new WindowedProcessor(new ExpiryRules(settings.ttlAttribute(), false), scheduler, clock, log, pool::shutdown);
-    }
-
     /** Backoff on the real clock, with real pauses: what the function uses outside tests. */
     static ThrottleBackoff realBackoff() {
         return new ThrottleBackoff(Clock.systemUTC(), Sleeper.SYSTEM, ThreadLocalRandom.current());
-    }
-
-    static ThreadFactory daemonThreads(String prefix) {
-        AtomicInteger count = new AtomicInteger();
-        return runnable -> {
-            Thread thread = new Thread(runnable, prefix + "-" + count.incrementAndGet());
-            thread.setDaemon(true);
-            return thread;
-        };
     }
 
     @Override
@@ -327,7 +304,7 @@ public final class ExpiryStreamHandler implements RequestHandler<DynamodbEvent, 
     /** Releases the worker threads and the clients the handler built (the local runtime's shutdown). */
     @Override
     public void close() throws Exception {
-        processor.close();
+        pool.shutdown();
         collaborators.close();
     }
 }

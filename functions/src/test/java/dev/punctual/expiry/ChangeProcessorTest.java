@@ -10,6 +10,8 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
@@ -23,8 +25,8 @@ class ChangeProcessorTest {
     private final List<String> heard = Collections.synchronizedList(new ArrayList<>());
     private final ChangeProcessor.Listener listener = new ChangeProcessor.Listener() {
         @Override
-        public void decided(StreamChange change, Decision decision, ExpiryScheduler.Applied applied) {
-            heard.add(change.sequenceNumber() + " " + applied.outcome());
+        public void decided(StreamChange change, Decision decision, Scheduled scheduled) {
+            heard.add(change.sequenceNumber() + " " + scheduled.outcome().name());
         }
 
         @Override
@@ -37,11 +39,17 @@ class ChangeProcessorTest {
             heard.add(change.sequenceNumber() + " skipped after " + failedSequenceNumber);
         }
     };
-    private ChangeProcessor processor;
+    private ExecutorService pool;
 
     @AfterEach
     void close() {
-        processor.close();
+        pool.shutdown();
+    }
+
+    /** A processor whose changes run on a pool of {@code threads}, closed after the test. */
+    private ChangeProcessor processor(Scheduler scheduler, int threads) {
+        pool = Executors.newFixedThreadPool(threads);
+        return new ChangeProcessor(new ExpiryRules("ttl", true), scheduler, CLOCK, listener, pool);
     }
 
     private static StreamChange change(String item, String sequence, String oldTtl, String newTtl) {
@@ -54,7 +62,7 @@ class ChangeProcessorTest {
     void process_whenARecordFails_reportsItAndTheItemsLaterRecordsButGoesOnWithOtherItems() {
         FakeExecutions executions = new FakeExecutions();
         executions.failStarts(name -> name.startsWith("20260101T000140Z"), new IllegalStateException("throttled"));
-        processor = new ChangeProcessor(new ExpiryRules("ttl", true), new ExpiryScheduler(executions), CLOCK, listener, 4);
+        ChangeProcessor processor = processor(new ExpiryScheduler(executions), 4);
 
         List<String> failed = processor.process(List.of(
                 change("a", "1", null, "1767225700"),
@@ -77,7 +85,7 @@ class ChangeProcessorTest {
     @Test
     void process_keepsEachItemsRecordsInStreamOrder() {
         FakeExecutions executions = new FakeExecutions();
-        processor = new ChangeProcessor(new ExpiryRules("ttl", true), new ExpiryScheduler(executions), CLOCK, listener, 8);
+        ChangeProcessor processor = processor(new ExpiryScheduler(executions), 8);
         List<StreamChange> batch = new ArrayList<>();
         for (int item = 0; item < 20; item++) {
             batch.add(change("i" + item, item + "-1", null, "1767225700"));
@@ -127,7 +135,7 @@ class ChangeProcessorTest {
                 throw new UnsupportedOperationException();
             }
         };
-        processor = new ChangeProcessor(new ExpiryRules("ttl", true), new ExpiryScheduler(slow), CLOCK, listener, limit);
+        ChangeProcessor processor = processor(new ExpiryScheduler(slow), limit);
         List<StreamChange> batch = new ArrayList<>();
         for (int item = 0; item < 40; item++) {
             batch.add(change("i" + item, Integer.toString(item), null, "1767225700"));

@@ -12,7 +12,6 @@ import dev.punctual.local.stepfunctions.quotas.ThrottleCounts;
 import dev.punctual.local.stream.StreamPoller;
 import dev.punctual.local.time.TimerSleeper;
 import dev.punctual.statemachine.Arns;
-import dev.punctual.statemachine.ExpiryMode;
 import dev.punctual.statemachine.ExpiryWorkflow;
 import java.lang.management.ManagementFactory;
 import java.time.Clock;
@@ -156,9 +155,9 @@ public final class ExpiryTrial {
      */
     public AccuracyReport run(Settings settings, Progress progress) throws InterruptedException {
         createWatchedTable(settings.table());
-        boolean windowed = runtime.options().mode() == ExpiryMode.WINDOWED;
-        // Windowed mode has no execution per item to read the delete time from; the runtime's
-        // ledger records when each conditional delete returned.
+        // A mode without an execution per item (windowed) has no history to read the delete time
+        // from; the runtime's ledger records when each conditional delete returned.
+        boolean deletesInLedger = !runtime.mode().executionPerItem();
         runtime.deletions().track(settings.table());
 
         int n = settings.items();
@@ -201,7 +200,7 @@ public final class ExpiryTrial {
             }
             probes.probeBefore(now);
             int open = Math.max(0, runtime.stepFunctionsEngine().openExecutions() - openBefore);
-            progress.expired(windowed ? runtime.deletions().count(settings.table())
+            progress.expired(deletesInLedger ? runtime.deletions().count(settings.table())
                     : scheduledAll == null ? 0 : Math.max(0, n - open));
             if (invoked > lastInvoked) {
                 lastInvoked = invoked;
@@ -225,7 +224,7 @@ public final class ExpiryTrial {
             scheduledAll = clock.instant();
         }
 
-        List<ExpiryObservation> observations = observe(settings.table(), ttls, present, probes.seenGoneEarly(), windowed);
+        List<ExpiryObservation> observations = observe(settings.table(), ttls, present, probes.seenGoneEarly(), deletesInLedger);
         runtime.deletions().forget(settings.table());
         double seconds = Math.max(0.001, Duration.between(enabledAt, scheduledAll).toNanos() / 1e9);
         long heapMb = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed() / (1024 * 1024);
@@ -620,12 +619,12 @@ public final class ExpiryTrial {
                 .items().forEach(item -> present.set(indexOf(item.get(KEY_ATTRIBUTE).s())));
     }
 
-    private List<ExpiryObservation> observe(String table, long[] ttls, BitSet present, BitSet seenGoneEarly, boolean windowed) {
+    private List<ExpiryObservation> observe(String table, long[] ttls, BitSet present, BitSet seenGoneEarly, boolean deletesInLedger) {
         StepFunctionsEngine engine = runtime.stepFunctionsEngine();
         Instant now = clock.instant();
         List<ExpiryObservation> observations = new ArrayList<>(ttls.length);
         for (int i = 0; i < ttls.length; i++) {
-            if (windowed) {
+            if (deletesInLedger) {
                 Instant deletedAt = runtime.deletions().deletedAt(table, key(itemId(i))).orElse(null);
                 observations.add(new ExpiryObservation(Instant.ofEpochSecond(ttls[i]), deletedAt, present.get(i),
                         seenGoneEarly.get(i)));

@@ -7,7 +7,7 @@ import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.punctual.expiry.RecordedMetrics;
-import dev.punctual.functions.BucketFunction;
+import dev.punctual.expiry.Sleeper;
 import dev.punctual.expiry.ThrottleBackoff;
 import dev.punctual.functions.ExpiryStreamHandler;
 import dev.punctual.functions.SfnExecutions;
@@ -21,6 +21,8 @@ import dev.punctual.local.events.EventBridgeServer;
 import dev.punctual.local.events.EventStore;
 import dev.punctual.local.events.PutEventsApi;
 import dev.punctual.local.events.PutEventsFaults;
+import dev.punctual.local.modes.LocalMode;
+import dev.punctual.local.modes.LocalModes;
 import dev.punctual.local.stepfunctions.api.InProcessTransport;
 import dev.punctual.local.stepfunctions.api.StepFunctionsServer;
 import dev.punctual.local.stepfunctions.asl.Interpreter;
@@ -68,13 +70,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
+import software.amazon.awssdk.http.SdkHttpClient;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
-import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
-import software.amazon.awssdk.services.dynamodb.model.BillingMode;
-import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
-import software.amazon.awssdk.services.dynamodb.model.KeyType;
-import software.amazon.awssdk.services.dynamodb.model.ResourceInUseException;
-import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
 
 /**
  * Punctual on one machine: DynamoDB Local on loopback, the Step Functions API backed by our ASL
@@ -106,7 +103,7 @@ public final class LocalRuntime implements AutoCloseable {
     private final DynamoDbClient dynamoDb;
     private final StreamPoller poller;
     private final String stateMachineArn;
-    private final String bucketStateMachineArn;
+    private final LocalMode.Wired mode;
     private final InProcessTransport stepFunctionsTransport;
     private final CostMeter costMeter = new CostMeter();
     private final DeletionLedger deletions = new DeletionLedger();
@@ -283,23 +280,7 @@ public final class LocalRuntime implements AutoCloseable {
             stateMachineArn = deploy(stepFunctions.engine(), LocalDefaults.STATE_MACHINE_NAME, StateMachineDefinitions.expireItem("aws"));
             stepFunctionsTransport = options.handlerOverHttp() ? null : new InProcessTransport(stepFunctions.engine(),
                     throttles);
-            if (options.mode() == ExpiryMode.WINDOWED) {
-                createScheduleIndex(dynamoDb);
-                bucketStateMachineArn = deploy(stepFunctions.engine(), LocalDefaults.BUCKET_STATE_MACHINE_NAME,
-                        StateMachineDefinitions.expireBucket("aws", LocalDefaults.bucketFunctionArn()));
-                BucketFunction.Collaborators.Builder bucketParts = BucketFunction.Collaborators.builder(bucketFunctionEnvironment())
-                        .dynamoDb(punctualDynamoDb)
-                        .clock(clock)
-                        .sleeper(sleeper);
-                if (stepFunctionsTransport != null) {
-                    bucketParts.executions(register(SfnExecutions.create(bucketParts.settings(), bucketFunctionEnvironment(),
-                            stepFunctionsTransport)));
-                }
-                BucketFunction bucketFunction = register(new BucketFunction(bucketParts.build()));
-                functions.register(LocalDefaults.BUCKET_FUNCTION_NAME, payload -> invokeMetered(bucketFunction, payload));
-            } else {
-                bucketStateMachineArn = null;
-            }
+            mode = LocalModes.of(options.mode()).wire(new ModeContext(functions));
 
             events = register(EventStore.in(options.under("events")));
             eventsServer = register(EventBridgeServer.start(new PutEventsApi(events, eventFaults, clock,
@@ -353,14 +334,19 @@ public final class LocalRuntime implements AutoCloseable {
         return stateMachineArn;
     }
 
-    /** ARN of windowed mode's expire-bucket state machine; empty in per-item mode. */
+    /** The mode's own state machine when it is not expire-item (windowed: expire-bucket); empty per item. */
     public Optional<String> bucketStateMachineArn() {
-        return Optional.ofNullable(bucketStateMachineArn);
+        return Optional.of(mode.stateMachineArn()).filter(arn -> !arn.equals(stateMachineArn));
     }
 
     /** The state machine the stream handler starts executions of: expire-bucket when windowed, else expire-item. */
     public String scheduledStateMachineArn() {
-        return bucketStateMachineArn != null ? bucketStateMachineArn : stateMachineArn;
+        return mode.stateMachineArn();
+    }
+
+    /** The mode every watched table runs in, as wired here: ask it what differs between modes. */
+    public LocalMode.Wired mode() {
+        return mode;
     }
 
     /** The EventBridge endpoint: {@code PutEvents}, and the stored events for {@code punctual events}. */
@@ -448,10 +434,7 @@ public final class LocalRuntime implements AutoCloseable {
                 StreamWiring.ENV_STEP_FUNCTIONS_ENDPOINT, stepFunctionsEndpoint().toString(),
                 StreamWiring.ENV_CANCEL_STALE, Boolean.toString(cancelStale()),
                 StreamWiring.ENV_MODE, options.mode().label()));
-        if (options.mode() == ExpiryMode.WINDOWED) {
-            environment.put(StreamWiring.ENV_SCHEDULE_TABLE, ScheduleIndexTable.LOCAL_TABLE_NAME);
-            environment.put(StreamWiring.ENV_DYNAMODB_ENDPOINT, dynamoDbEndpoint().toString());
-        }
+        environment.putAll(mode.handlerEnvironment());
         if (options.expiryEvents()) {
             environment.put(ExpiryEvents.ENV_EVENT_BUS, LocalDefaults.EVENT_BUS);
             environment.put(ExpiryEvents.ENV_EVENTS_ENDPOINT, eventsEndpoint().toString());
@@ -459,23 +442,9 @@ public final class LocalRuntime implements AutoCloseable {
         return Map.copyOf(environment);
     }
 
-    /**
-     * The bucket function's environment, as the CDK construct sets it in Lambda, but with as many
-     * deletes in flight as the state machine's task threads: DynamoDB Local runs a table's deletes one
-     * at a time, so more threads only queue on its lock.
-     */
-    private Map<String, String> bucketFunctionEnvironment() {
-        return Map.of(
-                StreamWiring.ENV_MAX_CONCURRENCY, Integer.toString(TASK_THREADS),
-                StreamWiring.ENV_STATE_MACHINE_ARN, bucketStateMachineArn,
-                StreamWiring.ENV_SCHEDULE_TABLE, ScheduleIndexTable.LOCAL_TABLE_NAME,
-                StreamWiring.ENV_STEP_FUNCTIONS_ENDPOINT, stepFunctionsEndpoint().toString(),
-                StreamWiring.ENV_DYNAMODB_ENDPOINT, dynamoDbEndpoint().toString());
-    }
-
-    /** Windowed mode stops no executions: a stale index entry is harmless, its delete being conditional. */
+    /** Only a mode that can stop stale executions is told to (windowed cannot, a stale entry being harmless). */
     private boolean cancelStale() {
-        return options.cancelStale() && options.mode() == ExpiryMode.PER_ITEM;
+        return options.cancelStale() && options.mode().stopsStaleExecutions();
     }
 
     private RequestHandler<DynamodbEvent, StreamsEventResponse> handlerFor(WatchedTable table) {
@@ -510,14 +479,90 @@ public final class LocalRuntime implements AutoCloseable {
         return new ExpiryStreamHandler(parts.build());
     }
 
-    private JsonNode invokeMetered(BucketFunction function, JsonNode payload) {
+    /** Invokes an in-process function as Lambda would, converting its payload and billing its duration. */
+    private JsonNode invokeMetered(String name, int memoryMb, RequestHandler<Map<String, Object>, Map<String, Object>> function,
+            JsonNode payload) {
         long started = System.nanoTime();
         try {
             Map<String, Object> input = PAYLOADS.convertValue(payload, new TypeReference<Map<String, Object>>() { });
-            return PAYLOADS.valueToTree(function.handleRequest(input,
-                    new LocalLambdaContext(LocalDefaults.BUCKET_FUNCTION_NAME, LocalDefaults.REGION, clock)));
+            return PAYLOADS.valueToTree(function.handleRequest(input, new LocalLambdaContext(name, LocalDefaults.REGION, clock)));
         } finally {
-            costMeter.invocation(StreamWiring.BUCKET_FUNCTION_MEMORY_MB, Duration.ofNanos(System.nanoTime() - started));
+            costMeter.invocation(memoryMb, Duration.ofNanos(System.nanoTime() - started));
+        }
+    }
+
+    /** What a mode wires itself with: this runtime's parts, as they stand once the engine runs. */
+    private final class ModeContext implements LocalMode.Context {
+
+        private final LambdaFunctions functions;
+
+        ModeContext(LambdaFunctions functions) {
+            this.functions = functions;
+        }
+
+        @Override
+        public String expireItemArn() {
+            return stateMachineArn;
+        }
+
+        @Override
+        public String deploy(String name, String definition) {
+            return LocalRuntime.deploy(stepFunctions.engine(), name, definition);
+        }
+
+        @Override
+        public String functionArn(String name) {
+            return LocalDefaults.functionArn(name);
+        }
+
+        @Override
+        public void function(String name, int memoryMb, RequestHandler<Map<String, Object>, Map<String, Object>> handler) {
+            functions.register(name, payload -> invokeMetered(name, memoryMb, handler, payload));
+        }
+
+        @Override
+        public DynamoDbClient dynamoDb() {
+            return dynamoDb;
+        }
+
+        @Override
+        public DynamoDbClient punctualDynamoDb() {
+            return punctualDynamoDb;
+        }
+
+        @Override
+        public Clock clock() {
+            return clock;
+        }
+
+        @Override
+        public Sleeper sleeper() {
+            return sleeper;
+        }
+
+        @Override
+        public Optional<SdkHttpClient> stepFunctionsTransport() {
+            return Optional.ofNullable(stepFunctionsTransport);
+        }
+
+        @Override
+        public URI stepFunctionsEndpoint() {
+            return LocalRuntime.this.stepFunctionsEndpoint();
+        }
+
+        @Override
+        public URI dynamoDbEndpoint() {
+            return LocalRuntime.this.dynamoDbEndpoint();
+        }
+
+        @Override
+        public <T extends AutoCloseable> T register(T closeable) {
+            return LocalRuntime.this.register(closeable);
+        }
+
+        @Override
+        public int taskThreads() {
+            return TASK_THREADS;
         }
     }
 
@@ -534,26 +579,6 @@ public final class LocalRuntime implements AutoCloseable {
             engine.createStateMachine(name, definition, LocalDefaults.ROLE_ARN, "STANDARD");
         }
         return arn;
-    }
-
-    /** The schedule index as the construct creates it in AWS (on-demand, TTL on its expiresAt). */
-    private static void createScheduleIndex(DynamoDbClient dynamoDb) {
-        try {
-            dynamoDb.createTable(r -> r.tableName(ScheduleIndexTable.LOCAL_TABLE_NAME)
-                    .billingMode(BillingMode.PAY_PER_REQUEST)
-                    .attributeDefinitions(
-                            AttributeDefinition.builder().attributeName(ScheduleIndexTable.PARTITION_KEY)
-                                    .attributeType(ScalarAttributeType.S).build(),
-                            AttributeDefinition.builder().attributeName(ScheduleIndexTable.SORT_KEY)
-                                    .attributeType(ScalarAttributeType.S).build())
-                    .keySchema(
-                            KeySchemaElement.builder().attributeName(ScheduleIndexTable.PARTITION_KEY).keyType(KeyType.HASH).build(),
-                            KeySchemaElement.builder().attributeName(ScheduleIndexTable.SORT_KEY).keyType(KeyType.RANGE).build()));
-            dynamoDb.updateTimeToLive(r -> r.tableName(ScheduleIndexTable.LOCAL_TABLE_NAME)
-                    .timeToLiveSpecification(t -> t.enabled(true).attributeName(ScheduleIndexTable.EXPIRES_AT)));
-        } catch (ResourceInUseException exists) {
-            // A data directory from an earlier run already holds the index.
-        }
     }
 
     /** The runtime's own timer on the system clock, with two threads for its actions; closed with the runtime. */
