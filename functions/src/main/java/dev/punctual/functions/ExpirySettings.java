@@ -13,11 +13,16 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The stream handler's configuration, read from the environment variables named in
- * {@link StreamWiring}. Anything missing or malformed fails at start-up with a message naming the
- * variable, rather than on the first record.
+ * A function's configuration: the one place the environment is read (the variables named in
+ * {@link StreamWiring} and {@link ExpiryEvents}, and what Lambda itself sets). Anything missing or
+ * malformed fails at start-up with a message naming the variable, rather than on the first record.
  */
 public final class ExpirySettings {
+
+    /** Set by Lambda in every function's environment: only there do metrics go out as EMF log lines. */
+    private static final String LAMBDA_FUNCTION_NAME = "AWS_LAMBDA_FUNCTION_NAME";
+    /** Credentials of the environment: with one, a client signs with it even against an endpoint override. */
+    private static final String AWS_ACCESS_KEY_ID = "AWS_ACCESS_KEY_ID";
 
     private static final Pattern STATE_MACHINE_ARN =
             Pattern.compile("arn:([a-z0-9-]+):states:([a-z0-9-]+):([0-9]*):stateMachine:([^:\\s]{1,80})");
@@ -37,6 +42,8 @@ public final class ExpirySettings {
     private final String eventBus;
     private final boolean includeOldImage;
     private final URI eventsEndpoint;
+    private final boolean inLambda;
+    private final boolean accessKeyInEnvironment;
 
     private ExpirySettings(Map<String, String> environment, boolean ttlAttributeRequired) {
         String arn = required(environment, StreamWiring.ENV_STATE_MACHINE_ARN);
@@ -79,6 +86,8 @@ public final class ExpirySettings {
                     + " is true but " + ExpiryEvents.ENV_EVENT_BUS + " is not set; set the bus to publish expiry events");
         }
         this.eventsEndpoint = endpoint(ExpiryEvents.ENV_EVENTS_ENDPOINT, environment.get(ExpiryEvents.ENV_EVENTS_ENDPOINT));
+        this.inLambda = environment.containsKey(LAMBDA_FUNCTION_NAME);
+        this.accessKeyInEnvironment = environment.containsKey(AWS_ACCESS_KEY_ID);
     }
 
     /**
@@ -164,6 +173,19 @@ public final class ExpirySettings {
     /** The EventBridge endpoint to use instead of AWS's (the local runtime), if set. */
     public Optional<URI> eventsEndpoint() {
         return Optional.ofNullable(eventsEndpoint);
+    }
+
+    /** Whether the function runs in Lambda (which sets {@code AWS_LAMBDA_FUNCTION_NAME}). */
+    public boolean inLambda() {
+        return inLambda;
+    }
+
+    /**
+     * Whether the environment holds credentials ({@code AWS_ACCESS_KEY_ID}); without them, a client
+     * pointed at an endpoint override signs as the local runtime expects.
+     */
+    public boolean accessKeyInEnvironment() {
+        return accessKeyInEnvironment;
     }
 
     /** The ARN of this state machine's execution named {@code executionName}. */

@@ -1,15 +1,10 @@
 package dev.punctual.functions;
 
-import dev.punctual.expiry.Executions;
 import dev.punctual.expiry.ExpiryScheduler;
 import dev.punctual.expiry.Scheduler;
-import dev.punctual.expiry.Sleeper;
 import dev.punctual.statemachine.ExpiryMode;
 import dev.punctual.windowed.BucketScheduler;
-import java.time.Clock;
 import java.util.concurrent.Executor;
-import java.util.function.Supplier;
-import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 /**
  * Where this module registers each {@link ExpiryMode}: the {@link Scheduler} that carries out a
@@ -23,21 +18,22 @@ public final class FunctionModes {
     }
 
     /**
-     * The scheduler of {@code mode}.
+     * The scheduler of {@code mode}, working with {@code parts}: their executions are those of the state
+     * machine the mode starts ({@link ExpirySettings#stateMachineArn()}); a mode asks for the other parts
+     * it needs (a DynamoDB client, the sleeper), so a function builds only what its mode uses. Whoever
+     * must schedule items the way a table's mode does (the stream handler, a backfill) hands the
+     * scheduler to a {@link dev.punctual.expiry.ChangeProcessor}.
      *
-     * @param executions the executions of the state machine the mode starts ({@link ExpirySettings#stateMachineArn()})
-     * @param dynamoDb asked only by a mode that calls DynamoDB itself
      * @param pool runs the scheduler's concurrent calls, where it makes any
-     * @throws IllegalArgumentException naming the environment variable a mode needs and is not set
+     * @throws IllegalArgumentException naming the environment variable the mode needs and is not set
      */
-    public static Scheduler scheduler(ExpiryMode mode, ExpirySettings settings, Executions executions,
-            Supplier<DynamoDbClient> dynamoDb, Clock clock, Sleeper sleeper, Executor pool) {
+    public static Scheduler scheduler(ExpiryMode mode, FunctionParts parts, Executor pool) {
         return switch (mode) {
-            case PER_ITEM -> new ExpiryScheduler(executions);
+            case PER_ITEM -> new ExpiryScheduler(parts.executions());
             case WINDOWED -> {
-                String indexTable = settings.scheduleTable();
-                yield new BucketScheduler(new DynamoDbScheduleIndex(dynamoDb.get(), indexTable),
-                        new DynamoDbItemDeleter(dynamoDb.get()), executions, clock, sleeper, pool);
+                String indexTable = parts.settings().scheduleTable();
+                yield new BucketScheduler(new DynamoDbScheduleIndex(parts.dynamoDb(), indexTable),
+                        new DynamoDbItemDeleter(parts.dynamoDb()), parts.executions(), parts.clock(), parts.sleeper(), pool);
             }
         };
     }

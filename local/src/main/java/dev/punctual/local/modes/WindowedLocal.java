@@ -1,7 +1,8 @@
 package dev.punctual.local.modes;
 
 import dev.punctual.functions.BucketFunction;
-import dev.punctual.functions.SfnExecutions;
+import dev.punctual.functions.ExpirySettings;
+import dev.punctual.functions.FunctionParts;
 import dev.punctual.statemachine.Arns;
 import dev.punctual.statemachine.ExpiryMode;
 import dev.punctual.statemachine.ScheduleIndexTable;
@@ -42,12 +43,11 @@ public final class WindowedLocal implements LocalMode {
         String stateMachineArn = context.deploy(STATE_MACHINE_NAME,
                 StateMachineDefinitions.expireBucket("aws", context.functionArn(FUNCTION_NAME)));
         Map<String, String> environment = bucketFunctionEnvironment(context, stateMachineArn);
-        BucketFunction.Collaborators.Builder parts = BucketFunction.Collaborators.builder(environment)
+        FunctionParts.Builder parts = FunctionParts.builder(ExpirySettings.forBucketFunction(environment))
                 .dynamoDb(context.punctualDynamoDb())
                 .clock(context.clock())
                 .sleeper(context.sleeper());
-        context.stepFunctionsTransport().ifPresent(transport -> parts.executions(context.register(
-                SfnExecutions.create(parts.settings(), environment, transport))));
+        context.stepFunctionsTransport().ifPresent(parts::stepFunctionsTransport);
         BucketFunction function = context.register(new BucketFunction(parts.build()));
         context.function(FUNCTION_NAME, StreamWiring.BUCKET_FUNCTION_MEMORY_MB, function);
         Map<String, String> handlerEnvironment = Map.of(

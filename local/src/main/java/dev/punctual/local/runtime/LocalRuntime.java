@@ -8,9 +8,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.punctual.expiry.RecordedMetrics;
 import dev.punctual.expiry.Sleeper;
-import dev.punctual.expiry.ThrottleBackoff;
 import dev.punctual.functions.ExpiryStreamHandler;
-import dev.punctual.functions.SfnExecutions;
+import dev.punctual.functions.FunctionParts;
 import dev.punctual.local.billing.CostMeter;
 import dev.punctual.local.billing.DeletionLedger;
 import dev.punctual.local.billing.MeteredDynamoDb;
@@ -62,13 +61,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Queue;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
 import software.amazon.awssdk.http.SdkHttpClient;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
@@ -94,8 +90,6 @@ public final class LocalRuntime implements AutoCloseable {
     private final Options options;
     private final Deque<AutoCloseable> closeables = new ArrayDeque<>();
     private final Map<WatchedTable, ExpiryStreamHandler> handlers = new ConcurrentHashMap<>();
-    /** The handlers' Step Functions adapters over the in-process transport: the runtime's, closed after the handlers. */
-    private final Queue<SfnExecutions> handlerExecutions = new ConcurrentLinkedQueue<>();
     private final DynamoDbLocalServer dynamoDbServer;
     private final StepFunctionsLocal stepFunctions;
     private final StepFunctionsServer stepFunctionsServer;
@@ -460,23 +454,17 @@ public final class LocalRuntime implements AutoCloseable {
     }
 
     /**
-     * A handler for one table, with the runtime's DynamoDB client and metric recorder and, unless the
-     * handler goes over HTTP, Step Functions calls over the in-process transport.
+     * A handler for one table, with the runtime's DynamoDB client, timer and metric recorder and, unless
+     * the handler goes over HTTP, Step Functions calls over the in-process transport.
      */
     private ExpiryStreamHandler newHandler(WatchedTable table) {
-        Map<String, String> environment = handlerEnvironment(table);
-        ExpiryStreamHandler.Collaborators.Builder parts = ExpiryStreamHandler.Collaborators.builder(environment)
+        return new ExpiryStreamHandler(FunctionParts.builder(handlerEnvironment(table))
                 .dynamoDb(punctualDynamoDb)
                 .clock(clock)
-                .backoff(new ThrottleBackoff(clock, sleeper::sleep, ThreadLocalRandom.current()))
-                .eventBackoff(sleeper)
-                .metrics(metrics);
-        if (stepFunctionsTransport != null) {
-            SfnExecutions executions = SfnExecutions.create(parts.settings(), environment, stepFunctionsTransport);
-            handlerExecutions.add(executions);
-            parts.executions(executions);
-        }
-        return new ExpiryStreamHandler(parts.build());
+                .sleeper(sleeper)
+                .metrics(metrics)
+                .stepFunctionsTransport(stepFunctionsTransport)
+                .build());
     }
 
     /** Invokes an in-process function as Lambda would, converting its payload and billing its duration. */
@@ -648,9 +636,5 @@ public final class LocalRuntime implements AutoCloseable {
             }
         }
         handlers.clear();
-        SfnExecutions executions;
-        while ((executions = handlerExecutions.poll()) != null) {
-            executions.close();
-        }
     }
 }
