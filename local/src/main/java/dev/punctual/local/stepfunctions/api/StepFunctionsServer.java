@@ -1,7 +1,7 @@
 package dev.punctual.local.stepfunctions.api;
 
 import com.sun.net.httpserver.HttpExchange;
-import dev.punctual.local.runtime.LoopbackHttpServer;
+import dev.punctual.local.http.LoopbackHttpServer;
 import dev.punctual.local.stepfunctions.executions.ErrorCode;
 import dev.punctual.local.stepfunctions.executions.StepFunctionsEngine;
 import dev.punctual.local.stepfunctions.quotas.StepFunctionsThrottles;

@@ -1,8 +1,9 @@
-package dev.punctual.local.runtime;
+package dev.punctual.local.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.punctual.local.runtime.LocalDefaults;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;

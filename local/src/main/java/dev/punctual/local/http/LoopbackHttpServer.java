@@ -1,4 +1,4 @@
-package dev.punctual.local.runtime;
+package dev.punctual.local.http;
 
 import com.sun.net.httpserver.HttpHandler;
 import com.sun.net.httpserver.HttpServer;
