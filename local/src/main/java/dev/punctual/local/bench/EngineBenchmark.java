@@ -2,6 +2,7 @@ package dev.punctual.local.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import dev.punctual.local.account.LocalAccount;
 import dev.punctual.local.stepfunctions.api.StepFunctionsServer;
 import dev.punctual.local.stepfunctions.asl.ExecutionContext;
 import dev.punctual.local.stepfunctions.asl.Interpreter;
@@ -33,10 +34,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.http.apache5.Apache5HttpClient;
-import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.sfn.SfnClient;
 
 /**
@@ -148,8 +146,8 @@ public final class EngineBenchmark {
             for (int t = 0; t < threads; t++) {
                 clients.add(SfnClient.builder()
                         .endpointOverride(URI.create("http://127.0.0.1:" + server.port()))
-                        .region(Region.US_EAST_1)
-                        .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("l", "l")))
+                        .region(LocalAccount.region())
+                        .credentialsProvider(LocalAccount.CREDENTIALS)
                         .httpClient(Apache5HttpClient.create())
                         .build());
             }

@@ -11,6 +11,7 @@ import dev.punctual.functions.BucketFunction;
 import dev.punctual.expiry.ThrottleBackoff;
 import dev.punctual.functions.ExpiryStreamHandler;
 import dev.punctual.functions.SfnExecutions;
+import dev.punctual.local.account.LocalAccount;
 import dev.punctual.local.billing.CostMeter;
 import dev.punctual.local.billing.DeletionLedger;
 import dev.punctual.local.billing.MeteredDynamoDb;
@@ -274,8 +275,8 @@ public final class LocalRuntime implements AutoCloseable {
                     .taskResources(List.of(new DynamoDbTaskResource(punctualDynamoDb, faults), new LambdaTaskResource(functions)))
                     .timer(timer)
                     .dataDirectory(options.under("stepfunctions"))
-                    .region(LocalDefaults.REGION)
-                    .accountId(LocalDefaults.ACCOUNT_ID)
+                    .region(LocalAccount.REGION)
+                    .accountId(LocalAccount.ACCOUNT_ID)
                     .maxOpenExecutions(options.maxOpenExecutions())
                     .build());
             stepFunctionsServer = register(StepFunctionsServer.start(stepFunctions.engine(), throttles,
@@ -303,7 +304,7 @@ public final class LocalRuntime implements AutoCloseable {
 
             events = register(EventStore.in(options.under("events")));
             eventsServer = register(EventBridgeServer.start(new PutEventsApi(events, eventFaults, clock,
-                            LocalDefaults.REGION, LocalDefaults.ACCOUNT_ID, costMeter::expiryEvent), events,
+                            LocalAccount.REGION, LocalAccount.ACCOUNT_ID, costMeter::expiryEvent), events,
                     new InetSocketAddress(LocalDefaults.LOOPBACK, options.eventsPort())));
 
             MappingSettings mapping = options.mapping().toBuilder().tableAllowList(options.tables()).build();
@@ -315,7 +316,7 @@ public final class LocalRuntime implements AutoCloseable {
                     .filterPatterns(table -> StreamWiring.filterPatterns(table.ttlAttribute(), true))
                     .settings(mapping)
                     .dataDirectory(options.under("stream"))
-                    .region(LocalDefaults.REGION)
+                    .region(LocalAccount.REGION)
                     .start());
         } catch (RuntimeException e) {
             closeQuietly(e);
@@ -515,7 +516,7 @@ public final class LocalRuntime implements AutoCloseable {
         try {
             Map<String, Object> input = PAYLOADS.convertValue(payload, new TypeReference<Map<String, Object>>() { });
             return PAYLOADS.valueToTree(function.handleRequest(input,
-                    new LocalLambdaContext(LocalDefaults.BUCKET_FUNCTION_NAME, LocalDefaults.REGION, clock)));
+                    new LocalLambdaContext(LocalDefaults.BUCKET_FUNCTION_NAME, LocalAccount.REGION, clock)));
         } finally {
             costMeter.invocation(StreamWiring.BUCKET_FUNCTION_MEMORY_MB, Duration.ofNanos(System.nanoTime() - started));
         }

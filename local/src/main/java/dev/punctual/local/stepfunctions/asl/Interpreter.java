@@ -1,6 +1,7 @@
 package dev.punctual.local.stepfunctions.asl;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.punctual.local.account.LocalAccount;
 import dev.punctual.local.stepfunctions.asl.paths.Json;
 import dev.punctual.local.stepfunctions.asl.states.GraphRun;
 import dev.punctual.local.stepfunctions.asl.states.RunContext;
@@ -24,9 +25,6 @@ import java.util.random.RandomGenerator;
  */
 public final class Interpreter implements AslInterpreter {
 
-    /** Region reported in TaskScheduled events for ARNs that carry none. */
-    public static final String DEFAULT_REGION = "us-east-1";
-
     private final Timer timer;
     private final List<TaskResource> resources;
     private final Executor taskExecutor;
@@ -40,7 +38,7 @@ public final class Interpreter implements AslInterpreter {
      * @param taskExecutor where resources are called; {@code Runnable::run} makes runs synchronous in tests
      */
     public Interpreter(Timer timer, List<TaskResource> resources, Executor taskExecutor) {
-        this(timer, resources, taskExecutor, new Random(), DEFAULT_REGION);
+        this(timer, resources, taskExecutor, new Random(), LocalAccount.REGION);
     }
 
     /**
@@ -57,7 +55,7 @@ public final class Interpreter implements AslInterpreter {
      * retry: the local runtime's state-transition quota.
      */
     public Interpreter(Timer timer, List<TaskResource> resources, Executor taskExecutor, TransitionThrottle transitions) {
-        this(timer, resources, taskExecutor, new Random(), DEFAULT_REGION, transitions);
+        this(timer, resources, taskExecutor, new Random(), LocalAccount.REGION, transitions);
     }
 
     private Interpreter(Timer timer, List<TaskResource> resources, Executor taskExecutor, RandomGenerator random,

@@ -1,5 +1,6 @@
 package dev.punctual.local.stepfunctions.executions;
 
+import dev.punctual.local.account.LocalAccount;
 import dev.punctual.local.stepfunctions.asl.AslInterpreter;
 import dev.punctual.local.stepfunctions.asl.TaskResource;
 import dev.punctual.local.time.Timer;
@@ -71,9 +72,9 @@ public final class StepFunctionsLocal implements AutoCloseable {
         private final List<TaskResource> taskResources = new ArrayList<>();
         private Timer timer;
         private Path dataDirectory;
-        private String partition = "aws";
-        private String region = "us-east-1";
-        private String accountId = "123456789012";
+        private String partition = LocalAccount.PARTITION;
+        private String region = LocalAccount.REGION;
+        private String accountId = LocalAccount.ACCOUNT_ID;
         private int maxOpenExecutions = StepFunctionsEngine.DEFAULT_MAX_OPEN_EXECUTIONS;
         private int closedRetention = 1_000_000;
         private long segmentBytes = 256L * 1024 * 1024;
