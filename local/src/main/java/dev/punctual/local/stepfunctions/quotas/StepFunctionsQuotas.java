@@ -81,11 +81,6 @@ public final class StepFunctionsQuotas {
         return with(quota, value);
     }
 
-    /** These quotas with the token buckets turned on or off. */
-    public StepFunctionsQuotas withRatesEnforced(boolean enforced) {
-        return new StepFunctionsQuotas(enforced, values);
-    }
-
     public boolean ratesEnforced() {
         return ratesEnforced;
     }
