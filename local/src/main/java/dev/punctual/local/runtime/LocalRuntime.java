@@ -28,9 +28,9 @@ import dev.punctual.local.stepfunctions.asl.Interpreter;
 import dev.punctual.local.stepfunctions.executions.StepFunctionsEngine;
 import dev.punctual.local.stepfunctions.executions.StepFunctionsException;
 import dev.punctual.local.stepfunctions.executions.StepFunctionsLocal;
-import dev.punctual.local.stepfunctions.quotas.StepFunctionsQuota;
-import dev.punctual.local.stepfunctions.quotas.StepFunctionsQuotas;
-import dev.punctual.local.stepfunctions.quotas.StepFunctionsThrottles;
+import dev.punctual.local.stepfunctions.quotas.Quota;
+import dev.punctual.local.stepfunctions.quotas.QuotaSettings;
+import dev.punctual.local.stepfunctions.quotas.Throttles;
 import dev.punctual.local.stepfunctions.quotas.ThrottleCounts;
 import dev.punctual.local.stepfunctions.tasks.DynamoDbFaults;
 import dev.punctual.local.stepfunctions.tasks.DynamoDbTaskResource;
@@ -113,7 +113,7 @@ public final class LocalRuntime implements AutoCloseable {
     private final DeletionLedger deletions = new DeletionLedger();
     private final RecordedMetrics metrics = new RecordedMetrics();
     private final MeteredDynamoDb punctualDynamoDb;
-    private final StepFunctionsThrottles throttles;
+    private final Throttles throttles;
     private final Timer timer;
     private final Clock clock;
     private final TimerSleeper sleeper;
@@ -133,7 +133,7 @@ public final class LocalRuntime implements AutoCloseable {
      * @param quotas the Step Functions quotas the API and engine enforce: the open-execution limit always
      *     (AWS: 1,000,000; a small one makes StartExecution fail with {@code ExecutionLimitExceeded}, as it
      *     would at the real quota), the StartExecution, StopExecution and state-transition token buckets
-     *     only when {@link StepFunctionsQuotas#ratesEnforced()}
+     *     only when {@link QuotaSettings#ratesEnforced()}
      * @param handlerOverHttp whether the stream handler calls the Step Functions API over HTTP rather
      *     than through the in-process transport
      * @param mode how every watched table's expirations are scheduled
@@ -146,7 +146,7 @@ public final class LocalRuntime implements AutoCloseable {
      *     {@link dev.punctual.local.time.ManualTimer} to move time instead of waiting for it.
      */
     public record Options(int dynamoDbPort, int stepFunctionsPort, Path dataDirectory, Set<String> tables,
-                          boolean cancelStale, MappingSettings mapping, StepFunctionsQuotas quotas,
+                          boolean cancelStale, MappingSettings mapping, QuotaSettings quotas,
                           boolean handlerOverHttp, ExpiryMode mode, boolean expiryEvents, int eventsPort,
                           Timer timer) {
 
@@ -161,7 +161,7 @@ public final class LocalRuntime implements AutoCloseable {
         public Options(int dynamoDbPort, int stepFunctionsPort, Path dataDirectory, Set<String> tables,
                        boolean cancelStale, MappingSettings mapping) {
             this(dynamoDbPort, stepFunctionsPort, dataDirectory, tables, cancelStale, mapping,
-                    StepFunctionsQuotas.ratesUnlimited(), false, ExpiryMode.PER_ITEM, true, 0, null);
+                    QuotaSettings.ratesUnlimited(), false, ExpiryMode.PER_ITEM, true, 0, null);
         }
 
         /** The defaults: well-known ports, in memory, every eligible table, cancellation on, expiry events on. */
@@ -202,11 +202,11 @@ public final class LocalRuntime implements AutoCloseable {
 
         /** These options with the open-execution limit at {@code max}; the token buckets stay as they are. */
         public Options withMaxOpenExecutions(int max) {
-            return withQuotas(quotas.with(StepFunctionsQuota.OPEN_EXECUTIONS, max));
+            return withQuotas(quotas.with(Quota.OPEN_EXECUTIONS, max));
         }
 
         /** These options with {@code stepFunctionsQuotas} enforced by the API and the engine. */
-        public Options withQuotas(StepFunctionsQuotas stepFunctionsQuotas) {
+        public Options withQuotas(QuotaSettings stepFunctionsQuotas) {
             return new Options(dynamoDbPort, stepFunctionsPort, dataDirectory, tables, cancelStale, mapping,
                     stepFunctionsQuotas, handlerOverHttp, mode, expiryEvents, eventsPort, timer);
         }
@@ -264,7 +264,7 @@ public final class LocalRuntime implements AutoCloseable {
             clock = timer.clock();
             sleeper = new TimerSleeper(timer);
             faults = DynamoDbFaults.none();
-            throttles = StepFunctionsThrottles.of(options.quotas(), timer.clock());
+            throttles = Throttles.of(options.quotas(), timer.clock());
             // Punctual's own DynamoDB calls (the state machine's deletes, the functions' index calls)
             // are metered for the cost report; the index is Punctual's, every other table a user's.
             punctualDynamoDb = new MeteredDynamoDb(inProcess.dynamoDb(), costMeter, deletions,

@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.punctual.local.stepfunctions.asl.AslInterpreter;
 import dev.punctual.local.stepfunctions.asl.ErrorNames;
 import dev.punctual.local.stepfunctions.asl.ParsedDefinition;
-import dev.punctual.local.stepfunctions.quotas.StepFunctionsQuota;
+import dev.punctual.local.stepfunctions.quotas.Quota;
 import dev.punctual.local.time.Timer;
 import dev.punctual.statemachine.StepFunctionsLimits;
 import java.io.IOException;
@@ -39,7 +39,7 @@ public final class StepFunctionsEngine implements AutoCloseable {
     public static final int MAX_HISTORY_EVENTS = Execution.MAX_HISTORY_EVENTS;
     /** AWS's quota of open executions per account and Region. */
     public static final int DEFAULT_MAX_OPEN_EXECUTIONS =
-            (int) StepFunctionsQuota.OPEN_EXECUTIONS.largestRegions();
+            (int) Quota.OPEN_EXECUTIONS.largestRegions();
 
     private static final ObjectMapper MAPPER = new ObjectMapper()
             .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);

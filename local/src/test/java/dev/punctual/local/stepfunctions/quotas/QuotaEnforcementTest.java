@@ -49,7 +49,7 @@ class QuotaEnforcementTest {
     private final ManualTimer timer = ManualTimer.startingAt(T0);
     private final List<AutoCloseable> closeables = new ArrayList<>();
     private StepFunctionsLocal local;
-    private StepFunctionsThrottles throttles;
+    private Throttles throttles;
 
     @AfterEach
     void close() throws Exception {
@@ -58,8 +58,8 @@ class QuotaEnforcementTest {
         }
     }
 
-    private void startEngine(StepFunctionsQuotas quotas) {
-        throttles = StepFunctionsThrottles.of(quotas, timer.clock());
+    private void startEngine(QuotaSettings quotas) {
+        throttles = Throttles.of(quotas, timer.clock());
         local = StepFunctionsLocal.builder()
                 .interpreter(resources -> new Interpreter(timer, resources, Runnable::run, throttles.transitions()))
                 .timer(timer)
@@ -93,7 +93,7 @@ class QuotaEnforcementTest {
 
     @Test
     void startExecution_pastTheBucket_failsWithThrottlingExceptionOverHttpAndInProcessAlike() {
-        startEngine(StepFunctionsQuotas.awsDefaults().withOverride("start-execution-burst=10")
+        startEngine(QuotaSettings.awsDefaults().withOverride("start-execution-burst=10")
                 .withOverride("start-execution-rate=2"));
         SfnClient http = overHttp();
         SfnClient sameProcess = inProcess();
@@ -118,7 +118,7 @@ class QuotaEnforcementTest {
 
     @Test
     void throttledRequest_answersTheAwsJson10ErrorShape() throws Exception {
-        startEngine(StepFunctionsQuotas.awsDefaults().withOverride("stop-execution-burst=1"));
+        startEngine(QuotaSettings.awsDefaults().withOverride("stop-execution-burst=1"));
         SfnClient http = overHttp();
         String machine = http.createStateMachine(b -> b.name("m").definition(WAIT_FROM_INPUT).roleArn(ROLE))
                 .stateMachineArn();
@@ -140,7 +140,7 @@ class QuotaEnforcementTest {
 
     @Test
     void openExecutions_atTheQuota_refusesTheNextUntilOneCloses() {
-        startEngine(StepFunctionsQuotas.awsDefaults().withOverride("open-executions=50"));
+        startEngine(QuotaSettings.awsDefaults().withOverride("open-executions=50"));
         SfnClient sfn = inProcess();
         String machine = sfn.createStateMachine(b -> b.name("m").definition(WAIT_FROM_INPUT).roleArn(ROLE))
                 .stateMachineArn();
@@ -160,7 +160,7 @@ class QuotaEnforcementTest {
 
     @Test
     void stateTransitions_pastTheBucket_areDelayedOnTheTimerNotFailed() {
-        startEngine(StepFunctionsQuotas.awsDefaults().withOverride("state-transition-burst=5")
+        startEngine(QuotaSettings.awsDefaults().withOverride("state-transition-burst=5")
                 .withOverride("state-transition-rate=1"));
         var engine = local.engine();
         String machine = engine.createStateMachine("m", THREE_PASSES, ROLE, null).stateMachineArn();

@@ -9,29 +9,29 @@ import java.util.Objects;
  * applies (at 1,000,000 unless overridden, as before quotas were configurable); the token buckets
  * (StartExecution, StopExecution, state transitions) apply only when {@link #ratesEnforced()}.
  */
-public final class StepFunctionsQuotas {
+public final class QuotaSettings {
 
     private final boolean ratesEnforced;
-    private final Map<StepFunctionsQuota, Double> values;
+    private final Map<Quota, Double> values;
 
-    private StepFunctionsQuotas(boolean ratesEnforced, Map<StepFunctionsQuota, Double> values) {
+    private QuotaSettings(boolean ratesEnforced, Map<Quota, Double> values) {
         this.ratesEnforced = ratesEnforced;
         this.values = values;
     }
 
     /** No rate limits; the open-execution limit at AWS's figure. What the runtime does without {@code --aws-quotas}. */
-    public static StepFunctionsQuotas ratesUnlimited() {
-        return new StepFunctionsQuotas(false, largestRegions());
+    public static QuotaSettings ratesUnlimited() {
+        return new QuotaSettings(false, largestRegions());
     }
 
     /** Every quota at the largest Regions' figure: {@code --aws-quotas}. */
-    public static StepFunctionsQuotas awsDefaults() {
-        return new StepFunctionsQuotas(true, largestRegions());
+    public static QuotaSettings awsDefaults() {
+        return new QuotaSettings(true, largestRegions());
     }
 
-    private static Map<StepFunctionsQuota, Double> largestRegions() {
-        Map<StepFunctionsQuota, Double> values = new EnumMap<>(StepFunctionsQuota.class);
-        for (StepFunctionsQuota quota : StepFunctionsQuota.values()) {
+    private static Map<Quota, Double> largestRegions() {
+        Map<Quota, Double> values = new EnumMap<>(Quota.class);
+        for (Quota quota : Quota.values()) {
             values.put(quota, quota.largestRegions());
         }
         return values;
@@ -42,19 +42,19 @@ public final class StepFunctionsQuotas {
      *
      * @throws IllegalArgumentException when the value is not positive, or not whole for a count
      */
-    public StepFunctionsQuotas with(StepFunctionsQuota quota, double value) {
+    public QuotaSettings with(Quota quota, double value) {
         Objects.requireNonNull(quota, "quota");
         if (!(value > 0) || Double.isInfinite(value)) {
             throw new IllegalArgumentException(quota.optionName() + " must be a positive number, got "
-                    + StepFunctionsQuota.format(value));
+                    + Quota.format(value));
         }
         if (!quota.isRate() && (value != Math.rint(value) || value > Integer.MAX_VALUE)) {
             throw new IllegalArgumentException(quota.optionName() + " must be a whole number from 1 to "
-                    + Integer.MAX_VALUE + ", got " + StepFunctionsQuota.format(value));
+                    + Integer.MAX_VALUE + ", got " + Quota.format(value));
         }
-        Map<StepFunctionsQuota, Double> next = new EnumMap<>(values);
+        Map<Quota, Double> next = new EnumMap<>(values);
         next.put(quota, value);
-        return new StepFunctionsQuotas(ratesEnforced, next);
+        return new QuotaSettings(ratesEnforced, next);
     }
 
     /**
@@ -62,7 +62,7 @@ public final class StepFunctionsQuotas {
      *
      * @throws IllegalArgumentException naming the quota names there are, or what the value must be
      */
-    public StepFunctionsQuotas withOverride(String nameEqualsValue) {
+    public QuotaSettings withOverride(String nameEqualsValue) {
         int equals = nameEqualsValue.indexOf('=');
         if (equals < 0) {
             throw new IllegalArgumentException("expected NAME=VALUE, e.g. start-execution-rate=100; got '"
@@ -70,8 +70,8 @@ public final class StepFunctionsQuotas {
         }
         String name = nameEqualsValue.substring(0, equals).strip();
         String text = nameEqualsValue.substring(equals + 1).strip();
-        StepFunctionsQuota quota = StepFunctionsQuota.byOptionName(name).orElseThrow(() -> new IllegalArgumentException(
-                "unknown quota '" + name + "'; the quotas are " + StepFunctionsQuota.optionNames()));
+        Quota quota = Quota.byOptionName(name).orElseThrow(() -> new IllegalArgumentException(
+                "unknown quota '" + name + "'; the quotas are " + Quota.optionNames()));
         double value;
         try {
             value = Double.parseDouble(text.replace("_", ""));
@@ -85,18 +85,18 @@ public final class StepFunctionsQuotas {
         return ratesEnforced;
     }
 
-    public double value(StepFunctionsQuota quota) {
+    public double value(Quota quota) {
         return values.get(quota);
     }
 
     /** Running executions beyond which StartExecution fails with {@code ExecutionLimitExceeded}. */
     public int openExecutions() {
-        return (int) value(StepFunctionsQuota.OPEN_EXECUTIONS);
+        return (int) value(Quota.OPEN_EXECUTIONS);
     }
 
     @Override
     public boolean equals(Object other) {
-        return other instanceof StepFunctionsQuotas that && ratesEnforced == that.ratesEnforced
+        return other instanceof QuotaSettings that && ratesEnforced == that.ratesEnforced
                 && values.equals(that.values);
     }
 

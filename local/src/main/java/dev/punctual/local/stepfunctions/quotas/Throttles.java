@@ -1,8 +1,6 @@
 package dev.punctual.local.stepfunctions.quotas;
 
 import dev.punctual.local.stepfunctions.asl.TransitionThrottle;
-import dev.punctual.local.stepfunctions.executions.ErrorCode;
-import dev.punctual.local.stepfunctions.executions.StepFunctionsException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -14,7 +12,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * whichever transport the request came by, and the state-transition bucket the interpreter defers
  * transitions on. Counts what each throttled.
  */
-public final class StepFunctionsThrottles {
+public final class Throttles {
 
     private final TokenBucket startExecution;
     private final TokenBucket stopExecution;
@@ -24,52 +22,54 @@ public final class StepFunctionsThrottles {
     private final AtomicLong throttledTransitions = new AtomicLong();
     private final TransitionThrottle transitionThrottle;
 
-    private StepFunctionsThrottles(StepFunctionsQuotas quotas, Clock clock) {
+    private Throttles(QuotaSettings quotas, Clock clock) {
         boolean on = quotas.ratesEnforced();
-        startExecution = on ? bucket(quotas, StepFunctionsQuota.START_EXECUTION_BURST,
-                StepFunctionsQuota.START_EXECUTION_RATE, clock) : null;
-        stopExecution = on ? bucket(quotas, StepFunctionsQuota.STOP_EXECUTION_BURST,
-                StepFunctionsQuota.STOP_EXECUTION_RATE, clock) : null;
-        stateTransitions = on ? bucket(quotas, StepFunctionsQuota.STATE_TRANSITION_BURST,
-                StepFunctionsQuota.STATE_TRANSITION_RATE, clock) : null;
+        startExecution = on ? bucket(quotas, Quota.START_EXECUTION_BURST,
+                Quota.START_EXECUTION_RATE, clock) : null;
+        stopExecution = on ? bucket(quotas, Quota.STOP_EXECUTION_BURST,
+                Quota.STOP_EXECUTION_RATE, clock) : null;
+        stateTransitions = on ? bucket(quotas, Quota.STATE_TRANSITION_BURST,
+                Quota.STATE_TRANSITION_RATE, clock) : null;
         transitionThrottle = stateTransitions == null ? TransitionThrottle.NONE : this::admitTransition;
     }
 
     /** Throttles for {@code quotas}, reading time from {@code clock} (the engine timer's clock). */
-    public static StepFunctionsThrottles of(StepFunctionsQuotas quotas, Clock clock) {
-        return new StepFunctionsThrottles(quotas, clock);
+    public static Throttles of(QuotaSettings quotas, Clock clock) {
+        return new Throttles(quotas, clock);
     }
 
     /** Throttles that never throttle. */
-    public static StepFunctionsThrottles none() {
-        return new StepFunctionsThrottles(StepFunctionsQuotas.ratesUnlimited(), Clock.systemUTC());
+    public static Throttles none() {
+        return new Throttles(QuotaSettings.ratesUnlimited(), Clock.systemUTC());
     }
 
-    private static TokenBucket bucket(StepFunctionsQuotas quotas, StepFunctionsQuota burst, StepFunctionsQuota rate,
+    private static TokenBucket bucket(QuotaSettings quotas, Quota burst, Quota rate,
             Clock clock) {
         return new TokenBucket(quotas.value(burst), quotas.value(rate), clock);
     }
 
     /**
-     * Lets an API action through or refuses it as AWS does past its bucket.
+     * Takes a token for an API action from its bucket, if the action has one. {@code false} means the
+     * action is throttled: the API refuses it with {@code ThrottlingException}, as AWS does past its bucket.
      *
      * @param action the action name, e.g. {@code StartExecution}
-     * @throws StepFunctionsException {@code ThrottlingException} when the action's bucket is empty
      */
-    public void admitApiCall(String action) {
+    public boolean admitApiCall(String action) {
         if ("StartExecution".equals(action)) {
-            admit(startExecution, throttledStarts, action);
-        } else if ("StopExecution".equals(action)) {
-            admit(stopExecution, throttledStops, action);
+            return admit(startExecution, throttledStarts);
         }
+        if ("StopExecution".equals(action)) {
+            return admit(stopExecution, throttledStops);
+        }
+        return true;
     }
 
-    private static void admit(TokenBucket bucket, AtomicLong throttled, String action) {
+    private static boolean admit(TokenBucket bucket, AtomicLong throttled) {
         if (bucket != null && !bucket.tryAcquire()) {
             throttled.incrementAndGet();
-            throw new StepFunctionsException(ErrorCode.THROTTLING, "Rate exceeded: " + action
-                    + " is throttled (the local runtime enforces Step Functions' quotas); retry with backoff");
+            return false;
         }
+        return true;
     }
 
     /** What the interpreter asks before each state transition. */

@@ -11,7 +11,7 @@ import java.util.stream.Collectors;
  * {@code --quota NAME=VALUE} overrides one. The README prints {@link #markdownTable()} verbatim (a
  * test compares them).
  */
-public enum StepFunctionsQuota {
+public enum Quota {
 
     START_EXECUTION_BURST("start-execution-burst", 1_300, 800, "StartExecution token bucket size",
             Source.API_THROTTLING),
@@ -44,7 +44,7 @@ public enum StepFunctionsQuota {
     private final String meaning;
     private final String source;
 
-    StepFunctionsQuota(String optionName, double largestRegions, double otherRegions, String meaning, String source) {
+    Quota(String optionName, double largestRegions, double otherRegions, String meaning, String source) {
         this.optionName = optionName;
         this.largestRegions = largestRegions;
         this.otherRegions = otherRegions;
@@ -81,13 +81,13 @@ public enum StepFunctionsQuota {
     }
 
     /** The quota named {@code optionName}, if there is one. */
-    public static Optional<StepFunctionsQuota> byOptionName(String optionName) {
+    public static Optional<Quota> byOptionName(String optionName) {
         return Arrays.stream(values()).filter(q -> q.optionName.equals(optionName)).findFirst();
     }
 
     /** Every option name, comma-separated, for error messages. */
     public static String optionNames() {
-        return Arrays.stream(values()).map(StepFunctionsQuota::optionName).collect(Collectors.joining(", "));
+        return Arrays.stream(values()).map(Quota::optionName).collect(Collectors.joining(", "));
     }
 
     /** The table the README shows. */
@@ -95,7 +95,7 @@ public enum StepFunctionsQuota {
         StringBuilder table = new StringBuilder()
                 .append("| `--quota` name | what | largest Regions (default) | other Regions | source |\n")
                 .append("|---|---|---|---|---|\n");
-        for (StepFunctionsQuota quota : values()) {
+        for (Quota quota : values()) {
             table.append("| `").append(quota.optionName).append("` | ").append(quota.meaning).append(" | ")
                     .append(format(quota.largestRegions)).append(" | ").append(format(quota.otherRegions)).append(" | ")
                     .append(quota.source).append(" |\n");
