@@ -4,9 +4,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import dev.punctual.local.account.LocalAccount;
 import dev.punctual.local.stepfunctions.api.StepFunctionsServer;
-import dev.punctual.local.stepfunctions.asl.ExecutionContext;
 import dev.punctual.local.stepfunctions.asl.Interpreter;
-import dev.punctual.local.stepfunctions.asl.TaskResource;
+import dev.punctual.local.stepfunctions.asl.run.ContextObject;
+import dev.punctual.local.stepfunctions.asl.run.TaskResource;
 import dev.punctual.local.stepfunctions.executions.StepFunctionsEngine;
 import dev.punctual.local.stepfunctions.executions.StepFunctionsLocal;
 import dev.punctual.local.time.ClockTimer;
@@ -214,7 +214,7 @@ public final class EngineBenchmark {
             }
 
             @Override
-            public CompletionStage<JsonNode> invoke(String arn, JsonNode parameters, ExecutionContext context) {
+            public CompletionStage<JsonNode> invoke(String arn, JsonNode parameters, ContextObject context) {
                 Instant now = Instant.now();
                 Instant due = Instant.parse(parameters.path("at").asText());
                 int i = fired.getAndIncrement();

@@ -1,8 +1,8 @@
 package dev.punctual.local.stepfunctions.executions;
 
-import dev.punctual.local.stepfunctions.asl.AslInterpreter;
-import dev.punctual.local.stepfunctions.asl.InvalidDefinitionException;
+import dev.punctual.local.stepfunctions.asl.Interpreter;
 import dev.punctual.local.stepfunctions.asl.ParsedDefinition;
+import dev.punctual.local.stepfunctions.asl.errors.InvalidDefinitionException;
 import dev.punctual.local.time.Timer;
 import java.time.Clock;
 import java.util.concurrent.ExecutorService;
@@ -19,7 +19,7 @@ import java.util.concurrent.atomic.LongAdder;
  */
 final class ExecutionHost {
 
-    final AslInterpreter interpreter;
+    final Interpreter interpreter;
     final Timer timer;
     final Clock clock;
     final EndpointArns arns;
@@ -33,7 +33,7 @@ final class ExecutionHost {
     final ExecutionListeners listeners = new ExecutionListeners();
     private volatile Journal journal = Journal.IN_MEMORY;
 
-    ExecutionHost(AslInterpreter interpreter, Timer timer, EndpointArns arns, Registry registry, int launcherThreads) {
+    ExecutionHost(Interpreter interpreter, Timer timer, EndpointArns arns, Registry registry, int launcherThreads) {
         this.interpreter = interpreter;
         this.timer = timer;
         this.clock = timer.clock();

@@ -3,9 +3,10 @@ package dev.punctual.local.stepfunctions.executions;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.punctual.local.stepfunctions.asl.ExecutionContext;
-import dev.punctual.local.stepfunctions.asl.TaskFailedException;
-import dev.punctual.local.stepfunctions.asl.TaskResource;
+import dev.punctual.local.stepfunctions.asl.errors.AslError;
+import dev.punctual.local.stepfunctions.asl.errors.TaskError;
+import dev.punctual.local.stepfunctions.asl.run.ContextObject;
+import dev.punctual.local.stepfunctions.asl.run.TaskResource;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
@@ -35,11 +36,11 @@ public final class StartExecutionTask implements TaskResource {
     }
 
     @Override
-    public CompletionStage<JsonNode> invoke(String resourceArn, JsonNode parameters, ExecutionContext context) {
+    public CompletionStage<JsonNode> invoke(String resourceArn, JsonNode parameters, ContextObject context) {
         try {
             JsonNode machine = parameters.path("StateMachineArn");
             if (!machine.isTextual()) {
-                throw new TaskFailedException(ErrorCode.VALIDATION.integrationErrorName(),
+                throw new TaskError(ErrorCode.VALIDATION.integrationErrorName(),
                         "StateMachineArn is required and must be a string");
             }
             JsonNode name = parameters.path("Name");
@@ -64,12 +65,12 @@ public final class StartExecutionTask implements TaskResource {
     private static RuntimeException asTaskFailure(Throwable failure) {
         Throwable cause = failure instanceof CompletionException && failure.getCause() != null
                 ? failure.getCause() : failure;
-        if (cause instanceof TaskFailedException tfe) {
-            return tfe;
+        if (cause instanceof AslError error) {
+            return error;
         }
         if (cause instanceof StepFunctionsException sfe) {
-            return new TaskFailedException(sfe.code().integrationErrorName(), sfe.getMessage());
+            return new TaskError(sfe.code().integrationErrorName(), sfe.getMessage());
         }
-        return new TaskFailedException("StepFunctions.SdkClientException", String.valueOf(cause.getMessage()));
+        return new TaskError("StepFunctions.SdkClientException", String.valueOf(cause.getMessage()));
     }
 }

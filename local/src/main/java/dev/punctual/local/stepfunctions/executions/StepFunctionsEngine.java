@@ -3,9 +3,9 @@ package dev.punctual.local.stepfunctions.executions;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.punctual.local.stepfunctions.asl.AslInterpreter;
-import dev.punctual.local.stepfunctions.asl.ErrorNames;
+import dev.punctual.local.stepfunctions.asl.Interpreter;
 import dev.punctual.local.stepfunctions.asl.ParsedDefinition;
+import dev.punctual.local.stepfunctions.asl.errors.StatesRuntimeError;
 import dev.punctual.local.stepfunctions.quotas.Quota;
 import dev.punctual.local.time.Timer;
 import dev.punctual.statemachine.StepFunctionsLimits;
@@ -51,7 +51,7 @@ public final class StepFunctionsEngine implements AutoCloseable {
     private final Durability durability;
     private final LongAdder startExecutionCalls = new LongAdder();
 
-    StepFunctionsEngine(AslInterpreter interpreter, Timer timer, String partition, String region, String accountId,
+    StepFunctionsEngine(Interpreter interpreter, Timer timer, String partition, String region, String accountId,
             int maxOpenExecutions, int closedRetention, int launcherThreads) {
         this.registry = new Registry(maxOpenExecutions, closedRetention);
         this.host = new ExecutionHost(interpreter, timer, new EndpointArns(partition, region, accountId), registry,
@@ -243,7 +243,7 @@ public final class StepFunctionsEngine implements AutoCloseable {
         StartedExecution started = new StartedExecution(created.arn(), Instant.ofEpochMilli(created.startMillis));
         return durable.handleAsync((ok, failure) -> {
             if (failure != null) {
-                created.close(ExecutionStatus.FAILED, null, ErrorNames.RUNTIME,
+                created.close(ExecutionStatus.FAILED, null, StatesRuntimeError.NAME,
                         "The execution's start could not be persisted: " + failure.getMessage());
                 throw new StepFunctionsException(ErrorCode.INTERNAL,
                         "Could not persist the execution start: " + failure.getMessage());

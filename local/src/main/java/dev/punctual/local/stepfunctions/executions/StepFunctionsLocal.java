@@ -1,8 +1,8 @@
 package dev.punctual.local.stepfunctions.executions;
 
 import dev.punctual.local.account.LocalAccount;
-import dev.punctual.local.stepfunctions.asl.AslInterpreter;
-import dev.punctual.local.stepfunctions.asl.TaskResource;
+import dev.punctual.local.stepfunctions.asl.Interpreter;
+import dev.punctual.local.stepfunctions.asl.run.TaskResource;
 import dev.punctual.local.time.Timer;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -68,7 +68,7 @@ public final class StepFunctionsLocal implements AutoCloseable {
 
     /** Builder of {@link StepFunctionsLocal}; interpreter and timer are required. */
     public static final class Builder {
-        private Function<List<TaskResource>, AslInterpreter> interpreter;
+        private Function<List<TaskResource>, Interpreter> interpreter;
         private final List<TaskResource> taskResources = new ArrayList<>();
         private Timer timer;
         private Path dataDirectory;
@@ -85,7 +85,7 @@ public final class StepFunctionsLocal implements AutoCloseable {
         }
 
         /** Makes the interpreter from every task resource (those given here plus startExecution). */
-        public Builder interpreter(Function<List<TaskResource>, AslInterpreter> factory) {
+        public Builder interpreter(Function<List<TaskResource>, Interpreter> factory) {
             this.interpreter = factory;
             return this;
         }

@@ -1,6 +1,6 @@
 package dev.punctual.local.stepfunctions.quotas;
 
-import dev.punctual.local.stepfunctions.asl.TransitionThrottle;
+import dev.punctual.local.stepfunctions.asl.run.TransitionThrottle;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;

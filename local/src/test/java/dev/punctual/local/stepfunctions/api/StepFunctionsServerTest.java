@@ -6,9 +6,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import dev.punctual.local.stepfunctions.asl.ExecutionContext;
 import dev.punctual.local.stepfunctions.asl.Interpreter;
-import dev.punctual.local.stepfunctions.asl.TaskResource;
+import dev.punctual.local.stepfunctions.asl.run.ContextObject;
+import dev.punctual.local.stepfunctions.asl.run.TaskResource;
 import dev.punctual.local.stepfunctions.executions.StepFunctionsLocal;
 import dev.punctual.local.time.ManualTimer;
 import dev.punctual.statemachine.Arns;
@@ -89,7 +89,7 @@ class StepFunctionsServerTest {
             }
 
             @Override
-            public CompletionStage<JsonNode> invoke(String arn, JsonNode parameters, ExecutionContext context) {
+            public CompletionStage<JsonNode> invoke(String arn, JsonNode parameters, ContextObject context) {
                 deletes.add(parameters);
                 return CompletableFuture.completedFuture(JsonNodeFactory.instance.objectNode());
             }

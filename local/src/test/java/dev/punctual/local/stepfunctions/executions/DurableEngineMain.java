@@ -3,9 +3,9 @@ package dev.punctual.local.stepfunctions.executions;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import dev.punctual.local.stepfunctions.api.StepFunctionsServer;
-import dev.punctual.local.stepfunctions.asl.ExecutionContext;
 import dev.punctual.local.stepfunctions.asl.Interpreter;
-import dev.punctual.local.stepfunctions.asl.TaskResource;
+import dev.punctual.local.stepfunctions.asl.run.ContextObject;
+import dev.punctual.local.stepfunctions.asl.run.TaskResource;
 import dev.punctual.local.time.ClockTimer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -46,7 +46,7 @@ public final class DurableEngineMain {
 
             @Override
             public synchronized CompletionStage<JsonNode> invoke(String arn, JsonNode parameters,
-                    ExecutionContext context) {
+                    ContextObject context) {
                 try (FileChannel log = FileChannel.open(calls, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
                         StandardOpenOption.APPEND)) {
                     log.write(java.nio.ByteBuffer.wrap((context.executionName() + "\n")

@@ -8,21 +8,22 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * What a stop withdraws: the pending wake-ups of an execution, or of one Map iteration or Parallel
- * branch, and those of the scopes nested in it. A stopped scope reports nothing further.
+ * branch, and those of the scopes nested in it (Temporal's cancellation scopes, in small). A stopped
+ * scope reports nothing further.
  */
-final class Scope {
+final class CancellationScope {
 
-    private final Scope parent;
+    private final CancellationScope parent;
     private final Set<Timer.Cancellable> pending = ConcurrentHashMap.newKeySet();
-    private final List<Scope> children = new ArrayList<>();
+    private final List<CancellationScope> children = new ArrayList<>();
     private volatile boolean stopped;
 
-    Scope(Scope parent) {
+    CancellationScope(CancellationScope parent) {
         this.parent = parent;
     }
 
-    Scope child() {
-        Scope child = new Scope(this);
+    CancellationScope child() {
+        CancellationScope child = new CancellationScope(this);
         synchronized (children) {
             children.add(child);
         }
@@ -53,10 +54,10 @@ final class Scope {
             cancellable.cancel();
         }
         pending.clear();
-        List<Scope> nested;
+        List<CancellationScope> nested;
         synchronized (children) {
             nested = List.copyOf(children);
         }
-        nested.forEach(Scope::stop);
+        nested.forEach(CancellationScope::stop);
     }
 }

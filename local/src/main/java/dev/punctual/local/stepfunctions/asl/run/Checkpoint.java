@@ -1,4 +1,4 @@
-package dev.punctual.local.stepfunctions.asl;
+package dev.punctual.local.stepfunctions.asl.run;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.time.Instant;

@@ -2,18 +2,20 @@ package dev.punctual.local.stepfunctions.asl.states;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.punctual.local.stepfunctions.asl.AslError;
-import dev.punctual.local.stepfunctions.asl.Checkpoint;
+import dev.punctual.local.stepfunctions.asl.errors.AslError;
 import dev.punctual.local.stepfunctions.asl.paths.Json;
+import dev.punctual.local.stepfunctions.asl.run.Checkpoint;
 import dev.punctual.local.time.Timer;
 import java.time.Instant;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * One attempt at a state's action. The action ends it exactly once with {@link #complete} or
- * {@link #fail}, from any thread; later calls (a task answering after its time-out) are ignored.
+ * One attempt at a state's action: what the action reads (its effective input, the context object)
+ * and how it ends. A visit of a state makes one attempt, and one more for each retry. The action ends
+ * it exactly once with {@link #complete} or {@link #fail}, from any thread; later calls (a task
+ * answering after its time-out) are ignored.
  */
-public final class Activation {
+public final class Attempt {
 
     private final GraphRun graph;
     private final GraphRun.Visit visit;
@@ -22,7 +24,7 @@ public final class Activation {
     private final ObjectNode context;
     private final AtomicBoolean finished = new AtomicBoolean();
 
-    Activation(GraphRun graph, GraphRun.Visit visit, JsonNode rawAfterInputPath, JsonNode input, ObjectNode context) {
+    Attempt(GraphRun graph, GraphRun.Visit visit, JsonNode rawAfterInputPath, JsonNode input, ObjectNode context) {
         this.graph = graph;
         this.visit = visit;
         this.rawAfterInputPath = rawAfterInputPath;
@@ -50,15 +52,16 @@ public final class Activation {
     }
 
     public Instant now() {
-        return graph.run.now();
+        return graph.environment.now();
     }
 
     public Instant enteredAt() {
         return visit.enteredAt;
     }
 
-    public RunContext run() {
-        return graph.run;
+    /** The evaluation environment of the execution this attempt belongs to. */
+    public Environment environment() {
+        return graph.environment;
     }
 
     GraphRun graph() {
@@ -78,13 +81,13 @@ public final class Activation {
     /** Ends the action with a result and the next state (Choice). */
     public void completeTo(JsonNode result, String next) {
         if (finished.compareAndSet(false, true)) {
-            graph.run.trampoline.post(() -> graph.actionSucceeded(visit, this, result, next));
+            graph.environment.trampoline.post(() -> graph.actionSucceeded(visit, this, result, next));
         }
     }
 
     public void fail(AslError error) {
         if (finished.compareAndSet(false, true)) {
-            graph.run.trampoline.post(() -> graph.actionFailed(visit, error));
+            graph.environment.trampoline.post(() -> graph.actionFailed(visit, error));
         }
     }
 
@@ -99,7 +102,7 @@ public final class Activation {
 
     /** Emits a history event with the given details. */
     public void emit(String type, ObjectNode details) {
-        graph.run.emit(graph.scope, type, details);
+        graph.environment.emit(graph.scope, type, details);
     }
 
     /** A details object pre-filled with nothing; a convenience for actions. */
@@ -118,12 +121,12 @@ public final class Activation {
     /** Reports a top-level Wait's wake-up instant so a restart resumes it exactly. */
     public void checkpointWait(Instant wakeAt) {
         if (graph.topLevel && !stopped()) {
-            graph.run.observer.onCheckpoint(new Checkpoint(visit.state.name(), visit.rawInput, visit.enteredAt, wakeAt));
+            graph.environment.observer.onCheckpoint(new Checkpoint(visit.state.name(), visit.rawInput, visit.enteredAt, wakeAt));
         }
     }
 
     /** A child run of {@code graph} (a Map iteration or a Parallel branch) in a scope of its own. */
     public GraphRun childRun(StateMachineGraph childGraph, java.util.function.Consumer<GraphRun.Result> done) {
-        return new GraphRun(graph.run, childGraph, graph.scope.child(), false, done);
+        return new GraphRun(graph.environment, childGraph, graph.scope.child(), false, done);
     }
 }

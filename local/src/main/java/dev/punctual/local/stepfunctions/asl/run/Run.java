@@ -1,7 +1,7 @@
-package dev.punctual.local.stepfunctions.asl;
+package dev.punctual.local.stepfunctions.asl.run;
 
-/** A run in progress. */
-public interface ExecutionRun {
+/** A run of an execution in progress, as {@code Interpreter.start} and {@code resume} hand it to the backend. */
+public interface Run {
 
     /**
      * Stops the run (StopExecution): pending wake-ups are withdrawn, no further event, checkpoint or

@@ -1,13 +1,14 @@
-package dev.punctual.local.stepfunctions.asl.paths;
+package dev.punctual.local.stepfunctions.asl.states;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.punctual.local.stepfunctions.asl.AslError;
-import dev.punctual.local.stepfunctions.asl.ErrorNames;
+import dev.punctual.local.stepfunctions.asl.errors.StatesRuntimeError;
 import dev.punctual.local.stepfunctions.asl.intrinsics.IntrinsicExpression;
 import dev.punctual.local.stepfunctions.asl.intrinsics.IntrinsicFunctions;
 import dev.punctual.local.stepfunctions.asl.intrinsics.IntrinsicParser;
+import dev.punctual.local.stepfunctions.asl.paths.Json;
+import dev.punctual.local.stepfunctions.asl.paths.JsonPaths;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -16,7 +17,9 @@ import java.util.Map;
  * A Payload Template ({@code Parameters}, {@code ItemSelector}, {@code ResultSelector}): a JSON value
  * whose object fields named {@code <key>.$} take their value from a path, a context path or an
  * intrinsic function, at any depth, inside objects and arrays. Compiled once at parse time so a bad
- * path or intrinsic is refused with the definition.
+ * path or intrinsic is refused with the definition. It lives with the states, beside {@link PathField},
+ * because it is the type of their template fields; paths and intrinsic functions, which it is made of,
+ * sit below.
  */
 public final class PayloadTemplate {
 
@@ -111,8 +114,7 @@ public final class PayloadTemplate {
     }
 
     private static JsonNode resolve(JsonPaths.Path path, String key, JsonNode data, JsonNode context) {
-        return path.find(data, context).orElseThrow(() -> new AslError(ErrorNames.RUNTIME,
-                "The JSONPath '" + path.text() + "' specified for the field '" + key + "' could not be found in the input '"
+        return path.find(data, context).orElseThrow(() -> new StatesRuntimeError("The JSONPath '" + path.text() + "' specified for the field '" + key + "' could not be found in the input '"
                         + Json.write(path.context() ? context : data) + "'"));
     }
 }

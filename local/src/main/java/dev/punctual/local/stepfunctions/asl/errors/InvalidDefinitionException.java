@@ -1,4 +1,4 @@
-package dev.punctual.local.stepfunctions.asl;
+package dev.punctual.local.stepfunctions.asl.errors;
 
 /**
  * A definition that Step Functions would refuse at CreateStateMachine. The message names the JSON

@@ -1,10 +1,13 @@
-package dev.punctual.local.stepfunctions.asl;
+package dev.punctual.local.stepfunctions.asl.run;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.time.Instant;
 
-/** Receives what a run does, in order, from whichever thread the run is on at the time. */
-public interface ExecutionObserver {
+/**
+ * Receives what a run does, in order, from whichever thread the run is on at the time: its history
+ * events, its checkpoints and its end. The backend's execution is the observer of its own run.
+ */
+public interface RunObserver {
 
     /**
      * A history event. {@code type} is AWS's {@code HistoryEventType} (e.g. {@code WaitStateEntered},
@@ -14,9 +17,9 @@ public interface ExecutionObserver {
      */
     void onEvent(String type, ObjectNode details, Instant timestamp);
 
-    /** The run is at a top-level state boundary; {@link AslInterpreter#resume} continues from here. */
+    /** The run is at a top-level state boundary; {@code Interpreter.resume} continues from here. */
     void onCheckpoint(Checkpoint checkpoint);
 
-    /** The run ended; called exactly once, never after {@link ExecutionRun#stop()}. */
-    void onCompleted(ExecutionOutcome outcome);
+    /** The run ended; called exactly once, never after {@link Run#stop()}. */
+    void onCompleted(RunOutcome outcome);
 }
