@@ -7,8 +7,9 @@ import dev.punctual.local.stepfunctions.api.StepFunctionsServer;
 import dev.punctual.local.stepfunctions.asl.Interpreter;
 import dev.punctual.local.stepfunctions.asl.run.ContextObject;
 import dev.punctual.local.stepfunctions.asl.run.TaskResource;
+import dev.punctual.local.stepfunctions.executions.EngineBuilder;
+import dev.punctual.local.stepfunctions.executions.Recovery;
 import dev.punctual.local.stepfunctions.executions.StepFunctionsEngine;
-import dev.punctual.local.stepfunctions.executions.StepFunctionsLocal;
 import dev.punctual.local.time.ClockTimer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -107,10 +108,10 @@ public final class EngineBenchmark {
     private static final class BenchRuntime implements AutoCloseable {
         final ExecutorService actions = Executors.newFixedThreadPool(2);
         final ClockTimer timer = new ClockTimer(Clock.systemUTC(), actions, "bench-timer");
-        final StepFunctionsLocal local;
+        final StepFunctionsEngine local;
 
         BenchRuntime(Path dataDirectory, TaskResource... resources) {
-            StepFunctionsLocal.Builder builder = StepFunctionsLocal.builder()
+            EngineBuilder builder = StepFunctionsEngine.builder()
                     .interpreter(all -> new Interpreter(timer, all, actions))
                     .taskResources(List.of(resources))
                     .timer(timer)
@@ -122,7 +123,7 @@ public final class EngineBenchmark {
         }
 
         StepFunctionsEngine engine() {
-            return local.engine();
+            return local;
         }
 
         @Override
@@ -298,13 +299,13 @@ public final class EngineBenchmark {
             }
             System.out.printf("Data directory after %d starts: %d MiB%n", count, sizeOf(data) >> 20);
             try (BenchRuntime rt = new BenchRuntime(data)) {
-                StepFunctionsLocal.Recovery r = rt.local.recovery();
+                Recovery r = rt.local.recovery();
                 System.out.printf("Restart from the journal: %d records replayed, %d pending executions resumed in"
                         + " %d ms%n", r.recordsReplayed(), r.executionsResumed(), r.duration().toMillis());
                 sleepQuietly(Duration.ofSeconds(5));
             }
             try (BenchRuntime rt = new BenchRuntime(data)) {
-                StepFunctionsLocal.Recovery r = rt.local.recovery();
+                Recovery r = rt.local.recovery();
                 System.out.printf("Restart from a snapshot: %d records replayed, %d pending executions resumed in"
                         + " %d ms%n", r.recordsReplayed(), r.executionsResumed(), r.duration().toMillis());
             }

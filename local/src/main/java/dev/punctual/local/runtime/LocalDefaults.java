@@ -33,7 +33,8 @@ public final class LocalDefaults {
 
     /** ARN of the expire-item state machine on the local runtime. */
     public static String stateMachineArn() {
-        return Arns.stateMachine(LocalAccount.PARTITION, LocalAccount.REGION, LocalAccount.ACCOUNT_ID, STATE_MACHINE_NAME);
+        return Arns.stateMachine(LocalAccount.PARTITION, LocalAccount.REGION, LocalAccount.ACCOUNT_ID,
+                STATE_MACHINE_NAME);
     }
 
     /** ARN of windowed mode's expire-bucket state machine on the local runtime. */
@@ -44,7 +45,8 @@ public final class LocalDefaults {
 
     /** ARN of the in-process bucket function, as the expire-bucket definition names it. */
     public static String bucketFunctionArn() {
-        return "arn:aws:lambda:" + LocalAccount.REGION + ":" + LocalAccount.ACCOUNT_ID + ":function:" + BUCKET_FUNCTION_NAME;
+        return "arn:aws:lambda:" + LocalAccount.REGION + ":" + LocalAccount.ACCOUNT_ID + ":function:"
+                + BUCKET_FUNCTION_NAME;
     }
 
     /** Endpoint URI on loopback for a port. */

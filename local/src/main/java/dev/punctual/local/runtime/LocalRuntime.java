@@ -25,9 +25,9 @@ import dev.punctual.local.events.PutEventsFaults;
 import dev.punctual.local.stepfunctions.api.InProcessTransport;
 import dev.punctual.local.stepfunctions.api.StepFunctionsServer;
 import dev.punctual.local.stepfunctions.asl.Interpreter;
+import dev.punctual.local.stepfunctions.executions.Recovery;
 import dev.punctual.local.stepfunctions.executions.StepFunctionsEngine;
 import dev.punctual.local.stepfunctions.executions.StepFunctionsException;
-import dev.punctual.local.stepfunctions.executions.StepFunctionsLocal;
 import dev.punctual.local.stepfunctions.quotas.Quota;
 import dev.punctual.local.stepfunctions.quotas.QuotaSettings;
 import dev.punctual.local.stepfunctions.quotas.Throttles;
@@ -101,7 +101,7 @@ public final class LocalRuntime implements AutoCloseable {
     /** The handlers' Step Functions adapters over the in-process transport: the runtime's, closed after the handlers. */
     private final Queue<SfnExecutions> handlerExecutions = new ConcurrentLinkedQueue<>();
     private final DynamoDbLocalServer dynamoDbServer;
-    private final StepFunctionsLocal stepFunctions;
+    private final StepFunctionsEngine stepFunctions;
     private final StepFunctionsServer stepFunctionsServer;
     private final DynamoDbFaults faults;
     private final DynamoDbClient dynamoDb;
@@ -270,7 +270,7 @@ public final class LocalRuntime implements AutoCloseable {
             punctualDynamoDb = new MeteredDynamoDb(inProcess.dynamoDb(), costMeter, deletions,
                     table -> !ScheduleIndexTable.LOCAL_TABLE_NAME.equals(table), clock);
             LambdaFunctions functions = new LambdaFunctions();
-            stepFunctions = register(StepFunctionsLocal.builder()
+            stepFunctions = register(StepFunctionsEngine.builder()
                     .interpreter(resources -> new Interpreter(timer, resources, tasks, throttles.transitions()))
                     .taskResources(List.of(new DynamoDbTaskResource(punctualDynamoDb, faults), new LambdaTaskResource(functions)))
                     .timer(timer)
@@ -279,14 +279,14 @@ public final class LocalRuntime implements AutoCloseable {
                     .accountId(LocalAccount.ACCOUNT_ID)
                     .maxOpenExecutions(options.maxOpenExecutions())
                     .build());
-            stepFunctionsServer = register(StepFunctionsServer.start(stepFunctions.engine(), throttles,
+            stepFunctionsServer = register(StepFunctionsServer.start(stepFunctions, throttles,
                     new InetSocketAddress(LocalDefaults.LOOPBACK, options.stepFunctionsPort())));
-            stateMachineArn = deploy(stepFunctions.engine(), LocalDefaults.STATE_MACHINE_NAME, StateMachineDefinitions.expireItem("aws"));
-            stepFunctionsTransport = options.handlerOverHttp() ? null : new InProcessTransport(stepFunctions.engine(),
+            stateMachineArn = deploy(stepFunctions, LocalDefaults.STATE_MACHINE_NAME, StateMachineDefinitions.expireItem("aws"));
+            stepFunctionsTransport = options.handlerOverHttp() ? null : new InProcessTransport(stepFunctions,
                     throttles);
             if (options.mode() == ExpiryMode.WINDOWED) {
                 createScheduleIndex(dynamoDb);
-                bucketStateMachineArn = deploy(stepFunctions.engine(), LocalDefaults.BUCKET_STATE_MACHINE_NAME,
+                bucketStateMachineArn = deploy(stepFunctions, LocalDefaults.BUCKET_STATE_MACHINE_NAME,
                         StateMachineDefinitions.expireBucket("aws", LocalDefaults.bucketFunctionArn()));
                 BucketFunction.Collaborators.Builder bucketParts = BucketFunction.Collaborators.builder(bucketFunctionEnvironment())
                         .dynamoDb(punctualDynamoDb)
@@ -381,7 +381,7 @@ public final class LocalRuntime implements AutoCloseable {
 
     /** What Punctual's own work on this runtime would be billed, counted so far. */
     public CostMeter.Snapshot costs() {
-        StepFunctionsEngine engine = stepFunctions.engine();
+        StepFunctionsEngine engine = stepFunctions;
         return costMeter.snapshot(engine.billedTransitions(), engine.startExecutionCalls(), engine.peakOpenExecutions());
     }
 
@@ -420,7 +420,7 @@ public final class LocalRuntime implements AutoCloseable {
 
     /** The engine behind the Step Functions API. */
     public StepFunctionsEngine stepFunctionsEngine() {
-        return stepFunctions.engine();
+        return stepFunctions;
     }
 
     /** What the Step Functions quotas have throttled so far (all zero without {@code --aws-quotas}). */
@@ -429,7 +429,7 @@ public final class LocalRuntime implements AutoCloseable {
     }
 
     /** What a start on an existing data directory recovered. */
-    public StepFunctionsLocal.Recovery recovery() {
+    public Recovery recovery() {
         return stepFunctions.recovery();
     }
 

@@ -44,7 +44,7 @@ final class Execution implements RunObserver {
     private static final byte[] EMPTY = new byte[0];
 
     final StateMachine stateMachine;
-    final Definition definition;
+    final StateMachineRevision revision;
     final String name;
     final long startMillis;
     final byte[] input;
@@ -69,9 +69,9 @@ final class Execution implements RunObserver {
     /** Set while parked: the run is withdrawn and this wakes the execution at its Wait's end. */
     private Timer.Cancellable parked;
 
-    Execution(StateMachine stateMachine, Definition definition, String name, long startMillis, byte[] input) {
+    Execution(StateMachine stateMachine, StateMachineRevision revision, String name, long startMillis, byte[] input) {
         this.stateMachine = stateMachine;
-        this.definition = definition;
+        this.revision = revision;
         this.name = name;
         this.startMillis = startMillis;
         this.input = input;
@@ -107,7 +107,7 @@ final class Execution implements RunObserver {
         CompletableFuture<Void> durable = host().journal().append(JournalCodec.executionStarted(this));
         ObjectNode details = JsonNodeFactory.instance.objectNode();
         details.put("input", utf8(input));
-        details.put("roleArn", definition.roleArn());
+        details.put("roleArn", revision.roleArn());
         appendEvent("ExecutionStarted", details, startMillis);
         return durable;
     }
@@ -115,12 +115,12 @@ final class Execution implements RunObserver {
     /** Runs the execution from its start, or from {@code checkpoint}. */
     void launch(Checkpoint checkpoint) {
         ContextObject context = new ContextObject(arn(), name, Instant.ofEpochMilli(startMillis),
-                definition.roleArn(), stateMachine.arn, stateMachine.name);
+                revision.roleArn(), stateMachine.arn, stateMachine.name);
         Run started;
         try {
             started = checkpoint == null
-                    ? host().interpreter.start(definition.parsed(), context, MAPPER.readTree(input), this)
-                    : host().interpreter.resume(definition.parsed(), context, checkpoint, this);
+                    ? host().interpreter.start(revision.parsed(), context, MAPPER.readTree(input), this)
+                    : host().interpreter.resume(revision.parsed(), context, checkpoint, this);
         } catch (IOException | RuntimeException ex) {
             LOG.log(System.Logger.Level.WARNING, "Execution " + name + " of " + stateMachine.name
                     + " could not be run: " + ex);

@@ -58,14 +58,14 @@ public final class DurableEngineMain {
                 return CompletableFuture.completedFuture(JsonNodeFactory.instance.objectNode().put("recorded", true));
             }
         };
-        StepFunctionsLocal local = StepFunctionsLocal.builder()
+        StepFunctionsEngine local = StepFunctionsEngine.builder()
                 .interpreter(resources -> new Interpreter(timer, resources, actions))
                 .taskResources(List.of(record))
                 .timer(timer)
                 .dataDirectory(data)
                 .journalSegmentBytes(64 * 1024)
                 .build();
-        StepFunctionsServer server = StepFunctionsServer.start(local.engine(), new InetSocketAddress("127.0.0.1", 0));
+        StepFunctionsServer server = StepFunctionsServer.start(local, new InetSocketAddress("127.0.0.1", 0));
         System.out.println("READY " + server.port() + " resumed=" + local.recovery().executionsResumed());
         System.out.flush();
         Thread.currentThread().join();

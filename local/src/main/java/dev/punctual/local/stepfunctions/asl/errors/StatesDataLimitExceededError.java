@@ -1,6 +1,9 @@
 package dev.punctual.local.stepfunctions.asl.errors;
 
-/** {@code States.DataLimitExceeded}: a state's input, result or output is over the payload limit; a terminal error that only its own name matches. */
+/**
+ * {@code States.DataLimitExceeded}: a state's input, result or output is over the payload limit; a
+ * terminal error that only its own name matches.
+ */
 public final class StatesDataLimitExceededError extends AslError {
 
     /** The error name Retry and Catch match on. */

@@ -1,6 +1,9 @@
 package dev.punctual.local.stepfunctions.asl.errors;
 
-/** {@code States.Runtime}: the execution hit something it cannot go on from (a path that selects nothing, a value of the wrong type); never retried or caught. */
+/**
+ * {@code States.Runtime}: the execution hit something it cannot go on from (a path that selects
+ * nothing, a value of the wrong type); never retried or caught.
+ */
 public final class StatesRuntimeError extends AslError {
 
     /** The error name Retry and Catch match on. */

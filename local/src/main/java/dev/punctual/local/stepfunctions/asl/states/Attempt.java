@@ -121,7 +121,8 @@ public final class Attempt {
     /** Reports a top-level Wait's wake-up instant so a restart resumes it exactly. */
     public void checkpointWait(Instant wakeAt) {
         if (graph.topLevel && !stopped()) {
-            graph.environment.observer.onCheckpoint(new Checkpoint(visit.state.name(), visit.rawInput, visit.enteredAt, wakeAt));
+            graph.environment.observer.onCheckpoint(new Checkpoint(visit.state.name(), visit.rawInput, visit.enteredAt,
+                    wakeAt));
         }
     }
 

@@ -144,12 +144,13 @@ public interface ChoiceRule {
             if (operator.equals("IsPresent")) {
                 return found.isPresent() == value.booleanValue();
             }
-            JsonNode actual = found.orElseThrow(() -> new StatesRuntimeError("Invalid path '" + variable.text() + "': The choice state's condition path references an invalid"
-                            + " value. Input: " + Json.write(input)));
+            JsonNode actual = found.orElseThrow(() -> new StatesRuntimeError("Invalid path '" + variable.text()
+                    + "': The choice state's condition path references an invalid value. Input: " + Json.write(input)));
             JsonNode expected = value;
             if (valuePath != null) {
-                expected = valuePath.find(input, context).orElseThrow(() -> new StatesRuntimeError("Invalid path '" + valuePath.text() + "': The choice state's condition path references an"
-                                + " invalid value. Input: " + Json.write(input)));
+                expected = valuePath.find(input, context).orElseThrow(() -> new StatesRuntimeError("Invalid path '"
+                        + valuePath.text() + "': The choice state's condition path references an invalid value. Input: "
+                        + Json.write(input)));
             }
             return compare(actual, expected);
         }

@@ -55,7 +55,8 @@ public final class GraphRun {
     final boolean topLevel;
     private final Consumer<Result> done;
 
-    GraphRun(Environment environment, StateMachineGraph graph, CancellationScope scope, boolean topLevel, Consumer<Result> done) {
+    GraphRun(Environment environment, StateMachineGraph graph, CancellationScope scope, boolean topLevel,
+            Consumer<Result> done) {
         this.environment = environment;
         this.graph = graph;
         this.scope = scope;

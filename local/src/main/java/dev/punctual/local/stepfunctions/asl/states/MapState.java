@@ -91,7 +91,8 @@ public final class MapState extends State {
         JsonNode items = attempt.input();
         if (itemsPath != null) {
             items = itemsPath.find(attempt.input(), attempt.context()).orElseThrow(() -> new StatesRuntimeError(
-                    whileExecuting("Invalid path '" + itemsPath.text() + "' : No results for path: " + itemsPath.text())));
+                    whileExecuting("Invalid path '" + itemsPath.text() + "' : No results for path: "
+                            + itemsPath.text())));
         }
         if (!items.isArray()) {
             throw new StatesRuntimeError(whileExecuting("Items of the Map state must be an array, got: "

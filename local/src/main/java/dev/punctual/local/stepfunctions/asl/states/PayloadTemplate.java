@@ -114,7 +114,8 @@ public final class PayloadTemplate {
     }
 
     private static JsonNode resolve(JsonPaths.Path path, String key, JsonNode data, JsonNode context) {
-        return path.find(data, context).orElseThrow(() -> new StatesRuntimeError("The JSONPath '" + path.text() + "' specified for the field '" + key + "' could not be found in the input '"
+        return path.find(data, context).orElseThrow(() -> new StatesRuntimeError("The JSONPath '" + path.text()
+                + "' specified for the field '" + key + "' could not be found in the input '"
                         + Json.write(path.context() ? context : data) + "'"));
     }
 }

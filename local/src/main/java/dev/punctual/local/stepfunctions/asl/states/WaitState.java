@@ -87,7 +87,8 @@ public final class WaitState extends State {
         return Timestamps.parse(value.isTextual() ? value.textValue() : null)
                 .map(instant -> instant.truncatedTo(ChronoUnit.SECONDS))
                 .orElseThrow(() -> new StatesRuntimeError(whileExecuting("The TimestampPath parameter does not"
-                        + " reference a valid ISO-8601 extended offset date-time format string: " + Json.write(value))));
+                        + " reference a valid ISO-8601 extended offset date-time format string: "
+                        + Json.write(value))));
     }
 
     private JsonNode find(Attempt attempt, JsonPaths.Path path) {

@@ -19,12 +19,12 @@ import java.util.function.Supplier;
  * integration's error names, e.g. {@code StepFunctions.ExecutionAlreadyExistsException}; a start
  * with the same name and input as a running execution returns that execution, as in AWS.
  */
-public final class StartExecutionTask implements TaskResource {
+public final class StartExecutionTaskResource implements TaskResource {
 
     private final Supplier<StepFunctionsEngine> engine;
 
     /** Takes a supplier because the interpreter that holds this resource is built before the engine. */
-    public StartExecutionTask(Supplier<StepFunctionsEngine> engine) {
+    public StartExecutionTaskResource(Supplier<StepFunctionsEngine> engine) {
         this.engine = engine;
     }
 
