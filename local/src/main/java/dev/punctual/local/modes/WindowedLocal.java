@@ -3,6 +3,7 @@ package dev.punctual.local.modes;
 import dev.punctual.functions.BucketFunction;
 import dev.punctual.functions.ExpirySettings;
 import dev.punctual.functions.FunctionParts;
+import dev.punctual.local.account.LocalAccount;
 import dev.punctual.statemachine.Arns;
 import dev.punctual.statemachine.ExpiryMode;
 import dev.punctual.statemachine.ScheduleIndexTable;
@@ -41,7 +42,7 @@ public final class WindowedLocal implements LocalMode {
     public Wired wire(Context context) {
         createScheduleIndex(context.dynamoDb());
         String stateMachineArn = context.deploy(STATE_MACHINE_NAME,
-                StateMachineDefinitions.expireBucket("aws", context.functionArn(FUNCTION_NAME)));
+                StateMachineDefinitions.expireBucket(LocalAccount.PARTITION, context.functionArn(FUNCTION_NAME)));
         Map<String, String> environment = bucketFunctionEnvironment(context, stateMachineArn);
         FunctionParts.Builder parts = FunctionParts.builder(ExpirySettings.forBucketFunction(environment))
                 .dynamoDb(context.punctualDynamoDb())

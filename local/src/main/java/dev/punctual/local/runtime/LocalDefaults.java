@@ -1,6 +1,7 @@
 package dev.punctual.local.runtime;
 
 import dev.punctual.local.modes.WindowedLocal;
+import dev.punctual.local.account.LocalAccount;
 import dev.punctual.statemachine.Arns;
 import java.net.URI;
 
@@ -19,31 +20,29 @@ public final class LocalDefaults {
     public static final String EVENT_BUS = "default";
     /** Everything binds here and nowhere else. */
     public static final String LOOPBACK = "127.0.0.1";
-    /** Region in every local ARN. */
-    public static final String REGION = "us-east-1";
-    /** Account in every local ARN. */
-    public static final String ACCOUNT_ID = "123456789012";
     /** Name of the expire-item state machine the runtime creates. */
     public static final String STATE_MACHINE_NAME = "punctual-expire-item";
     /** Role ARN the state machine is created with (never checked locally). */
-    public static final String ROLE_ARN = "arn:aws:iam::" + ACCOUNT_ID + ":role/punctual-local";
+    public static final String ROLE_ARN = "arn:aws:iam::" + LocalAccount.ACCOUNT_ID + ":role/punctual-local";
 
     private LocalDefaults() {
     }
 
     /** ARN of the expire-item state machine on the local runtime. */
     public static String stateMachineArn() {
-        return Arns.stateMachine("aws", REGION, ACCOUNT_ID, STATE_MACHINE_NAME);
+        return Arns.stateMachine(LocalAccount.PARTITION, LocalAccount.REGION, LocalAccount.ACCOUNT_ID,
+                STATE_MACHINE_NAME);
     }
 
     /** ARN of windowed mode's expire-bucket state machine on the local runtime. */
     public static String bucketStateMachineArn() {
-        return Arns.stateMachine("aws", REGION, ACCOUNT_ID, WindowedLocal.STATE_MACHINE_NAME);
+        return Arns.stateMachine(LocalAccount.PARTITION, LocalAccount.REGION, LocalAccount.ACCOUNT_ID,
+                WindowedLocal.STATE_MACHINE_NAME);
     }
 
     /** ARN of the in-process function {@code name}, as a state machine definition names it. */
     public static String functionArn(String name) {
-        return "arn:aws:lambda:" + REGION + ":" + ACCOUNT_ID + ":function:" + name;
+        return "arn:aws:lambda:" + LocalAccount.REGION + ":" + LocalAccount.ACCOUNT_ID + ":function:" + name;
     }
 
     /** Endpoint URI on loopback for a port. */
