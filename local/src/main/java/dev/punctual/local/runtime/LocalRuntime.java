@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.punctual.expiry.RecordedMetrics;
 import dev.punctual.expiry.Sleeper;
+import dev.punctual.functions.DaemonThreads;
 import dev.punctual.functions.ExpiryStreamHandler;
 import dev.punctual.functions.FunctionParts;
 import dev.punctual.local.account.LocalAccount;
@@ -66,7 +67,6 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.atomic.AtomicInteger;
 import software.amazon.awssdk.http.SdkHttpClient;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
@@ -250,7 +250,7 @@ public final class LocalRuntime implements AutoCloseable {
             // The runtime's own traffic (deletes, stream reads) skips HTTP; these belong to the server.
             InProcessDynamoDb inProcess = dynamoDbServer.inProcess();
 
-            ExecutorService tasks = register(Executors.newFixedThreadPool(TASK_THREADS, named("punctual-task")));
+            ExecutorService tasks = register(Executors.newFixedThreadPool(TASK_THREADS, DaemonThreads.named("punctual-task")));
             timer = options.timer() != null ? options.timer() : ownTimer();
             clock = timer.clock();
             sleeper = new TimerSleeper(timer);
@@ -572,7 +572,7 @@ public final class LocalRuntime implements AutoCloseable {
 
     /** The runtime's own timer on the system clock, with two threads for its actions; closed with the runtime. */
     private ClockTimer ownTimer() {
-        ExecutorService timerActions = register(Executors.newFixedThreadPool(2, named("punctual-timer-action")));
+        ExecutorService timerActions = register(Executors.newFixedThreadPool(2, DaemonThreads.named("punctual-timer-action")));
         return register(new ClockTimer(Clock.systemUTC(), timerActions, "punctual-timer"));
     }
 
@@ -584,15 +584,6 @@ public final class LocalRuntime implements AutoCloseable {
     private ExecutorService register(ExecutorService executor) {
         closeables.push(executor::shutdownNow);
         return executor;
-    }
-
-    private static java.util.concurrent.ThreadFactory named(String prefix) {
-        AtomicInteger count = new AtomicInteger();
-        return runnable -> {
-            Thread thread = new Thread(runnable, prefix + "-" + count.incrementAndGet());
-            thread.setDaemon(true);
-            return thread;
-        };
     }
 
     /** Stops the poller first (no new work), then the engine, the API and DynamoDB Local. */
