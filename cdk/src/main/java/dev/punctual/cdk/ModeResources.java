@@ -32,11 +32,8 @@ interface ModeResources {
     /** The state machine whose executions the stream function starts. */
     StateMachine stateMachine();
 
-    /** The stream function's description. */
-    String functionDescription();
-
-    /** The stream function role's description. */
-    String functionRoleDescription();
+    /** What the mode's resources are for, in the words a reader of the template and its findings sees. */
+    Descriptions descriptions();
 
     /**
      * Grants the stream function's role what the mode's scheduling calls beyond starting, describing
@@ -47,27 +44,29 @@ interface ModeResources {
     /** Environment variables the stream function gets beyond the shared ones. */
     Map<String, String> functionEnvironment();
 
-    /** The description of the alarm on failed executions of {@link #stateMachine()}: what it means for items. */
-    String executionsFailedMeaning();
-
-    /** The description of the alarm on timed-out executions of {@link #stateMachine()}. */
-    String executionsTimedOutMeaning();
-
     /** Alarms on the mode's own resources, created as children of the construct; none by default. */
     default List<Alarm> alarms() {
         return List.of();
     }
 
-    /** Why DescribeExecution (and StopExecution) on {@code execution:<name>:*} cannot list its executions. */
-    String executionsWildcardReason();
-
-    /** Why {@link #stateMachine()} logs at ERROR without execution data (cdk-nag AwsSolutions-SF1). */
-    String stateMachineLoggingReason();
-
-    /** Why {@link #stateMachine()} has X-Ray tracing off unless asked (cdk-nag AwsSolutions-SF2). */
-    String stateMachineTracingReason();
-
     /** Suppresses cdk-nag findings on the mode's own resources, each with its reason. */
     default void suppressNagFindings() {
     }
+
+    /**
+     * A mode's words for what the shared resources do in it.
+     *
+     * @param function the stream function's description
+     * @param functionRole the stream function role's description
+     * @param executionsFailed the alarm on failed executions of {@link #stateMachine()}: what it means for items
+     * @param executionsTimedOut the alarm on timed-out executions of {@link #stateMachine()}
+     * @param executionsWildcard why DescribeExecution (and StopExecution) on {@code execution:<name>:*}
+     *     cannot list the executions (cdk-nag AwsSolutions-IAM5)
+     * @param stateMachineLogging why {@link #stateMachine()} logs at ERROR without execution data (AwsSolutions-SF1)
+     * @param stateMachineTracing why {@link #stateMachine()} has X-Ray tracing off unless asked (AwsSolutions-SF2)
+     */
+    record Descriptions(String function, String functionRole, String executionsFailed, String executionsTimedOut,
+            String executionsWildcard, String stateMachineLogging, String stateMachineTracing) {
+    }
 }
+

@@ -37,7 +37,7 @@ final class NagSuppressionsForExpiry {
                         + " permissions (the event source mapping's stream read grant; AWS's own"
                         + " AWSLambdaDynamoDBExecutionRole grants it on *). Every other stream action is on"
                         + " this table's stream ARN only." + tracingNote, ANY_RESOURCE),
-                suppression("AwsSolutions-IAM5", mode.executionsWildcardReason(),
+                suppression("AwsSolutions-IAM5", mode.descriptions().executionsWildcard(),
                         RegexAppliesTo.builder().regex(executionsFinding(expiry.stateMachineName())).build())),
                 true);
 
@@ -51,9 +51,9 @@ final class NagSuppressionsForExpiry {
                         + " the same batch metadata again.")), true);
 
         List<NagPackSuppression> stateMachine = new ArrayList<>();
-        stateMachine.add(suppression("AwsSolutions-SF1", mode.stateMachineLoggingReason()));
+        stateMachine.add(suppression("AwsSolutions-SF1", mode.descriptions().stateMachineLogging()));
         if (!props.tracing()) {
-            stateMachine.add(suppression("AwsSolutions-SF2", mode.stateMachineTracingReason()));
+            stateMachine.add(suppression("AwsSolutions-SF2", mode.descriptions().stateMachineTracing()));
         }
         NagSuppressions.addResourceSuppressions(expiry.stateMachine(), stateMachine, true);
     }

@@ -39,13 +39,24 @@ final class PerItemResources implements ModeResources {
     }
 
     @Override
-    public String functionDescription() {
-        return "Punctual: starts one expiry execution per item with a TTL";
-    }
-
-    @Override
-    public String functionRoleDescription() {
-        return "Punctual stream handler: starts, describes and stops expiry executions";
+    public Descriptions descriptions() {
+        return new Descriptions(
+                "Punctual: starts one expiry execution per item with a TTL",
+                "Punctual stream handler: starts, describes and stops expiry executions",
+                "An expiry execution failed: its item was not deleted at its TTL",
+                "An expiry execution hit the one-year limit: its item was not deleted at its TTL",
+                "Executions are named per item at run time, so their ARNs"
+                        + " cannot be listed; the wildcard covers only the executions of this"
+                        + " construct's own state machine, for DescribeExecution (name conflicts)"
+                        + " and StopExecution (cancelling stale expiries).",
+                "Logging is at ERROR without execution data on"
+                        + " purpose: inputs carry item keys (user data must not reach logs), a successful expiry"
+                        + " has nothing to report that its execution history lacks, and ALL would log several"
+                        + " events per item. Every failure is logged and alarmed (ExecutionsFailed,"
+                        + " ExecutionsTimedOut).",
+                "X-Ray tracing is opt-in (tracing(true)): a"
+                        + " trace of one Wait and one DeleteItem per item adds cost per expiry and little"
+                        + " insight; failures are visible in logs, execution history and alarms.");
     }
 
     @Override
@@ -57,39 +68,5 @@ final class PerItemResources implements ModeResources {
     @Override
     public Map<String, String> functionEnvironment() {
         return Map.of();
-    }
-
-    @Override
-    public String executionsFailedMeaning() {
-        return "An expiry execution failed: its item was not deleted at its TTL";
-    }
-
-    @Override
-    public String executionsTimedOutMeaning() {
-        return "An expiry execution hit the one-year limit: its item was not deleted at its TTL";
-    }
-
-    @Override
-    public String executionsWildcardReason() {
-        return "Executions are named per item at run time, so their ARNs"
-                + " cannot be listed; the wildcard covers only the executions of this"
-                + " construct's own state machine, for DescribeExecution (name conflicts)"
-                + " and StopExecution (cancelling stale expiries).";
-    }
-
-    @Override
-    public String stateMachineLoggingReason() {
-        return "Logging is at ERROR without execution data on"
-                + " purpose: inputs carry item keys (user data must not reach logs), a successful expiry"
-                + " has nothing to report that its execution history lacks, and ALL would log several"
-                + " events per item. Every failure is logged and alarmed (ExecutionsFailed,"
-                + " ExecutionsTimedOut).";
-    }
-
-    @Override
-    public String stateMachineTracingReason() {
-        return "X-Ray tracing is opt-in (tracing(true)): a"
-                + " trace of one Wait and one DeleteItem per item adds cost per expiry and little"
-                + " insight; failures are visible in logs, execution history and alarms.";
     }
 }

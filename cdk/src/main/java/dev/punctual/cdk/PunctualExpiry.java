@@ -141,7 +141,7 @@ public final class PunctualExpiry extends Construct {
         this.resources = ModeResources.create(mode, factory);
         this.deadLetterQueue = createDeadLetterQueue();
         this.functionRole = createFunctionRole(props, factory);
-        this.function = factory.function("Function", resources.functionDescription(), HANDLER, MEMORY_MB, TIMEOUT,
+        this.function = factory.function("Function", resources.descriptions().function(), HANDLER, MEMORY_MB, TIMEOUT,
                 functionRole, functionLogs, functionEnvironment(props));
         this.alias = factory.publish(function, "LiveAlias",
                 "the stream invokes the '" + ALIAS_NAME + "' alias of the current version");
@@ -300,7 +300,7 @@ public final class PunctualExpiry extends Construct {
     }
 
     private Role createFunctionRole(PunctualExpiryProps props, ResourceFactory factory) {
-        Role role = factory.functionRole("FunctionRole", resources.functionRoleDescription(), functionLogs);
+        Role role = factory.functionRole("FunctionRole", resources.descriptions().functionRole(), functionLogs);
         // By reference (not the formatted ARN): the function, and so the stream mapping, is then created
         // only once the state machine exists, so no record meets a machine that is not there yet.
         resources.stateMachine().grantStartExecution(role);

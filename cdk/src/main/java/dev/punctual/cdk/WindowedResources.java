@@ -130,6 +130,26 @@ final class WindowedResources implements ModeResources {
         return stateMachine;
     }
 
+    @Override
+    public Descriptions descriptions() {
+        return new Descriptions(
+                "Punctual: indexes items with a TTL into time buckets, starts one execution per bucket",
+                "Punctual stream handler: indexes items into time buckets and starts bucket executions",
+                "A bucket execution failed past its retries: the bucket's items were not deleted"
+                        + " at their TTL (native TTL deletes them later)",
+                "A bucket execution hit the one-year limit: its items were not deleted at their TTL",
+                "Bucket executions are named per bucket at run time, so their ARNs cannot be"
+                        + " listed; the wildcard covers only the executions of this construct's own"
+                        + " bucket state machine, for DescribeExecution (name conflicts).",
+                "Logging is at ERROR without execution data on purpose: a successful bucket has nothing to"
+                        + " report that its execution history (output: items, expired, superseded) lacks, and"
+                        + " the bucket function logs each bucket once itself. Every failure is logged and"
+                        + " alarmed (ExecutionsFailed, ExecutionsTimedOut, BucketFunctionErrors).",
+                "X-Ray tracing is opt-in (tracing(true)): a trace of one Wait and one function invoke per"
+                        + " bucket adds cost and little insight; failures are visible in logs, execution"
+                        + " history and alarms.");
+    }
+
     Table scheduleIndex() {
         return scheduleIndex;
     }
@@ -148,16 +168,6 @@ final class WindowedResources implements ModeResources {
 
     Alias bucketAlias() {
         return bucketAlias;
-    }
-
-    @Override
-    public String functionDescription() {
-        return "Punctual: indexes items with a TTL into time buckets, starts one execution per bucket";
-    }
-
-    @Override
-    public String functionRoleDescription() {
-        return "Punctual stream handler: indexes items into time buckets and starts bucket executions";
     }
 
     /**
@@ -181,17 +191,6 @@ final class WindowedResources implements ModeResources {
     }
 
     @Override
-    public String executionsFailedMeaning() {
-        return "A bucket execution failed past its retries: the bucket's items were not deleted"
-                + " at their TTL (native TTL deletes them later)";
-    }
-
-    @Override
-    public String executionsTimedOutMeaning() {
-        return "A bucket execution hit the one-year limit: its items were not deleted at their TTL";
-    }
-
-    @Override
     public List<Alarm> alarms() {
         return List.of(ExpiryObservability.alarm(factory.scope(), "BucketFunctionErrorsAlarm",
                 bucketFunction.metricErrors(MetricOptions.builder().statistic(Stats.SUM)
@@ -199,28 +198,6 @@ final class WindowedResources implements ModeResources {
                 1, ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
                 "The bucket function failed; its execution retries the whole bucket (idempotent), and"
                         + " items due in it may be deleted late"));
-    }
-
-    @Override
-    public String executionsWildcardReason() {
-        return "Bucket executions are named per bucket at run time, so their ARNs cannot be"
-                + " listed; the wildcard covers only the executions of this construct's own"
-                + " bucket state machine, for DescribeExecution (name conflicts).";
-    }
-
-    @Override
-    public String stateMachineLoggingReason() {
-        return "Logging is at ERROR without execution data on purpose: a successful bucket has nothing to"
-                + " report that its execution history (output: items, expired, superseded) lacks, and"
-                + " the bucket function logs each bucket once itself. Every failure is logged and"
-                + " alarmed (ExecutionsFailed, ExecutionsTimedOut, BucketFunctionErrors).";
-    }
-
-    @Override
-    public String stateMachineTracingReason() {
-        return "X-Ray tracing is opt-in (tracing(true)): a trace of one Wait and one function invoke per"
-                + " bucket adds cost and little insight; failures are visible in logs, execution"
-                + " history and alarms.";
     }
 
     @Override

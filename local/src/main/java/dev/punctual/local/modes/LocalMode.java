@@ -7,6 +7,7 @@ import java.net.URI;
 import java.time.Clock;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
 import software.amazon.awssdk.http.SdkHttpClient;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
@@ -65,25 +66,29 @@ public interface LocalMode {
         int taskThreads();
     }
 
-    /** A mode wired into a running runtime. */
-    interface Wired {
+    /**
+     * A mode wired into a running runtime: what the runtime, the console, {@code punctual local} and the
+     * trial ask of it.
+     *
+     * @param stateMachineArn the state machine whose executions the stream handler starts
+     * @param handlerEnvironment environment variables the stream handler gets beyond the shared ones
+     * @param facts what {@code punctual local} prints about the mode, label to value, beyond its state machine
+     * @param executionPerItem whether each pending item is an open execution of {@code stateMachineArn}
+     *     whose history records its delete (per item); otherwise the runtime's deletion ledger is where
+     *     deletes show
+     * @param pending the pending work as the console lists it, read the way this mode keeps it
+     */
+    record Wired(String stateMachineArn, Map<String, String> handlerEnvironment, Map<String, String> facts,
+            boolean executionPerItem, Function<PendingWork.Sources, PendingWork> pending) {
 
-        /** The state machine whose executions the stream handler starts. */
-        String stateMachineArn();
+        public Wired {
+            handlerEnvironment = Map.copyOf(handlerEnvironment);
+            facts = Map.copyOf(facts);
+        }
 
-        /** Environment variables the stream handler gets beyond the shared ones. */
-        Map<String, String> handlerEnvironment();
-
-        /** What {@code punctual local} prints about the mode, label to value, beyond its state machine. */
-        Map<String, String> facts();
-
-        /**
-         * Whether each pending item is an open execution of {@link #stateMachineArn()} whose history
-         * records its delete (per item); otherwise the runtime's deletion ledger is where deletes show.
-         */
-        boolean executionPerItem();
-
-        /** The pending work as the console lists it, read the way this mode keeps it. */
-        PendingWork pendingWork(PendingWork.Sources sources);
+        /** The mode's pending work, read from {@code sources}. */
+        public PendingWork pendingWork(PendingWork.Sources sources) {
+            return pending.apply(sources);
+        }
     }
 }

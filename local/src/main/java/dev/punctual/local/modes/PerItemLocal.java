@@ -16,32 +16,8 @@ final class PerItemLocal implements LocalMode {
     @Override
     public Wired wire(Context context) {
         String stateMachineArn = context.expireItemArn();
-        return new Wired() {
-            @Override
-            public String stateMachineArn() {
-                return stateMachineArn;
-            }
-
-            @Override
-            public Map<String, String> handlerEnvironment() {
-                return Map.of();
-            }
-
-            @Override
-            public Map<String, String> facts() {
-                return Map.of();
-            }
-
-            @Override
-            public boolean executionPerItem() {
-                return true;
-            }
-
-            @Override
-            public PendingWork pendingWork(PendingWork.Sources sources) {
-                return new RunningExecutions(sources, stateMachineArn);
-            }
-        };
+        return new Wired(stateMachineArn, Map.of(), Map.of(), true,
+                sources -> new RunningExecutions(sources, stateMachineArn));
     }
 
     /** The running executions of the expire-item machine, each one pending expiration. */

@@ -51,35 +51,11 @@ public final class WindowedLocal implements LocalMode {
         context.stepFunctionsTransport().ifPresent(parts::stepFunctionsTransport);
         BucketFunction function = context.register(new BucketFunction(parts.build()));
         context.function(FUNCTION_NAME, StreamWiring.BUCKET_FUNCTION_MEMORY_MB, function);
-        Map<String, String> handlerEnvironment = Map.of(
-                StreamWiring.ENV_SCHEDULE_TABLE, ScheduleIndexTable.LOCAL_TABLE_NAME,
-                StreamWiring.ENV_DYNAMODB_ENDPOINT, context.dynamoDbEndpoint().toString());
-        return new Wired() {
-            @Override
-            public String stateMachineArn() {
-                return stateMachineArn;
-            }
-
-            @Override
-            public Map<String, String> handlerEnvironment() {
-                return handlerEnvironment;
-            }
-
-            @Override
-            public Map<String, String> facts() {
-                return Map.of("Schedule index", ScheduleIndexTable.LOCAL_TABLE_NAME);
-            }
-
-            @Override
-            public boolean executionPerItem() {
-                return false;
-            }
-
-            @Override
-            public PendingWork pendingWork(PendingWork.Sources sources) {
-                return new IndexedItems(sources, stateMachineArn);
-            }
-        };
+        return new Wired(stateMachineArn,
+                Map.of(StreamWiring.ENV_SCHEDULE_TABLE, ScheduleIndexTable.LOCAL_TABLE_NAME,
+                        StreamWiring.ENV_DYNAMODB_ENDPOINT, context.dynamoDbEndpoint().toString()),
+                Map.of("Schedule index", ScheduleIndexTable.LOCAL_TABLE_NAME), false,
+                sources -> new IndexedItems(sources, stateMachineArn));
     }
 
     /**
