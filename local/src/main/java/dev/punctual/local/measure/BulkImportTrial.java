@@ -32,14 +32,12 @@ public final class BulkImportTrial {
     private static final Duration QUIET = Duration.ofSeconds(2);
 
     private final LocalRuntime runtime;
-    private final Clock clock;
     private final TrialPolls polls;
 
     /** A run on {@code runtime} that reads time from, and waits on, the runtime's own timer. */
     public BulkImportTrial(LocalRuntime runtime) {
         this.runtime = runtime;
-        this.clock = runtime.timer().clock();
-        this.polls = new TrialPolls(runtime, clock);
+        this.polls = new TrialPolls(runtime, runtime.timer().clock());
     }
 
     /**
@@ -49,6 +47,7 @@ public final class BulkImportTrial {
     public BulkImportReport run(String table, int importItems, int lateWaveItems, int writers,
             ExpiryTrial.Progress progress) throws InterruptedException {
         TrialTable trialTable = TrialTable.create(runtime, table, polls);
+        Clock clock = polls.clock();
         runtime.deletions().track(table);
         StreamPoller poller = runtime.streamPoller();
         ThrottleCounts throttledBefore = runtime.throttled();
@@ -59,7 +58,7 @@ public final class BulkImportTrial {
         Instant written = clock.instant();
 
         long[] waveTtls = TrialTable.spread(written.plus(WAVE_LEAD).getEpochSecond(), lateWaveItems, WAVE_SPREAD.toSeconds());
-        trialTable.writeInOrder(waveTtls, 0, lateWaveItems, BulkImportTrial::waveItemId);
+        trialTable.writeInOrder(waveTtls, BulkImportTrial::waveItemId);
 
         Quiet importScheduling = new Quiet(clock.instant());
         Instant waveDeadline = Instant.ofEpochSecond(waveTtls[lateWaveItems - 1]).plus(WAVE_LIMIT);

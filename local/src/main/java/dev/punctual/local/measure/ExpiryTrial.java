@@ -27,7 +27,7 @@ import java.util.concurrent.atomic.AtomicLongArray;
 public final class ExpiryTrial {
 
     /** However steady the progress, the trial stops waiting this long after the last TTL. */
-    static final Duration MAX_DRAIN = Duration.ofMinutes(10);
+    private static final Duration MAX_DRAIN = Duration.ofMinutes(10);
 
     /**
      * What to run.

@@ -14,22 +14,21 @@ import java.time.Instant;
 public final class ScheduleTrial {
 
     /** However slow the scheduling, the run gives up this long after the mapping was enabled. */
-    private static final Duration SCHEDULING_LIMIT = ExpiryTrial.MAX_DRAIN.multipliedBy(2);
+    private static final Duration SCHEDULING_LIMIT = Duration.ofMinutes(20);
 
     private final LocalRuntime runtime;
-    private final Clock clock;
     private final TrialPolls polls;
 
     /** A run on {@code runtime} that reads time from, and waits on, the runtime's own timer. */
     public ScheduleTrial(LocalRuntime runtime) {
         this.runtime = runtime;
-        this.clock = runtime.timer().clock();
-        this.polls = new TrialPolls(runtime, clock);
+        this.polls = new TrialPolls(runtime, runtime.timer().clock());
     }
 
     /** Writes the items of {@code settings} (its grace unused), lets the handler schedule them, and reports. */
     public ScheduleReport run(ExpiryTrial.Settings settings, ExpiryTrial.Progress progress) throws InterruptedException {
         TrialTable table = TrialTable.create(runtime, settings.table(), polls);
+        Clock clock = polls.clock();
         int n = settings.items();
         long[] ttls = settings.ttls(clock.instant());
         StreamPoller poller = runtime.streamPoller();

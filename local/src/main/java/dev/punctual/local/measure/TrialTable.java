@@ -77,10 +77,6 @@ final class TrialTable {
         return new TrialTable(dynamoDb, name, polls.clock());
     }
 
-    String name() {
-        return name;
-    }
-
     /** {@code n} TTLs from {@code firstTtl} on, evenly over {@code spreadSeconds}, in order. */
     static long[] spread(long firstTtl, int n, long spreadSeconds) {
         long[] ttls = new long[n];
@@ -131,11 +127,11 @@ final class TrialTable {
         return writtenAt;
     }
 
-    /** Writes the items from {@code from} to {@code to} (exclusive) in batches on this thread, named by {@code ids}. */
-    void writeInOrder(long[] ttls, int from, int to, IntFunction<String> ids) {
+    /** Writes an item {@code ids.apply(i)} per TTL, in batches, in order, on this thread. */
+    void writeInOrder(long[] ttls, IntFunction<String> ids) {
         AtomicLongArray writtenAt = new AtomicLongArray(ttls.length);
-        for (int first = from; first < to; first += BATCH_WRITE_LIMIT) {
-            writeBatch(ttls, first, Math.min(to, first + BATCH_WRITE_LIMIT), ids, writtenAt, count -> { });
+        for (int from = 0; from < ttls.length; from += BATCH_WRITE_LIMIT) {
+            writeBatch(ttls, from, Math.min(ttls.length, from + BATCH_WRITE_LIMIT), ids, writtenAt, count -> { });
         }
     }
 
