@@ -7,9 +7,9 @@ import dev.punctual.local.billing.DeletionLedger;
 import dev.punctual.local.events.EventStore;
 import dev.punctual.local.events.PutEventsFaults;
 import dev.punctual.local.stepfunctions.executions.StepFunctionsEngine;
-import dev.punctual.local.stepfunctions.executions.StepFunctionsLocal;
-import dev.punctual.local.stepfunctions.quotas.StepFunctionsQuota;
-import dev.punctual.local.stepfunctions.quotas.StepFunctionsQuotas;
+import dev.punctual.local.stepfunctions.executions.Recovery;
+import dev.punctual.local.stepfunctions.quotas.Quota;
+import dev.punctual.local.stepfunctions.quotas.QuotaSettings;
 import dev.punctual.local.stepfunctions.quotas.ThrottleCounts;
 import dev.punctual.local.stepfunctions.tasks.DynamoDbFaults;
 import dev.punctual.local.stream.DeadLetters;
@@ -68,7 +68,7 @@ public interface LocalRuntime extends AutoCloseable {
     StepFunctionsEngine stepFunctionsEngine();
 
     /** What a start on an existing data directory recovered. */
-    StepFunctionsLocal.Recovery recovery();
+    Recovery recovery();
 
     /** What the Step Functions quotas have throttled so far (all zero without {@code --aws-quotas}). */
     ThrottleCounts throttled();
@@ -135,7 +135,7 @@ public interface LocalRuntime extends AutoCloseable {
      * @param quotas the Step Functions quotas the API and engine enforce: the open-execution limit always
      *     (AWS: 1,000,000; a small one makes StartExecution fail with {@code ExecutionLimitExceeded}, as it
      *     would at the real quota), the StartExecution, StopExecution and state-transition token buckets
-     *     only when {@link StepFunctionsQuotas#ratesEnforced()}
+     *     only when {@link QuotaSettings#ratesEnforced()}
      * @param handlerOverHttp whether the stream handler calls the Step Functions API over HTTP, as the
      *     AWS CLI does, rather than through the in-process transport (the default, several times cheaper
      *     per StartExecution)
@@ -149,7 +149,7 @@ public interface LocalRuntime extends AutoCloseable {
      *     {@link dev.punctual.local.time.ManualTimer} to move time instead of waiting for it.
      */
     record Options(int dynamoDbPort, int stepFunctionsPort, Path dataDirectory, Set<String> tables,
-                   boolean cancelStale, MappingSettings mapping, StepFunctionsQuotas quotas,
+                   boolean cancelStale, MappingSettings mapping, QuotaSettings quotas,
                    boolean handlerOverHttp, ExpiryMode mode, boolean expiryEvents, int eventsPort,
                    Timer timer) {
 
@@ -208,7 +208,7 @@ public interface LocalRuntime extends AutoCloseable {
             return toBuilder().maxOpenExecutions(max).build();
         }
 
-        public Options withQuotas(StepFunctionsQuotas stepFunctionsQuotas) {
+        public Options withQuotas(QuotaSettings stepFunctionsQuotas) {
             return toBuilder().quotas(stepFunctionsQuotas).build();
         }
 
@@ -246,7 +246,7 @@ public interface LocalRuntime extends AutoCloseable {
             private Set<String> tables = Set.of();
             private boolean cancelStale = true;
             private MappingSettings mapping = MappingSettings.builder().build();
-            private StepFunctionsQuotas quotas = StepFunctionsQuotas.ratesUnlimited();
+            private QuotaSettings quotas = QuotaSettings.ratesUnlimited();
             private boolean handlerOverHttp;
             private ExpiryMode mode = ExpiryMode.PER_ITEM;
             private boolean expiryEvents = true;
@@ -298,14 +298,14 @@ public interface LocalRuntime extends AutoCloseable {
                 return this;
             }
 
-            public Builder quotas(StepFunctionsQuotas stepFunctionsQuotas) {
+            public Builder quotas(QuotaSettings stepFunctionsQuotas) {
                 quotas = stepFunctionsQuotas;
                 return this;
             }
 
             /** The open-execution limit at {@code max}; the token buckets stay as they are. */
             public Builder maxOpenExecutions(int max) {
-                quotas = quotas.with(StepFunctionsQuota.OPEN_EXECUTIONS, max);
+                quotas = quotas.with(Quota.OPEN_EXECUTIONS, max);
                 return this;
             }
 

@@ -2,13 +2,14 @@ package dev.punctual.local.runtime;
 
 import dev.punctual.functions.ExpirySettings;
 import dev.punctual.functions.SfnExecutions;
+import dev.punctual.local.account.LocalAccount;
 import dev.punctual.local.stepfunctions.api.InProcessTransport;
 import dev.punctual.local.stepfunctions.api.StepFunctionsServer;
 import dev.punctual.local.stepfunctions.asl.Interpreter;
 import dev.punctual.local.stepfunctions.executions.StepFunctionsEngine;
 import dev.punctual.local.stepfunctions.executions.StepFunctionsException;
-import dev.punctual.local.stepfunctions.executions.StepFunctionsLocal;
-import dev.punctual.local.stepfunctions.quotas.StepFunctionsThrottles;
+import dev.punctual.local.stepfunctions.executions.Recovery;
+import dev.punctual.local.stepfunctions.quotas.Throttles;
 import dev.punctual.local.stepfunctions.tasks.DynamoDbFaults;
 import dev.punctual.local.stepfunctions.tasks.DynamoDbTaskResource;
 import dev.punctual.local.stepfunctions.tasks.LambdaFunctions;
@@ -35,8 +36,8 @@ final class LocalStepFunctions implements AutoCloseable {
     static final int TASK_THREADS = 16;
 
     private final Lifetimes owned;
-    private final StepFunctionsThrottles throttles;
-    private final StepFunctionsLocal local;
+    private final Throttles throttles;
+    private final StepFunctionsEngine engine;
     private final StepFunctionsServer server;
     private final InProcessTransport transport;
     private final String expireItemArn;
@@ -45,20 +46,20 @@ final class LocalStepFunctions implements AutoCloseable {
             DynamoDbFaults faults, LambdaFunctions functions) {
         this.owned = owned;
         ExecutorService tasks = owned.ownThreads(TASK_THREADS, "punctual-task");
-        throttles = StepFunctionsThrottles.of(options.quotas(), timer.clock());
-        local = owned.own(StepFunctionsLocal.builder()
+        throttles = Throttles.of(options.quotas(), timer.clock());
+        engine = owned.own(StepFunctionsEngine.builder()
                 .interpreter(resources -> new Interpreter(timer, resources, tasks, throttles.transitions()))
                 .taskResources(List.of(new DynamoDbTaskResource(punctualDynamoDb, faults), new LambdaTaskResource(functions)))
                 .timer(timer)
                 .dataDirectory(options.under("stepfunctions"))
-                .region(LocalDefaults.REGION)
-                .accountId(LocalDefaults.ACCOUNT_ID)
+                .region(LocalAccount.REGION)
+                .accountId(LocalAccount.ACCOUNT_ID)
                 .maxOpenExecutions(options.maxOpenExecutions())
                 .build());
-        server = owned.own(StepFunctionsServer.start(local.engine(), throttles,
+        server = owned.own(StepFunctionsServer.start(engine, throttles,
                 new InetSocketAddress(LocalDefaults.LOOPBACK, options.stepFunctionsPort())));
         expireItemArn = deploy(LocalDefaults.STATE_MACHINE_NAME, StateMachineDefinitions.expireItem("aws"));
-        transport = options.handlerOverHttp() ? null : new InProcessTransport(local.engine(), throttles);
+        transport = options.handlerOverHttp() ? null : new InProcessTransport(engine, throttles);
     }
 
     /**
@@ -76,7 +77,6 @@ final class LocalStepFunctions implements AutoCloseable {
      * running executions keep the definition they started with, new ones get today's file.
      */
     String deploy(String name, String definition) {
-        StepFunctionsEngine engine = local.engine();
         String arn = engine.stateMachineArn(name);
         try {
             engine.describeStateMachine(arn);
@@ -93,15 +93,15 @@ final class LocalStepFunctions implements AutoCloseable {
     }
 
     StepFunctionsEngine engine() {
-        return local.engine();
+        return engine;
     }
 
-    StepFunctionsThrottles throttles() {
+    Throttles throttles() {
         return throttles;
     }
 
-    StepFunctionsLocal.Recovery recovery() {
-        return local.recovery();
+    Recovery recovery() {
+        return engine.recovery();
     }
 
     /** The API's endpoint on loopback. */

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.punctual.functions.BucketFunction;
+import dev.punctual.local.account.LocalAccount;
 import dev.punctual.local.stepfunctions.tasks.LambdaFunctions;
 import dev.punctual.local.stream.LocalLambdaContext;
 import dev.punctual.statemachine.ScheduleIndexTable;
@@ -57,7 +58,7 @@ final class WindowedWiring implements AutoCloseable {
     private static JsonNode invoke(BucketFunction function, JsonNode payload, Clock clock) {
         Map<String, Object> input = PAYLOADS.convertValue(payload, new TypeReference<Map<String, Object>>() { });
         return PAYLOADS.valueToTree(function.handleRequest(input,
-                new LocalLambdaContext(LocalDefaults.BUCKET_FUNCTION_NAME, LocalDefaults.REGION, clock)));
+                new LocalLambdaContext(LocalDefaults.BUCKET_FUNCTION_NAME, LocalAccount.REGION, clock)));
     }
 
     /**

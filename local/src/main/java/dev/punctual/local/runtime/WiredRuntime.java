@@ -1,6 +1,7 @@
 package dev.punctual.local.runtime;
 
 import dev.punctual.expiry.RecordedMetrics;
+import dev.punctual.local.account.LocalAccount;
 import dev.punctual.local.billing.CostMeter;
 import dev.punctual.local.billing.DeletionLedger;
 import dev.punctual.local.billing.MeteredDynamoDb;
@@ -12,7 +13,7 @@ import dev.punctual.local.events.EventStore;
 import dev.punctual.local.events.PutEventsApi;
 import dev.punctual.local.events.PutEventsFaults;
 import dev.punctual.local.stepfunctions.executions.StepFunctionsEngine;
-import dev.punctual.local.stepfunctions.executions.StepFunctionsLocal;
+import dev.punctual.local.stepfunctions.executions.Recovery;
 import dev.punctual.local.stepfunctions.quotas.ThrottleCounts;
 import dev.punctual.local.stepfunctions.tasks.DynamoDbFaults;
 import dev.punctual.local.stepfunctions.tasks.LambdaFunctions;
@@ -92,7 +93,7 @@ final class WiredRuntime implements LocalRuntime {
                     : null;
             events = owned.own(EventStore.in(options.under("events")));
             eventsServer = owned.own(EventBridgeServer.start(new PutEventsApi(events, eventFaults, clock,
-                            LocalDefaults.REGION, LocalDefaults.ACCOUNT_ID, costMeter::expiryEvent), events,
+                            LocalAccount.REGION, LocalAccount.ACCOUNT_ID, costMeter::expiryEvent), events,
                     new InetSocketAddress(LocalDefaults.LOOPBACK, options.eventsPort())));
             StreamFunction streamFunction = owned.own(new StreamFunction(this::handlerEnvironment, host));
             poller = owned.own(StreamPoller.builder()
@@ -103,7 +104,7 @@ final class WiredRuntime implements LocalRuntime {
                     .filterPatterns(table -> StreamWiring.filterPatterns(table.ttlAttribute(), true))
                     .settings(options.mapping().toBuilder().tableAllowList(options.tables()).build())
                     .dataDirectory(options.under("stream"))
-                    .region(LocalDefaults.REGION)
+                    .region(LocalAccount.REGION)
                     .start());
         } catch (RuntimeException e) {
             owned.closeAfter(e);
@@ -185,7 +186,7 @@ final class WiredRuntime implements LocalRuntime {
     }
 
     @Override
-    public StepFunctionsLocal.Recovery recovery() {
+    public Recovery recovery() {
         return stepFunctions.recovery();
     }
 

@@ -2,8 +2,8 @@ package dev.punctual.local.runtime;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.punctual.local.stepfunctions.quotas.StepFunctionsQuota;
-import dev.punctual.local.stepfunctions.quotas.StepFunctionsQuotas;
+import dev.punctual.local.stepfunctions.quotas.Quota;
+import dev.punctual.local.stepfunctions.quotas.QuotaSettings;
 import dev.punctual.local.stream.MappingSettings;
 import dev.punctual.local.time.ManualClock;
 import dev.punctual.local.time.ManualTimer;
@@ -45,7 +45,7 @@ class LocalRuntimeOptionsTest {
     void withers_eachChangeTheirOwnSetting_andKeepEveryOther() {
         ManualTimer timer = new ManualTimer(new ManualClock(Instant.parse("2030-01-01T00:00:00Z")));
         MappingSettings mapping = MappingSettings.builder().batchSize(7).build();
-        StepFunctionsQuotas quotas = StepFunctionsQuotas.ratesUnlimited();
+        QuotaSettings quotas = QuotaSettings.ratesUnlimited();
 
         LocalRuntime.Options options = LocalRuntime.Options.onFreePorts()
                 .withPorts(1, 2)
@@ -61,7 +61,7 @@ class LocalRuntimeOptionsTest {
                 .withTimer(timer);
 
         assertThat(options).isEqualTo(new LocalRuntime.Options(1, 2, Path.of("data"), Set.of("orders"), false, mapping,
-                quotas.with(StepFunctionsQuota.OPEN_EXECUTIONS, 5), true,
+                quotas.with(Quota.OPEN_EXECUTIONS, 5), true,
                 ExpiryMode.WINDOWED, false, 3, timer));
         assertThat(options.maxOpenExecutions()).isEqualTo(5);
         assertThat(options.toBuilder().build()).isEqualTo(options);
