@@ -8,8 +8,8 @@ import java.util.stream.Collectors;
 /**
  * The Step Functions (Standard) quotas the local runtime can enforce: the one table of their
  * figures, each with where it comes from. {@code --aws-quotas} enforces the largest Regions' figures;
- * {@code --quota NAME=VALUE} overrides one. The README prints {@link #markdownTable()} verbatim (a
- * test compares them).
+ * {@code --quota NAME=VALUE} overrides one. {@code docs/local-runtime.md} prints {@link #markdownTable()}
+ * verbatim (a test compares them).
  */
 public enum StepFunctionsQuota {
 
@@ -90,7 +90,7 @@ public enum StepFunctionsQuota {
         return Arrays.stream(values()).map(StepFunctionsQuota::optionName).collect(Collectors.joining(", "));
     }
 
-    /** The table the README shows. */
+    /** The table {@code docs/local-runtime.md} shows. */
     public static String markdownTable() {
         StringBuilder table = new StringBuilder()
                 .append("| `--quota` name | what | largest Regions (default) | other Regions | source |\n")

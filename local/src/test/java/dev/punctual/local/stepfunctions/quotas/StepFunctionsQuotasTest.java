@@ -55,8 +55,8 @@ class StepFunctionsQuotasTest {
     }
 
     @Test
-    void readme_printsTheQuotaTableOfTheCode() throws IOException {
-        Path readme = Path.of("..", "README.md");
-        assertThat(Files.readString(readme)).contains(StepFunctionsQuota.markdownTable());
+    void localRuntimeDocs_printTheQuotaTableOfTheCode() throws IOException {
+        Path page = Path.of("..", "docs", "local-runtime.md");
+        assertThat(Files.readString(page)).contains(StepFunctionsQuota.markdownTable());
     }
 }
