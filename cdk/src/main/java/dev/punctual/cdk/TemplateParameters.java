@@ -238,6 +238,8 @@ final class TemplateParameters {
                 .table(table)
                 .ttlAttribute(ttlAttribute.getValueAsString())
                 .mode(expiryMode)
+                // The stack id's UUID: one template is deployed once per table into the same account and
+                // Region, so a name fixed here would collide, and a stack name can be too long for one.
                 .stateMachineBaseName(Fn.join("-", List.of("punctual", Fn.select(2, Fn.split("/", Aws.STACK_ID)))))
                 .tracing(true)
                 .alarmTopic(topic)
