@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 import software.amazon.awscdk.services.cloudwatch.Alarm;
 import software.amazon.awscdk.services.iam.Role;
+import software.amazon.awscdk.services.lambda.Function;
 import software.amazon.awscdk.services.stepfunctions.StateMachine;
 
 /**
@@ -43,6 +44,11 @@ interface ModeResources {
 
     /** Environment variables the stream function gets beyond the shared ones. */
     Map<String, String> functionEnvironment();
+
+    /** The mode's own functions beside the stream function (windowed: the bucket function); none by default. */
+    default List<Function> functions() {
+        return List.of();
+    }
 
     /** Alarms on the mode's own resources, created as children of the construct; none by default. */
     default List<Alarm> alarms() {

@@ -19,7 +19,7 @@ final class PerItemResources implements ModeResources {
     private final StateMachine stateMachine;
 
     PerItemResources(ResourceFactory factory) {
-        this.identity = StateMachineIdentity.unique(factory.scope(), "");
+        this.identity = StateMachineIdentity.unique(factory.scope(), factory.props(), "");
         this.stateMachine = factory.standardStateMachine("StateMachine", identity.name(),
                 "Punctual: delete one item at its TTL if the TTL is unchanged",
                 StateMachineDefinitions.expireItemTemplate(), ExpiryWorkflow.substitutions(Aws.PARTITION));

@@ -5,6 +5,7 @@ import dev.punctual.statemachine.ExpiryMode;
 import dev.punctual.statemachine.PunctualVersion;
 import dev.punctual.statemachine.ScheduleIndexTable;
 import dev.punctual.statemachine.StreamWiring;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -13,6 +14,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import software.amazon.awscdk.Duration;
 import software.amazon.awscdk.Stack;
+import software.amazon.awscdk.TagProps;
 import software.amazon.awscdk.Tags;
 import software.amazon.awscdk.Token;
 import software.amazon.awscdk.services.cloudwatch.Dashboard;
@@ -108,9 +110,9 @@ public final class PunctualExpiry extends Construct {
     public static final String BUCKET_STATE_MACHINE_SUFFIX = "-bucket";
 
     /**
-     * Tag on every resource the construct creates, holding {@link PunctualVersion#current()}: the same
-     * version the function puts on its log lines as {@code punctualVersion} and {@code punctual --version}
-     * prints, so a deployed stack says which Punctual it runs.
+     * Tag on every resource the construct creates but its dashboard, holding {@link PunctualVersion#current()}:
+     * the same version the function puts on its log lines as {@code punctualVersion} and
+     * {@code punctual --version} prints, so a deployed stack says which Punctual it runs.
      */
     public static final String VERSION_TAG = "punctual:version";
 
@@ -149,7 +151,10 @@ public final class PunctualExpiry extends Construct {
         ExpiryObservability observability = new ExpiryObservability(this, props, resources, function, deadLetterQueue);
         this.alarms = observability.createAlarms();
         this.dashboard = observability.createDashboard();
-        Tags.of(this).add(VERSION_TAG, PunctualVersion.current());
+        // Not the dashboard: tags on AWS::CloudWatch::Dashboard are new and not in every Region's CloudFormation
+        // schema yet (cfn-lint 1.51's us-east-1 schema has none), and an unknown property fails a deployment.
+        Tags.of(this).add(VERSION_TAG, PunctualVersion.current(), TagProps.builder()
+                .excludeResourceTypes(List.of("AWS::CloudWatch::Dashboard")).build());
         NagSuppressionsForExpiry.apply(this, props);
     }
 
@@ -258,6 +263,14 @@ public final class PunctualExpiry extends Construct {
 
     Role functionRole() {
         return functionRole;
+    }
+
+    /** Every function the construct creates: the stream function, then the mode's own. */
+    List<Function> functions() {
+        List<Function> all = new ArrayList<>();
+        all.add(function);
+        all.addAll(resources.functions());
+        return List.copyOf(all);
     }
 
     Optional<Role> bucketFunctionRole() {

@@ -22,11 +22,14 @@ record StateMachineIdentity(String name, String arn, String executionsArn) {
     /** Longest state machine name Step Functions accepts. */
     private static final int MAX_STATE_MACHINE_NAME = 80;
 
-    /** A name unique to {@code scope} within its stack, ending in {@code suffix}. */
-    static StateMachineIdentity unique(Construct scope, String suffix) {
-        String name = Names.uniqueResourceName(scope, UniqueResourceNameOptions.builder()
-                .maxLength(MAX_STATE_MACHINE_NAME - suffix.length()).separator("-")
-                .allowedSpecialCharacters("-_").build()) + suffix;
+    /**
+     * A name ending in {@code suffix}: the props' {@link PunctualExpiryProps#stateMachineBaseName() base
+     * name} when set (the packaged template's), else one unique to {@code scope} within its stack.
+     */
+    static StateMachineIdentity unique(Construct scope, PunctualExpiryProps props, String suffix) {
+        String name = props.stateMachineBaseName().orElseGet(() -> Names.uniqueResourceName(scope,
+                UniqueResourceNameOptions.builder().maxLength(MAX_STATE_MACHINE_NAME - suffix.length())
+                        .separator("-").allowedSpecialCharacters("-_").build())) + suffix;
         Stack stack = Stack.of(scope);
         return new StateMachineIdentity(name,
                 stack.formatArn(ArnComponents.builder().service("states").resource("stateMachine")

@@ -51,7 +51,8 @@ final class WindowedResources implements ModeResources {
         this.factory = factory;
         // The suffix keeps the name apart from the expire-item machine's: switching a deployed construct's
         // mode creates the new machine before CloudFormation deletes the old one.
-        this.identity = StateMachineIdentity.unique(factory.scope(), PunctualExpiry.BUCKET_STATE_MACHINE_SUFFIX);
+        this.identity = StateMachineIdentity.unique(factory.scope(), factory.props(),
+                PunctualExpiry.BUCKET_STATE_MACHINE_SUFFIX);
         this.scheduleIndex = createScheduleIndex();
         this.bucketFunctionLogs = factory.logGroup("BucketFunctionLogs");
         this.bucketFunctionRole = createBucketFunctionRole();
@@ -168,6 +169,11 @@ final class WindowedResources implements ModeResources {
 
     Alias bucketAlias() {
         return bucketAlias;
+    }
+
+    @Override
+    public List<Function> functions() {
+        return List.of(bucketFunction);
     }
 
     /**
