@@ -31,7 +31,6 @@ import software.amazon.awscdk.services.lambda.Function;
 import software.amazon.awscdk.services.logs.CfnLogGroup;
 import software.amazon.awscdk.services.sns.ITopic;
 import software.amazon.awscdk.services.stepfunctions.CfnStateMachine;
-import software.constructs.IConstruct;
 
 /**
  * The packaged template's parameters: every production choice of {@link PunctualExpiryProps}, each with
@@ -264,7 +263,7 @@ final class TemplateParameters {
     void applyTo(PunctualExpiry expiry, PunctualExpiryProps props, String codePath) {
         String busArn = props.expiryEvents().orElseThrow().getEventBusArn();
 
-        CfnFunction function = defaultChild(expiry.function(), CfnFunction.class);
+        CfnFunction function = CfnQueries.defaultChild(expiry.function(), CfnFunction.class);
         function.addPropertyOverride("Environment.Variables." + StreamWiring.ENV_MAX_CONCURRENCY,
                 maxConcurrency.getValueAsString());
         if (expiry.mode().stopsStaleExecutions()) {
@@ -272,38 +271,38 @@ final class TemplateParameters {
                     cancellation.getValueAsString());
         }
         function.addPropertyOverride("Environment.Variables." + ExpiryEvents.ENV_EVENT_BUS,
-                when(expiryEventsOn, busArn));
+                CfnQueries.when(expiryEventsOn, busArn));
         function.addPropertyOverride("Environment.Variables." + ExpiryEvents.ENV_INCLUDE_OLD_IMAGE,
-                when(includeOldImageOn, "true"));
+                CfnQueries.when(includeOldImageOn, "true"));
 
         for (Function each : expiry.functions()) {
-            CfnFunction cfn = defaultChild(each, CfnFunction.class);
+            CfnFunction cfn = CfnQueries.defaultChild(each, CfnFunction.class);
             cfn.addPropertyOverride("Code", codePath);
             cfn.addPropertyOverride("Environment.Variables.POWERTOOLS_LOG_LEVEL", logLevel.getValueAsString());
-            cfn.addPropertyOverride("TracingConfig", when(tracingOn, Map.of("Mode", "Active")));
-            defaultChild(each.getCurrentVersion(), CfnResource.class)
+            cfn.addPropertyOverride("TracingConfig", CfnQueries.when(tracingOn, Map.of("Mode", "Active")));
+            CfnQueries.defaultChild(each.getCurrentVersion(), CfnResource.class)
                     .addPropertyOverride("Description", versionDescription());
         }
 
-        CfnStateMachine stateMachine = defaultChild(expiry.stateMachine(), CfnStateMachine.class);
+        CfnStateMachine stateMachine = CfnQueries.defaultChild(expiry.stateMachine(), CfnStateMachine.class);
         stateMachine.addPropertyOverride("TracingConfiguration", Fn.conditionIf(tracingOn.getLogicalId(),
                 Map.of("Enabled", true), Map.of("Enabled", false)));
 
-        CfnEventSourceMapping mapping = single(expiry, CfnEventSourceMapping.class);
+        CfnEventSourceMapping mapping = CfnQueries.single(expiry, CfnEventSourceMapping.class);
         mapping.addPropertyOverride("BatchSize", batchSize.getValueAsNumber());
         mapping.addPropertyOverride("ParallelizationFactor", parallelizationFactor.getValueAsNumber());
         mapping.addPropertyOverride("MaximumRetryAttempts", maxRetryAttempts.getValueAsNumber());
         mapping.addPropertyOverride("MaximumRecordAgeInSeconds", maxRecordAgeSeconds.getValueAsNumber());
 
-        all(expiry, CfnLogGroup.class).forEach(group ->
+        CfnQueries.all(expiry, CfnLogGroup.class).forEach(group ->
                 group.addPropertyOverride("RetentionInDays", logRetentionDays.getValueAsNumber()));
 
-        CfnAlarm lag = defaultChild(expiry.alarms().expiryLag(), CfnAlarm.class);
+        CfnAlarm lag = CfnQueries.defaultChild(expiry.alarms().expiryLag(), CfnAlarm.class);
         lag.addPropertyOverride("Threshold", lagAlarmThresholdMs.getValueAsNumber());
         lag.addPropertyOverride("AlarmDescription", withThreshold(lag.getAlarmDescription(),
                 props.lagAlarmThreshold().toMillis()));
 
-        all(expiry, CfnPolicy.class).forEach(policy -> policy.addPropertyOverride("PolicyDocument.Statement",
+        CfnQueries.all(expiry, CfnPolicy.class).forEach(policy -> policy.addPropertyOverride("PolicyDocument.Statement",
                 conditionalStatements(policy)));
     }
 
@@ -349,11 +348,11 @@ final class TemplateParameters {
         List<Object> statements = new ArrayList<>();
         for (Object each : (List<?>) ((Map<?, ?>) document).get("Statement")) {
             Map<?, ?> statement = (Map<?, ?>) each;
-            List<String> actions = actions(statement);
+            List<String> actions = CfnQueries.actions(statement);
             if (actions.stream().allMatch(action -> action.startsWith("xray:"))) {
-                statements.add(when(tracingOn, statement));
+                statements.add(CfnQueries.when(tracingOn, statement));
             } else if (actions.contains("events:PutEvents")) {
-                statements.add(when(expiryEventsOn, statement));
+                statements.add(CfnQueries.when(expiryEventsOn, statement));
             } else if (actions.contains("states:StopExecution")) {
                 Map<Object, Object> withoutStop = new LinkedHashMap<>(statement);
                 List<String> remaining = actions.stream().filter(a -> !a.equals("states:StopExecution")).toList();
@@ -364,16 +363,6 @@ final class TemplateParameters {
             }
         }
         return statements;
-    }
-
-    private static List<String> actions(Map<?, ?> statement) {
-        Object action = statement.get("Action");
-        return action instanceof List<?> list ? list.stream().map(Object::toString).toList() : List.of(action.toString());
-    }
-
-    /** {@code value} where the condition holds; the property or list element is left out where not. */
-    private static Object when(CfnCondition condition, Object value) {
-        return Fn.conditionIf(condition.getLogicalId(), value, Aws.NO_VALUE);
     }
 
     private Map<String, Object> interfaceMetadata() {
@@ -404,22 +393,5 @@ final class TemplateParameters {
 
     private CfnCondition condition(String id, ICfnConditionExpression expression) {
         return CfnCondition.Builder.create(stack, id).expression(expression).build();
-    }
-
-    private static <T> T defaultChild(IConstruct construct, Class<T> type) {
-        return type.cast(construct.getNode().getDefaultChild());
-    }
-
-    private static <T> T single(IConstruct scope, Class<T> type) {
-        List<T> found = all(scope, type);
-        if (found.size() != 1) {
-            throw new IllegalStateException("Expected one " + type.getSimpleName() + " under "
-                    + scope.getNode().getPath() + ", found " + found.size());
-        }
-        return found.get(0);
-    }
-
-    private static <T> List<T> all(IConstruct scope, Class<T> type) {
-        return scope.getNode().findAll().stream().filter(type::isInstance).map(type::cast).toList();
     }
 }
