@@ -6,7 +6,6 @@ import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
@@ -22,23 +21,7 @@ class ChangeProcessorTest {
     private static final Instant NOW = Instant.parse("2026-01-01T00:00:00Z");
     private static final Clock CLOCK = Clock.fixed(NOW, ZoneOffset.UTC);
 
-    private final List<String> heard = Collections.synchronizedList(new ArrayList<>());
-    private final ChangeProcessor.Listener listener = new ChangeProcessor.Listener() {
-        @Override
-        public void decided(StreamChange change, Decision decision, Scheduled scheduled) {
-            heard.add(change.sequenceNumber() + " " + scheduled.outcome().name());
-        }
-
-        @Override
-        public void failed(StreamChange change, Decision decision, RuntimeException error) {
-            heard.add(change.sequenceNumber() + " failed " + error.getMessage());
-        }
-
-        @Override
-        public void skipped(StreamChange change, String failedSequenceNumber) {
-            heard.add(change.sequenceNumber() + " skipped after " + failedSequenceNumber);
-        }
-    };
+    private final RecordingListener listener = new RecordingListener();
     private ExecutorService pool;
 
     @AfterEach
@@ -72,7 +55,7 @@ class ChangeProcessorTest {
                 change("a", "5", "1767225900", "1767226100")));
 
         assertThat(failed).containsExactly("1", "3", "5");
-        assertThat(heard).containsExactlyInAnyOrder("1 failed throttled", "3 skipped after 1", "5 skipped after 1",
+        assertThat(listener.heard()).containsExactlyInAnyOrder("1 failed throttled", "3 skipped after 1", "5 skipped after 1",
                 "2 STARTED", "4 STARTED");
         // Records 3 and 5 (item a at 00:05:00Z and 00:08:20Z) were never started; b's TTL change stopped
         // its first execution and started the next.
@@ -97,7 +80,7 @@ class ChangeProcessorTest {
 
         for (int item = 0; item < 20; item++) {
             String prefix = item + "-";
-            List<String> mine = heard.stream().filter(line -> line.startsWith(prefix)).toList();
+            List<String> mine = listener.heard().stream().filter(line -> line.startsWith(prefix)).toList();
             assertThat(mine).containsExactly(prefix + "1 STARTED", prefix + "2 STARTED", prefix + "3 STARTED");
         }
     }
@@ -144,6 +127,6 @@ class ChangeProcessorTest {
         assertThat(processor.process(batch)).isEmpty();
 
         assertThat(mostInFlight.get()).isEqualTo(limit);
-        assertThat(heard).hasSize(40);
+        assertThat(listener.heard()).hasSize(40);
     }
 }

@@ -4,14 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.punctual.expiry.AttributeText;
 import dev.punctual.expiry.ChangeProcessor;
-import dev.punctual.expiry.Decision;
 import dev.punctual.expiry.EventName;
 import dev.punctual.expiry.ExpiryRules;
 import dev.punctual.expiry.ItemKey;
-import dev.punctual.expiry.Scheduled;
+import dev.punctual.expiry.RecordingListener;
 import dev.punctual.expiry.StreamChange;
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -19,23 +16,7 @@ import org.junit.jupiter.api.Test;
 /** Windowed mode's scheduler under the one batch processor: the per-record rule holds as per item. */
 class WindowedBatchTest extends WindowedTestBase {
 
-    private final List<String> heard = Collections.synchronizedList(new ArrayList<>());
-    private final ChangeProcessor.Listener listener = new ChangeProcessor.Listener() {
-        @Override
-        public void decided(StreamChange change, Decision decision, Scheduled scheduled) {
-            heard.add(change.sequenceNumber() + " " + scheduled.outcome().name());
-        }
-
-        @Override
-        public void failed(StreamChange change, Decision decision, RuntimeException error) {
-            heard.add(change.sequenceNumber() + " failed " + error.getMessage());
-        }
-
-        @Override
-        public void skipped(StreamChange change, String failedSequenceNumber) {
-            heard.add(change.sequenceNumber() + " skipped after " + failedSequenceNumber);
-        }
-    };
+    private final RecordingListener listener = new RecordingListener();
 
     private static StreamChange change(String item, String sequence, Long oldTtl, long newTtl) {
         return new StreamChange(TABLE, oldTtl == null ? EventName.INSERT : EventName.MODIFY,
@@ -66,6 +47,6 @@ class WindowedBatchTest extends WindowedTestBase {
 
         // Record 3's bucket started with the batch, yet it is reported: record 1 of the same item failed.
         assertThat(failed).containsExactly("1", "3");
-        assertThat(heard).containsExactly("1 failed throttled", "2 INDEXED", "3 skipped after 1");
+        assertThat(listener.heard()).containsExactly("1 failed throttled", "2 INDEXED", "3 skipped after 1");
     }
 }
