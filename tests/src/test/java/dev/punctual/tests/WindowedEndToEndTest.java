@@ -250,6 +250,9 @@ class WindowedEndToEndTest {
     }
 
     private static void assertDeletedAtOrAfter(ExpiryTable table, String id, long ttl) {
+        // The ledger is written when the delete call returns, a moment after the item is gone from the table.
+        Await.until(id + " in the deletion ledger", Duration.ofSeconds(2),
+                () -> runtime.deletions().deletedAt(table.name(), key(id)).isPresent());
         Optional<Instant> deletedAt = runtime.deletions().deletedAt(table.name(), key(id));
         assertThat(deletedAt).as("%s deleted by Punctual", id).isPresent();
         assertThat(deletedAt.get()).as("%s deleted at or after its TTL", id).isAfterOrEqualTo(Instant.ofEpochSecond(ttl));
