@@ -27,15 +27,18 @@ import software.amazon.awssdk.services.sfn.SfnClient;
 class ThrottledQuotasTest {
 
     @Test
-    void aThousandItemsInOneBatch_atOneHundredStartsASecond_areEachScheduledOnce_noneEarly_noneLost_noneDeadLettered() {
+    void sixtyItemsInOneBatch_atFiveStartsASecond_areEachScheduledOnce_noneEarly_noneLost_noneDeadLettered() {
         String table = "throttled-starts";
-        int items = 1_000;
-        StepFunctionsQuotas quotas = StepFunctionsQuotas.awsDefaults().withOverride("start-execution-rate=100")
-                .withOverride("start-execution-burst=100");
-        // A batch of 1,000 needs 9-10 s of refill, more than the SDK's own three tries, and one retry
-        // only: the event source mapping counts every failed invocation, so the handler's backoff within
-        // its invocation, not the mapping's retries, has to absorb the throttling.
-        MappingSettings mapping = MappingSettings.builder().batchSize(1_000).maximumBatchingWindowInSeconds(1)
+        int items = 60;
+        StepFunctionsQuotas quotas = StepFunctionsQuotas.awsDefaults().withOverride("start-execution-rate=5")
+                .withOverride("start-execution-burst=5");
+        // A batch of 60 needs 11 s of refill, far more than the SDK's own three tries (about 1.5 s of
+        // pauses), and one retry only: the event source mapping counts every failed invocation, so the
+        // handler's backoff within its invocation, not the mapping's retries, has to absorb the
+        // throttling. At five a second the handler's concurrent calls outrun the bucket on any machine,
+        // however busy: most calls exhaust the SDK's tries, and without the handler's backoff the
+        // records would reach the dead-letter queue.
+        MappingSettings mapping = MappingSettings.builder().batchSize(items).maximumBatchingWindowInSeconds(1)
                 .maximumRetryAttempts(1).build();
         // The runtime's clock keeps the wall clock's pace while the items are scheduled, because the
         // SDK's retry pauses are real time and weigh against the bucket's refill on the runtime's clock;
@@ -52,7 +55,7 @@ class ThrottledQuotasTest {
             for (int i = 0; i < items; i++) {
                 written.put(String.format("s-%04d", i), ttl + i % 5);
             }
-            // Written while the mapping is paused, the items reach the handler as one batch of 1,000.
+            // Written while the mapping is paused, the items reach the handler as one batch.
             runtime.streamPoller().setEnabled(false);
             FaultFixtures.batchWrite(runtime.dynamoDb(), table, written);
             runtime.streamPoller().setEnabled(true);
