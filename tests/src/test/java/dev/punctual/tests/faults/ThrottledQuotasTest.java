@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.punctual.local.runtime.LocalClients;
 import dev.punctual.local.runtime.LocalRuntime;
-import dev.punctual.local.stepfunctions.quotas.StepFunctionsQuotas;
+import dev.punctual.local.stepfunctions.quotas.QuotaSettings;
 import dev.punctual.local.stream.MappingSettings;
 import dev.punctual.statemachine.ExpiryWorkflow;
 import dev.punctual.testing.Await;
@@ -30,7 +30,7 @@ class ThrottledQuotasTest {
     void sixtyItemsInOneBatch_atFiveStartsASecond_areEachScheduledOnce_noneEarly_noneLost_noneDeadLettered() {
         String table = "throttled-starts";
         int items = 60;
-        StepFunctionsQuotas quotas = StepFunctionsQuotas.awsDefaults().withOverride("start-execution-rate=5")
+        QuotaSettings quotas = QuotaSettings.awsDefaults().withOverride("start-execution-rate=5")
                 .withOverride("start-execution-burst=5");
         // A batch of 60 needs 11 s of refill, far more than the SDK's own three tries (about 1.5 s of
         // pauses), and one retry only: the event source mapping counts every failed invocation, so the
@@ -85,7 +85,7 @@ class ThrottledQuotasTest {
         String table = "throttled-stops";
         // One StopExecution at once, then one every 4 s: of the three stale executions, the later ones
         // are stopped only after backoff, or wake at their old TTL first and find the TTL changed.
-        StepFunctionsQuotas quotas = StepFunctionsQuotas.awsDefaults().withOverride("stop-execution-burst=1")
+        QuotaSettings quotas = QuotaSettings.awsDefaults().withOverride("stop-execution-burst=1")
                 .withOverride("stop-execution-rate=0.25");
         try (LocalRuntime runtime = LocalRuntime.start(LocalRuntime.Options.onFreePorts().withQuotas(quotas));
              SfnClient sfn = LocalClients.stepFunctions(runtime.stepFunctionsEndpoint())) {
