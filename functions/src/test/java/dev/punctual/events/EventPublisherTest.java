@@ -34,6 +34,17 @@ class EventPublisherTest {
     }
 
     @Test
+    void publish_whenAMultipleOfTen_makesFullCallsOnly_andNoEmptyOne() {
+        publisher.publish(entries(20));
+        publisher.publish(entries(10));
+        publisher.publish(entries(0));
+
+        assertThat(bus.calls()).extracting(List::size).containsExactly(10, 10, 10);
+        assertThat(bus.calls().get(0)).extracting(EventEntry::sequenceNumber).startsWith("seq-0").endsWith("seq-9");
+        assertThat(bus.calls().get(1)).extracting(EventEntry::sequenceNumber).startsWith("seq-10").endsWith("seq-19");
+    }
+
+    @Test
     void publish_whenSomeEntriesRefusedOnce_retriesOnlyThoseAfterABackoff() {
         Map<String, Integer> seen = new HashMap<>();
         bus.refuse(entry -> seen.merge(entry.sequenceNumber(), 1, Integer::sum) == 1
