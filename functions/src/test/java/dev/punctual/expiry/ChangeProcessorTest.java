@@ -1,6 +1,7 @@
 package dev.punctual.expiry;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Clock;
 import java.time.Instant;
@@ -42,6 +43,34 @@ class ChangeProcessorTest {
     @AfterEach
     void close() {
         processor.close();
+    }
+
+    @Test
+    void process_runsOnDaemonThreads_andCloseStopsThem() {
+        List<Boolean> daemon = Collections.synchronizedList(new ArrayList<>());
+        processor = new ChangeProcessor(new ExpiryRules("ttl", true), new ExpiryScheduler(new FakeExecutions()), CLOCK,
+                new ListenerChain(listener, new ChangeProcessor.Listener() {
+                    @Override
+                    public void decided(StreamChange change, Decision decision, ExpiryScheduler.Applied applied) {
+                        daemon.add(Thread.currentThread().isDaemon());
+                    }
+
+                    @Override
+                    public void failed(StreamChange change, Decision decision, RuntimeException error) {
+                    }
+
+                    @Override
+                    public void skipped(StreamChange change, String failedSequenceNumber) {
+                    }
+                }), 2);
+
+        processor.process(List.of(change("a", "1", null, "1767225700")));
+        processor.close();
+
+        assertThat(daemon).containsExactly(true);
+        assertThat(heard).containsExactly("1 STARTED");
+        assertThatThrownBy(() -> processor.process(List.of(change("b", "2", null, "1767225700"))))
+                .isInstanceOf(java.util.concurrent.RejectedExecutionException.class);
     }
 
     private static StreamChange change(String item, String sequence, String oldTtl, String newTtl) {

@@ -67,6 +67,33 @@ class ThrottleBackoffTest {
         assertThat(batch.throttledCalls()).isZero();
     }
 
+    @Test
+    void call_fullJitter_drawsUpToTheCeilingItself() {
+        // A generator that always draws the largest value below its bound.
+        java.util.random.RandomGenerator highest = new java.util.random.RandomGenerator() {
+            @Override
+            public long nextLong() {
+                throw new UnsupportedOperationException();
+            }
+
+            @Override
+            public long nextLong(long bound) {
+                return bound - 1;
+            }
+        };
+        ThrottleBackoff.Batch batch = new ThrottleBackoff(clock, clock, highest).within(Duration.ofSeconds(60));
+        AtomicInteger attempts = new AtomicInteger();
+
+        batch.call(() -> {
+            if (attempts.incrementAndGet() <= 3) {
+                throw throttled();
+            }
+            return "started";
+        });
+
+        assertThat(clock.pauses()).containsExactly(Duration.ofMillis(100), Duration.ofMillis(200), Duration.ofMillis(400));
+    }
+
     static ThrottledException throttled() {
         return new ThrottledException("StartExecution", new RuntimeException("Rate exceeded"));
     }

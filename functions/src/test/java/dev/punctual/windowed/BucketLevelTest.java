@@ -84,4 +84,15 @@ class BucketLevelTest {
                     .isBefore(firstChild.naturalWake());
         }
     }
+
+    @Test
+    void labels_nameEachLevel_andReadBack() {
+        for (BucketLevel level : BucketLevel.values()) {
+            assertThat(BucketLevel.fromLabel(level.label())).isEqualTo(level);
+        }
+        assertThat(BucketLevel.forLead(Long.MAX_VALUE)).isEqualTo(BucketLevel.DAY);
+        assertThatThrownBy(() -> BucketLevel.fromLabel("week")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("unknown bucket level 'week'; expected second, minute, hour or day");
+        assertThatThrownBy(() -> new Bucket("t", BucketLevel.SECOND, 5).finerContaining(5)).isInstanceOf(IllegalStateException.class);
+    }
 }
