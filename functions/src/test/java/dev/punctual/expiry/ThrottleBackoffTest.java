@@ -94,6 +94,23 @@ class ThrottleBackoffTest {
         assertThat(clock.pauses()).containsExactly(Duration.ofMillis(100), Duration.ofMillis(200), Duration.ofMillis(400));
     }
 
+    @Test
+    void call_whenInterruptedWhilePausing_givesUpWithTheThrottlingAndKeepsTheInterrupt() {
+        ThrottleBackoff.Batch batch = new ThrottleBackoff(clock, duration -> {
+            throw new InterruptedException();
+        }, new Random(42)).within(Duration.ofSeconds(60));
+
+        try {
+            assertThatThrownBy(() -> batch.call(() -> {
+                throw throttled();
+            })).isInstanceOf(ThrottledException.class);
+            assertThat(Thread.currentThread().isInterrupted()).isTrue();
+            assertThat(batch.gaveUp()).isEqualTo(1);
+        } finally {
+            Thread.interrupted();
+        }
+    }
+
     static ThrottledException throttled() {
         return new ThrottledException("StartExecution", new RuntimeException("Rate exceeded"));
     }

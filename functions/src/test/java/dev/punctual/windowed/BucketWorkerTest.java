@@ -176,4 +176,15 @@ class BucketWorkerTest extends WindowedTestBase {
                 .hasMessageStartingWith(TABLE + "/second@" + Instant.ofEpochSecond(due) + ": 7 of 7 deletes failed; first: ")
                 .satisfies(e -> assertThat(e.getSuppressed()).as("the next four failures").hasSize(4));
     }
+
+    @Test
+    void dayBucket_startsAnHourOnlyForEntriesInThatHour_notForOnesInTheNextHoursFirstMinute() {
+        long day = BucketLevel.DAY.startOf(T) + 4 * 86_400;
+        long sixOClock = day + 6 * 3_600;
+        index.putChunk(TABLE, sixOClock, "c1", List.of(new IndexEntry(key("a"), "x", sixOClock)));
+
+        worker.work(BucketInput.first(new Bucket(TABLE, BucketLevel.DAY, day), "ttl", NOW));
+
+        assertThat(executions.inputs.keySet()).containsExactly(Bucket.containing(TABLE, BucketLevel.HOUR, sixOClock).executionName());
+    }
 }
