@@ -64,13 +64,35 @@ class ChangeProcessorTest {
                     }
                 }), 2);
 
-        processor.process(List.of(change("a", "1", null, "1767225700")));
+        // From a thread that is not a daemon itself, since new threads inherit that.
+        Thread caller = new Thread(() -> processor.process(List.of(change("a", "1", null, "1767225700"))));
+        caller.setDaemon(false);
+        caller.start();
+        assertThat(join(caller)).isTrue();
         processor.close();
 
         assertThat(daemon).containsExactly(true);
         assertThat(heard).containsExactly("1 STARTED");
         assertThatThrownBy(() -> processor.process(List.of(change("b", "2", null, "1767225700"))))
                 .isInstanceOf(java.util.concurrent.RejectedExecutionException.class);
+    }
+
+    @Test
+    void constructor_acceptsOneChangeAtATime_andRefusesNone() {
+        processor = new ChangeProcessor(new ExpiryRules("ttl", true), new ExpiryScheduler(new FakeExecutions()), CLOCK, listener, 1);
+
+        assertThat(processor.process(List.of(change("a", "1", null, "1767225700")))).isEmpty();
+        assertThatThrownBy(() -> new ChangeProcessor(new ExpiryRules("ttl", true), new ExpiryScheduler(new FakeExecutions()), CLOCK,
+                listener, 0)).isInstanceOf(IllegalArgumentException.class).hasMessage("maxConcurrency must be at least 1, got 0");
+    }
+
+    private static boolean join(Thread thread) {
+        try {
+            thread.join(TimeUnit.SECONDS.toMillis(30));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return !thread.isAlive();
     }
 
     private static StreamChange change(String item, String sequence, String oldTtl, String newTtl) {

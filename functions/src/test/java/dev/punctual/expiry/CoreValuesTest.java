@@ -49,6 +49,8 @@ class CoreValuesTest {
 
         assertThat(change.oldTtlValue()).isEmpty();
         assertThat(change.newTtlValue()).hasValue(Changes.n("1767225700"));
+        assertThat(Changes.modify(Changes.n("1767225600"), null).oldTtlValue()).hasValue(Changes.n("1767225600"));
+        assertThat(Changes.modify(Changes.n("1767225600"), null).newTtlValue()).isEmpty();
         assertThat(AttributeText.ofType(AttributeType.SS)).isEqualTo(new AttributeText(AttributeType.SS, null));
         assertThatThrownBy(() -> new AttributeText(AttributeType.N, null)).hasMessage("a N value needs its text");
     }

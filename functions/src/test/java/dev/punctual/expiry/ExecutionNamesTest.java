@@ -176,6 +176,7 @@ class ExecutionNamesTest {
         assertThat(ExecutionNames.isLegal("!")).as("0x21, the first printable").isTrue();
         assertThat(ExecutionNames.isLegal(" ")).as("0x20").isFalse();
         assertThat(ExecutionNames.isLegal("}")).as("0x7D, reserved").isFalse();
+        assertThat(ExecutionNames.isLegal("a?b")).as("the first reserved character").isFalse();
         assertThat(ExecutionNames.isLegal("\u007F")).as("0x7F").isFalse();
     }
 
