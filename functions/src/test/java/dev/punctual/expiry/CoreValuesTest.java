@@ -44,13 +44,7 @@ class CoreValuesTest {
     }
 
     @Test
-    void streamChange_ttlValues_areThereExactlyWhenTheImageHoldsThem() {
-        StreamChange change = Changes.modify(null, Changes.n("1767225700"));
-
-        assertThat(change.oldTtlValue()).isEmpty();
-        assertThat(change.newTtlValue()).hasValue(Changes.n("1767225700"));
-        assertThat(Changes.modify(Changes.n("1767225600"), null).oldTtlValue()).hasValue(Changes.n("1767225600"));
-        assertThat(Changes.modify(Changes.n("1767225600"), null).newTtlValue()).isEmpty();
+    void attributeText_keepsOnlyTheTypeOfValuesExpiryNeverReads_butNeedsTheTextOfScalars() {
         assertThat(AttributeText.ofType(AttributeType.SS)).isEqualTo(new AttributeText(AttributeType.SS, null));
         assertThatThrownBy(() -> new AttributeText(AttributeType.N, null)).hasMessage("a N value needs its text");
     }
