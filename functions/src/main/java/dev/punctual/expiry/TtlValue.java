@@ -3,6 +3,7 @@ package dev.punctual.expiry;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.time.Instant;
+import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.util.Objects;
 
@@ -29,7 +30,8 @@ public final class TtlValue {
     public static final long LAST_RFC3339_SECOND = 253_402_300_799L;
 
     private static final BigDecimal NANOS_PER_SECOND = BigDecimal.valueOf(1_000_000_000L);
-    private static final long LAST_INSTANT_SECOND = Instant.MAX.getEpochSecond();
+    /** The last second a UTC date-time can name (year 999,999,999); past it a year is only "beyond". */
+    private static final long LAST_INSTANT_SECOND = LocalDateTime.MAX.toEpochSecond(ZoneOffset.UTC);
 
     private final String text;
     private final BigDecimal seconds;

@@ -21,4 +21,13 @@ class TtlValueTest {
         assertThat(valid("1767225700.0")).hasToString("1767225700.0");
         assertThat(valid("1.7672257E9").seconds()).isEqualByComparingTo(new BigDecimal("1767225700"));
     }
+
+    @Test
+    void check_whenTtlIsBeyondTheLastUtcDateTime_isInvalidWithAMessage_notAnException() {
+        // Past LocalDateTime.MAX but within Instant's range: a year cannot be computed for it, and an
+        // exception here would fail the whole batch on every retry.
+        TtlValue.Check check = TtlValue.check(AttributeText.n("31556889864403199"), "ttl", NOW);
+        assertThat(check).isInstanceOf(TtlValue.Invalid.class);
+        assertThat(check.toString()).contains("beyond 1000000000");
+    }
 }
