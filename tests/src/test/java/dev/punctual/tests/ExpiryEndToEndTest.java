@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.amazonaws.services.lambda.runtime.events.DynamodbEvent;
 import com.amazonaws.services.lambda.runtime.events.StreamsEventResponse;
 import dev.punctual.functions.ExpiryStreamHandler;
+import dev.punctual.functions.FunctionParts;
 import dev.punctual.local.account.LocalAccount;
 import dev.punctual.local.dynamodb.LocalDynamoDbClients;
 import dev.punctual.local.runtime.LocalRuntime;
@@ -198,7 +199,7 @@ class ExpiryEndToEndTest {
                 LocalAccount.REGION)));
         List<StreamsEventResponse> responses = new ArrayList<>();
         try (ExpiryStreamHandler handler = new ExpiryStreamHandler(
-                    ExpiryStreamHandler.Collaborators.builder(runtime.handlerEnvironment(table.watched())).build())) {
+                    FunctionParts.builder(runtime.handlerEnvironment(table.watched())).build())) {
             responses.add(handler.handleRequest(event, TestLambdaContext.invocation()));
             responses.add(handler.handleRequest(event, TestLambdaContext.invocation()));
         }

@@ -6,6 +6,7 @@ import com.amazonaws.services.lambda.runtime.events.DynamodbEvent;
 import com.amazonaws.services.lambda.runtime.events.DynamodbEvent.DynamodbStreamRecord;
 import dev.punctual.functions.DynamoDbScheduleIndex;
 import dev.punctual.functions.ExpiryStreamHandler;
+import dev.punctual.functions.FunctionParts;
 import dev.punctual.local.account.LocalAccount;
 import dev.punctual.local.cli.PunctualCommand;
 import dev.punctual.local.dynamodb.LocalDynamoDbClients;
@@ -190,7 +191,7 @@ class WindowedEndToEndTest {
         Collections.reverse(reordered);
 
         try (ExpiryStreamHandler handler = new ExpiryStreamHandler(
-                    ExpiryStreamHandler.Collaborators.builder(runtime.handlerEnvironment(table.watched())).build())) {
+                    FunctionParts.builder(runtime.handlerEnvironment(table.watched())).build())) {
             assertThat(handler.handleRequest(event(records), TestLambdaContext.invocation()).getBatchItemFailures()).isEmpty();
             assertThat(handler.handleRequest(event(reordered), TestLambdaContext.invocation()).getBatchItemFailures()).isEmpty();
         }
@@ -253,6 +254,9 @@ class WindowedEndToEndTest {
     }
 
     private static void assertDeletedAtOrAfter(ExpiryTable table, String id, long ttl) {
+        // The ledger is written when the delete call returns, a moment after the item is gone from the table.
+        Await.until(id + " in the deletion ledger", Duration.ofSeconds(2),
+                () -> runtime.deletions().deletedAt(table.name(), key(id)).isPresent());
         Optional<Instant> deletedAt = runtime.deletions().deletedAt(table.name(), key(id));
         assertThat(deletedAt).as("%s deleted by Punctual", id).isPresent();
         assertThat(deletedAt.get()).as("%s deleted at or after its TTL", id).isAfterOrEqualTo(Instant.ofEpochSecond(ttl));

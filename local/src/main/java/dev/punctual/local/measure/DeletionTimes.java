@@ -9,7 +9,6 @@ import dev.punctual.local.stepfunctions.executions.HistoryEvent;
 import dev.punctual.local.stepfunctions.executions.StepFunctionsEngine;
 import dev.punctual.local.stepfunctions.executions.StepFunctionsException;
 import dev.punctual.statemachine.Arns;
-import dev.punctual.statemachine.ExpiryMode;
 import dev.punctual.statemachine.ExpiryWorkflow;
 import java.time.Instant;
 import java.util.List;
@@ -25,7 +24,7 @@ interface DeletionTimes {
 
     /** The source for {@code runtime}'s mode. */
     static DeletionTimes of(LocalRuntime runtime) {
-        return runtime.options().mode() == ExpiryMode.WINDOWED ? new Ledger(runtime) : new Histories(runtime);
+        return runtime.mode().executionPerItem() ? new Histories(runtime) : new Ledger(runtime);
     }
 
     /** When Punctual deleted item {@code itemId} of {@code table}, due at {@code ttl}; {@code null} if it did not. */

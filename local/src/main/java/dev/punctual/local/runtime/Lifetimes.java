@@ -1,10 +1,10 @@
 package dev.punctual.local.runtime;
 
+import dev.punctual.functions.DaemonThreads;
 import java.util.Deque;
 import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 
 /**
@@ -48,12 +48,7 @@ final class Lifetimes implements AutoCloseable {
      * Closing it interrupts them: whatever they wait on has closed before.
      */
     ExecutorService ownThreads(int count, String prefix) {
-        AtomicInteger made = new AtomicInteger();
-        ExecutorService threads = Executors.newFixedThreadPool(count, runnable -> {
-            Thread thread = new Thread(runnable, prefix + "-" + made.incrementAndGet());
-            thread.setDaemon(true);
-            return thread;
-        });
+        ExecutorService threads = Executors.newFixedThreadPool(count, DaemonThreads.named(prefix));
         started.push(threads::shutdownNow);
         return threads;
     }

@@ -6,6 +6,7 @@ import dev.punctual.local.billing.CostMeter;
 import dev.punctual.local.billing.DeletionLedger;
 import dev.punctual.local.events.EventStore;
 import dev.punctual.local.events.PutEventsFaults;
+import dev.punctual.local.modes.LocalMode;
 import dev.punctual.local.stepfunctions.executions.StepFunctionsEngine;
 import dev.punctual.local.stepfunctions.executions.Recovery;
 import dev.punctual.local.stepfunctions.quotas.Quota;
@@ -79,7 +80,10 @@ public interface LocalRuntime extends AutoCloseable {
     /** ARN of the expire-item state machine. */
     String stateMachineArn();
 
-    /** ARN of windowed mode's expire-bucket state machine; empty in per-item mode. */
+    /** The mode every watched table runs in, as wired here: ask it what differs between modes. */
+    LocalMode.Wired mode();
+
+    /** The mode's own state machine when it is not expire-item (windowed: expire-bucket); empty per item. */
     Optional<String> bucketStateMachineArn();
 
     /** The state machine the stream handler starts executions of: expire-bucket when windowed, else expire-item. */

@@ -1,7 +1,5 @@
 package dev.punctual.local.runtime;
 
-import dev.punctual.functions.ExpirySettings;
-import dev.punctual.functions.SfnExecutions;
 import dev.punctual.local.account.LocalAccount;
 import dev.punctual.local.stepfunctions.api.InProcessTransport;
 import dev.punctual.local.stepfunctions.api.StepFunctionsServer;
@@ -19,15 +17,15 @@ import dev.punctual.statemachine.StateMachineDefinitions;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
+import software.amazon.awssdk.http.SdkHttpClient;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 /**
  * The runtime's Step Functions: our engine, its Task states calling DynamoDB on a pool of task threads
  * and Lambda in-process, the quotas it and its API enforce, the API on loopback, and the expire-item
- * state machine deployed on it. Functions call it in-process ({@link #inProcessExecutions}) unless
+ * state machine deployed on it. Functions call it in-process ({@link #inProcessTransport}) unless
  * the runtime sends them over HTTP.
  */
 final class LocalStepFunctions implements AutoCloseable {
@@ -110,11 +108,11 @@ final class LocalStepFunctions implements AutoCloseable {
     }
 
     /**
-     * A function's Step Functions adapter (for its {@code settings} and {@code environment}) over the
-     * in-process transport; empty when functions go over HTTP, building their own from the environment.
+     * The in-process route to the API, for the functions' Step Functions clients; empty when functions go
+     * over HTTP, building their own clients from the environment.
      */
-    Optional<SfnExecutions> inProcessExecutions(ExpirySettings settings, Map<String, String> environment) {
-        return transport == null ? Optional.empty() : Optional.of(SfnExecutions.create(settings, environment, transport));
+    Optional<SdkHttpClient> inProcessTransport() {
+        return Optional.ofNullable(transport);
     }
 
     /** Closes the API, then the engine, then the task threads. */

@@ -3,13 +3,12 @@ package dev.punctual.local.runtime;
 import com.amazonaws.services.lambda.runtime.RequestHandler;
 import com.amazonaws.services.lambda.runtime.events.DynamodbEvent;
 import com.amazonaws.services.lambda.runtime.events.StreamsEventResponse;
-import dev.punctual.expiry.ThrottleBackoff;
 import dev.punctual.functions.ExpiryStreamHandler;
+import dev.punctual.functions.FunctionParts;
 import dev.punctual.local.stream.WatchedTable;
 import dev.punctual.statemachine.StreamWiring;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Function;
 
 /**
@@ -23,7 +22,7 @@ final class StreamFunction implements AutoCloseable {
     private final Function<WatchedTable, Map<String, String>> environments;
     private final FunctionHost host;
     private final Map<WatchedTable, ExpiryStreamHandler> handlers = new ConcurrentHashMap<>();
-    /** The handlers, and their Step Functions adapters over the in-process transport, which close after them. */
+    /** The handlers, each closing the parts it was built with. */
     private final Lifetimes owned = new Lifetimes("the stream function");
 
     /** A function whose handler for a table gets {@code environments.apply(table)} as its environment. */
@@ -40,19 +39,16 @@ final class StreamFunction implements AutoCloseable {
     }
 
     private ExpiryStreamHandler newHandler(WatchedTable table) {
-        Map<String, String> environment = environments.apply(table);
-        ExpiryStreamHandler.Collaborators.Builder parts = ExpiryStreamHandler.Collaborators.builder(environment)
+        FunctionParts.Builder parts = FunctionParts.builder(environments.apply(table))
                 .dynamoDb(host.dynamoDb())
                 .clock(host.clock())
-                .backoff(new ThrottleBackoff(host.clock(), host.sleeper()::sleep, ThreadLocalRandom.current()))
-                .eventBackoff(host.sleeper())
+                .sleeper(host.sleeper())
                 .metrics(host.metrics());
-        host.stepFunctions().inProcessExecutions(parts.settings(), environment)
-                .ifPresent(executions -> parts.executions(owned.own(executions)));
+        host.stepFunctions().inProcessTransport().ifPresent(parts::stepFunctionsTransport);
         return owned.own(new ExpiryStreamHandler(parts.build()));
     }
 
-    /** Closes every handler, each before its Step Functions adapter. Call once the poller invokes no more. */
+    /** Closes every handler (and so the clients its parts built). Call once the poller invokes no more. */
     @Override
     public void close() {
         owned.close();

@@ -12,6 +12,8 @@ import dev.punctual.local.events.EventBridgeServer;
 import dev.punctual.local.events.EventStore;
 import dev.punctual.local.events.PutEventsApi;
 import dev.punctual.local.events.PutEventsFaults;
+import dev.punctual.local.modes.LocalMode;
+import dev.punctual.local.modes.LocalModes;
 import dev.punctual.local.stepfunctions.executions.StepFunctionsEngine;
 import dev.punctual.local.stepfunctions.executions.Recovery;
 import dev.punctual.local.stepfunctions.quotas.ThrottleCounts;
@@ -24,7 +26,6 @@ import dev.punctual.local.time.ClockTimer;
 import dev.punctual.local.time.Timer;
 import dev.punctual.local.time.TimerSleeper;
 import dev.punctual.statemachine.ExpiryEvents;
-import dev.punctual.statemachine.ExpiryMode;
 import dev.punctual.statemachine.ScheduleIndexTable;
 import dev.punctual.statemachine.StreamWiring;
 import java.net.InetSocketAddress;
@@ -40,7 +41,7 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
  * The {@link LocalRuntime} as wired from its parts: starts each, in the order they depend on one
  * another, hands them out, and closes them in the reverse order. Each part sets itself up:
  * {@link LocalStepFunctions} its engine, API and state machine, {@link StreamFunction} its handlers,
- * {@link WindowedWiring} windowed mode's index, state machine and function.
+ * the mode ({@link LocalModes}) what it adds (windowed: the index, its state machine and function).
  */
 final class WiredRuntime implements LocalRuntime {
 
@@ -62,8 +63,8 @@ final class WiredRuntime implements LocalRuntime {
     private final DynamoDbClient dynamoDb;
     private final Timer timer;
     private final LocalStepFunctions stepFunctions;
-    /** Windowed mode's parts; {@code null} in per-item mode. */
-    private final WindowedWiring windowed;
+    /** The mode every watched table runs in, as wired here. */
+    private final LocalMode.Wired mode;
     private final EventStore events;
     private final EventBridgeServer eventsServer;
     private final StreamPoller poller;
@@ -88,9 +89,8 @@ final class WiredRuntime implements LocalRuntime {
             stepFunctions = owned.own(LocalStepFunctions.start(options, timer, punctualDynamoDb, faults, functions));
             FunctionHost host = new FunctionHost(punctualDynamoDb, clock, new TimerSleeper(timer), metrics, costMeter,
                     stepFunctions);
-            windowed = options.mode() == ExpiryMode.WINDOWED
-                    ? owned.own(WindowedWiring.start(dynamoDb, dynamoDbServer.endpoint(), functions, host))
-                    : null;
+            mode = LocalModes.of(options.mode()).wire(new ModeContext(dynamoDb, dynamoDbServer.endpoint(), functions,
+                    host, owned));
             events = owned.own(EventStore.in(options.under("events")));
             eventsServer = owned.own(EventBridgeServer.start(new PutEventsApi(events, eventFaults, clock,
                             LocalAccount.REGION, LocalAccount.ACCOUNT_ID, costMeter::expiryEvent), events,
@@ -125,9 +125,7 @@ final class WiredRuntime implements LocalRuntime {
                 StreamWiring.ENV_STEP_FUNCTIONS_ENDPOINT, stepFunctionsEndpoint().toString(),
                 StreamWiring.ENV_CANCEL_STALE, Boolean.toString(cancelStale()),
                 StreamWiring.ENV_MODE, options.mode().label()));
-        if (windowed != null) {
-            environment.putAll(windowed.handlerEnvironment());
-        }
+        environment.putAll(mode.handlerEnvironment());
         if (options.expiryEvents()) {
             environment.put(ExpiryEvents.ENV_EVENT_BUS, LocalDefaults.EVENT_BUS);
             environment.put(ExpiryEvents.ENV_EVENTS_ENDPOINT, eventsEndpoint().toString());
@@ -135,19 +133,24 @@ final class WiredRuntime implements LocalRuntime {
         return Map.copyOf(environment);
     }
 
-    /** Windowed mode stops no executions: a stale index entry is harmless, its delete being conditional. */
+    /** Only a mode that can stop stale executions is told to (windowed cannot, a stale entry being harmless). */
     private boolean cancelStale() {
-        return options.cancelStale() && options.mode() == ExpiryMode.PER_ITEM;
+        return options.cancelStale() && options.mode().stopsStaleExecutions();
+    }
+
+    @Override
+    public LocalMode.Wired mode() {
+        return mode;
     }
 
     @Override
     public Optional<String> bucketStateMachineArn() {
-        return Optional.ofNullable(windowed).map(WindowedWiring::stateMachineArn);
+        return Optional.of(mode.stateMachineArn()).filter(arn -> !arn.equals(stateMachineArn()));
     }
 
     @Override
     public String scheduledStateMachineArn() {
-        return bucketStateMachineArn().orElse(stateMachineArn());
+        return mode.stateMachineArn();
     }
 
     @Override
