@@ -79,16 +79,18 @@ class ExpiryEventsEndToEndTest {
     void movedDeletedAndRecreatedItems_giveEventsOnlyForWhatExpired(ExpiryMode mode) {
         try (LocalRuntime runtime = LocalRuntime.start(LocalRuntime.Options.onFreePorts().withMode(mode))) {
             ExpiryTable table = ExpiryTable.create(runtime, "ev-" + mode.label());
-            long now = Instant.now().getEpochSecond();
-            table.putWithTtl("expires", now + 3);
-            table.putWithTtl("moved", now + 3);
-            table.putWithTtl("deleted", now + 4);
-            table.putWithTtl("recreated", now + 3);
-            table.putWithTtl("ttl-removed", now + 3);
-            table.updateTtl("moved", now + 6);
+            // The ten writes below must all land before the first TTL: five seconds of room for them when
+            // other test classes run beside this one.
+            long base = Instant.now().getEpochSecond() + 5;
+            table.putWithTtl("expires", base + 3);
+            table.putWithTtl("moved", base + 3);
+            table.putWithTtl("deleted", base + 4);
+            table.putWithTtl("recreated", base + 3);
+            table.putWithTtl("ttl-removed", base + 3);
+            table.updateTtl("moved", base + 6);
             table.delete("deleted");
             table.delete("recreated");
-            table.putWithTtl("recreated", now + 5);
+            table.putWithTtl("recreated", base + 5);
             table.removeTtl("ttl-removed");
             ReceivedEvents received = new ReceivedEvents(runtime, table.name());
 
@@ -97,9 +99,9 @@ class ExpiryEventsEndToEndTest {
 
             Map<String, List<JsonNode>> byItem = received.byItem();
             assertThat(byItem.keySet()).containsExactlyInAnyOrder("expires", "moved", "recreated");
-            assertThat(byItem.get("expires").get(0).get(ExpiryEvents.TTL).asText()).isEqualTo(Long.toString(now + 3));
-            assertThat(byItem.get("moved").get(0).get(ExpiryEvents.TTL).asText()).isEqualTo(Long.toString(now + 6));
-            assertThat(byItem.get("recreated").get(0).get(ExpiryEvents.TTL).asText()).isEqualTo(Long.toString(now + 5));
+            assertThat(byItem.get("expires").get(0).get(ExpiryEvents.TTL).asText()).isEqualTo(Long.toString(base + 3));
+            assertThat(byItem.get("moved").get(0).get(ExpiryEvents.TTL).asText()).isEqualTo(Long.toString(base + 6));
+            assertThat(byItem.get("recreated").get(0).get(ExpiryEvents.TTL).asText()).isEqualTo(Long.toString(base + 5));
             assertThat(table.contains("ttl-removed")).isTrue();
         }
     }

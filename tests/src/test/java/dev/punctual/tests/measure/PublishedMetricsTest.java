@@ -9,6 +9,8 @@ import dev.punctual.local.runtime.LocalRuntime;
 import dev.punctual.statemachine.ExpiryMode;
 import dev.punctual.testing.Await;
 import java.time.Duration;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -17,7 +19,9 @@ import org.junit.jupiter.params.provider.EnumSource;
  * agree with what a trial measures on the real runtime, in both modes: one {@code ExpiryLag} point and
  * one {@code ExpiredByPunctual} per item Punctual deleted, no backstop win, and a lag that bounds the
  * measured one from above (it is taken when the REMOVE record is handled, after the stream's delay).
+ * Each mode runs on a runtime of its own, so the two run side by side.
  */
+@Execution(ExecutionMode.CONCURRENT)
 class PublishedMetricsTest {
 
     private static final int ITEMS = 40;
