@@ -23,13 +23,18 @@ public interface Executions {
         RUNNING,
         /** Succeeded by handing over to a horizon successor, which carries the wait on. */
         CONTINUED,
-        /** Ended: expired the item, found it superseded, failed, timed out or was stopped. */
+        /** Succeeded: expired the item, found it superseded, or worked its bucket. */
         CLOSED,
+        /**
+         * Ended without succeeding: failed, timed out or was stopped. What it was doing may be unfinished
+         * (windowed mode starts a successor generation of such a bucket).
+         */
+        FAILED,
         /** No execution has the name. */
         MISSING
     }
 
-    /** The state of the execution holding a name; {@code stopDate} is set for {@link Status#CLOSED} and {@link Status#CONTINUED}. */
+    /** The state of the execution holding a name; {@code stopDate} is set once it has ended ({@link Status#CLOSED}, {@link Status#FAILED}, {@link Status#CONTINUED}). */
     record Holder(Status status, Instant stopDate) {
     }
 

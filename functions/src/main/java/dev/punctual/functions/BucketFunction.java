@@ -6,12 +6,16 @@ import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.RequestHandler;
 import dev.punctual.expiry.Executions;
 import dev.punctual.expiry.Sleeper;
+import dev.punctual.expiry.ThrottleBackoff;
+import dev.punctual.windowed.BucketGenerations;
 import dev.punctual.windowed.BucketInput;
 import dev.punctual.windowed.BucketWorker;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadLocalRandom;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
@@ -21,6 +25,8 @@ import software.amazon.lambda.powertools.logging.PowertoolsLogging;
  * The Lambda function the {@code expire-bucket} state machine invokes once a bucket's Wait ends:
  * the payload is the execution's input, the result its output. Thin: it reads the payload and hands
  * it to {@link BucketWorker}, logging one line per bucket (table, bucket, level, counts; never keys).
+ * Its second input is an EventBridge rule's delivery of a bucket execution that ended unfinished,
+ * whose successor generation it starts ({@link BucketHealing}).
  *
  * <p>Configured by {@link dev.punctual.statemachine.StreamWiring#ENV_STATE_MACHINE_ARN} (the bucket
  * state machine, for child buckets and successors),
@@ -37,6 +43,8 @@ public final class BucketFunction implements RequestHandler<Map<String, Object>,
     private static final Logger LOG = LoggerFactory.getLogger(BucketFunction.class);
 
     private final BucketWorker worker;
+    private final BucketHealing healing;
+    private final ThrottleBackoff backoff;
     private final Collaborators collaborators;
     private final ExecutorService pool;
 
@@ -56,6 +64,9 @@ public final class BucketFunction implements RequestHandler<Map<String, Object>,
         this.worker = new BucketWorker(new DynamoDbScheduleIndex(collaborators.dynamoDb(), settings.scheduleTable()),
                 new DynamoDbItemDeleter(collaborators.dynamoDb()), collaborators.buckets(), collaborators.clock(),
                 collaborators.sleeper(), pool);
+        this.healing = new BucketHealing(new BucketGenerations(collaborators.buckets(), collaborators.clock()),
+                settings.stateMachineArn());
+        this.backoff = new ThrottleBackoff(collaborators.clock(), collaborators.sleeper(), ThreadLocalRandom.current());
     }
 
     /**
@@ -147,6 +158,11 @@ public final class BucketFunction implements RequestHandler<Map<String, Object>,
 
     @Override
     public Map<String, Object> handleRequest(Map<String, Object> payload, Context context) {
+        if (BucketHealing.isStatusChange(payload)) {
+            // An EventBridge rule's delivery: a bucket execution ended unfinished; start its successor.
+            Duration budget = Duration.ofMillis(context.getRemainingTimeInMillis()).minus(ExpiryStreamHandler.SAFETY_MARGIN);
+            return PowertoolsLogging.withLogging(context, () -> healing.heal(payload, backoff.within(budget)));
+        }
         return PowertoolsLogging.withLogging(context, () -> handle(payload));
     }
 

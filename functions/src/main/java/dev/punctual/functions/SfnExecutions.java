@@ -103,8 +103,10 @@ public final class SfnExecutions implements Executions, AutoCloseable {
         if (status == ExecutionStatus.RUNNING || status == ExecutionStatus.PENDING_REDRIVE) {
             return new Holder(Status.RUNNING, null);
         }
-        boolean continued = status == ExecutionStatus.SUCCEEDED
-                && ExpiryWorkflow.outcomeOf(execution.output()).filter(ExpiryWorkflow.OUTCOME_CONTINUED::equals).isPresent();
+        if (status != ExecutionStatus.SUCCEEDED) {
+            return new Holder(Status.FAILED, execution.stopDate());
+        }
+        boolean continued = ExpiryWorkflow.outcomeOf(execution.output()).filter(ExpiryWorkflow.OUTCOME_CONTINUED::equals).isPresent();
         return new Holder(continued ? Status.CONTINUED : Status.CLOSED, execution.stopDate());
     }
 

@@ -3,6 +3,7 @@ package dev.punctual.windowed;
 import dev.punctual.expiry.Executions;
 import dev.punctual.expiry.ItemKey;
 import dev.punctual.expiry.Sleeper;
+import dev.punctual.expiry.ThrottleBackoff;
 import dev.punctual.statemachine.BucketWorkflow;
 import java.time.Clock;
 import java.time.Instant;
@@ -53,6 +54,7 @@ public final class BucketWorker {
     private final ScheduleIndex index;
     private final ItemDeleter deleter;
     private final Executions buckets;
+    private final BucketGenerations generations;
     private final Clock clock;
     private final Sleeper sleeper;
     private final Executor pool;
@@ -66,6 +68,7 @@ public final class BucketWorker {
         this.deleter = Objects.requireNonNull(deleter, "deleter");
         this.buckets = Objects.requireNonNull(buckets, "buckets");
         this.clock = Objects.requireNonNull(clock, "clock");
+        this.generations = new BucketGenerations(buckets, clock);
         this.sleeper = Objects.requireNonNull(sleeper, "sleeper");
         this.pool = Objects.requireNonNull(pool, "pool");
     }
@@ -156,16 +159,15 @@ public final class BucketWorker {
     }
 
     private Result cascade(List<Bucket> children, String ttlAttribute) {
-        Instant now = clock.instant();
-        List<CompletableFuture<Executions.StartResult>> starts = new ArrayList<>(children.size());
+        List<CompletableFuture<BucketGenerations.Live>> starts = new ArrayList<>(children.size());
         for (Bucket child : children) {
-            BucketInput input = BucketInput.first(child, ttlAttribute, now);
-            // A name already taken is fine: the child runs, or ran after sealing, or a duplicate
-            // cascade got there first.
-            starts.add(CompletableFuture.supplyAsync(() -> buckets.start(input.executionName(), input.toJson()), pool));
+            // The child's live generation: running already (the handler or a duplicate cascade started
+            // it), finished, or started now; one that ended unfinished is replaced, never trusted.
+            starts.add(CompletableFuture.supplyAsync(() -> generations.ensure(child, ttlAttribute, ThrottleBackoff.noRetries()),
+                    pool));
         }
         List<Throwable> failures = new ArrayList<>();
-        for (CompletableFuture<Executions.StartResult> start : starts) {
+        for (CompletableFuture<BucketGenerations.Live> start : starts) {
             try {
                 start.join();
             } catch (CompletionException e) {

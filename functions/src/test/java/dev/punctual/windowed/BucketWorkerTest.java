@@ -95,6 +95,22 @@ class BucketWorkerTest extends WindowedTestBase {
     }
 
     @Test
+    void minuteBucket_cascadingIntoAChildWhoseExecutionEndedUnfinished_startsTheChildsNextGeneration() {
+        long minute = T + 600;
+        index.putChunk(TABLE, minute + 3, "c1", List.of(new IndexEntry(key("a"), "x", minute + 3)));
+        Bucket child = Bucket.containing(TABLE, BucketLevel.SECOND, minute + 3);
+        BucketInput stopped = BucketInput.first(child, "ttl", NOW);
+        executions.start(stopped.executionName(), stopped.toJson());
+        executions.fail(stopped.executionName());
+        Bucket bucket = Bucket.containing(TABLE, BucketLevel.MINUTE, minute);
+        clock.set(bucket.naturalWake());
+
+        worker.work(BucketInput.first(bucket, "ttl", NOW));
+
+        assertThat(executions.running(child.executionName() + "-g1")).as("the cascade does not trust a dead child").isTrue();
+    }
+
+    @Test
     void hourAndDayBuckets_startOnlyTheChildrenThatHoldEntries() {
         long day = BucketLevel.DAY.startOf(T) + 3 * 86_400;
         long due = day + 5 * 3_600 + 17 * 60 + 9;

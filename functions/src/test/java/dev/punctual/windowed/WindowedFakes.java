@@ -230,6 +230,16 @@ final class WindowedFakes {
             statuses.put(name, Status.CLOSED);
         }
 
+        /** The execution ended unfinished: failed, timed out or was stopped. */
+        synchronized void fail(String name) {
+            statuses.put(name, Status.FAILED);
+        }
+
+        /** How many executions have the bucket's name or one of its generations' (and hops'). */
+        synchronized long executionsOf(Bucket bucket) {
+            return inputs.keySet().stream().filter(name -> name.startsWith(bucket.executionName())).count();
+        }
+
         synchronized boolean running(String name) {
             return statuses.get(name) == Status.RUNNING;
         }
