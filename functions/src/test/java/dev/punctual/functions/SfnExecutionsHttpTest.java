@@ -186,6 +186,11 @@ class SfnExecutionsHttpTest {
             answers = request -> Answer.ok("{\"status\":\"SUCCEEDED\",\"stopDate\":1767225601,\"output\":\"{\\\"outcome\\\":\\\"Expired\\\"}\"}");
             assertThat(executions.describe("n").status()).isEqualTo(Executions.Status.CLOSED);
 
+            for (String unfinished : java.util.List.of("FAILED", "TIMED_OUT", "ABORTED")) {
+                answers = request -> Answer.ok("{\"status\":\"" + unfinished + "\",\"stopDate\":1767225601}");
+                assertThat(executions.describe("n").status()).as(unfinished).isEqualTo(Executions.Status.FAILED);
+            }
+
             answers = request -> Answer.error("ExecutionDoesNotExist", "none");
             assertThat(executions.describe("n").status()).isEqualTo(Executions.Status.MISSING);
             assertThat(executions.stop("n")).isEqualTo(Executions.StopResult.NOT_FOUND);
