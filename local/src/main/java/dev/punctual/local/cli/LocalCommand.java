@@ -89,6 +89,9 @@ final class LocalCommand implements Callable<Integer> {
             out.printf("Schedule index      %s%n", ScheduleIndexTable.LOCAL_TABLE_NAME);
         }
         out.printf("Quotas              %s%n", QuotaOptions.describe(options.quotas()));
+        if (!runtimeOptions.faults.describe().isEmpty()) {
+            out.printf("Injected faults     %s (each logged as it happens)%n", runtimeOptions.faults.describe());
+        }
         out.printf("Data                %s%n", options.dataDirectory() == null ? "in memory" : options.dataDirectory().toAbsolutePath());
         if (runtime.recovery().executionsResumed() > 0 || runtime.recovery().recordsReplayed() > 0) {
             out.printf("Recovered           %d pending executions in %d ms%n", runtime.recovery().executionsResumed(),

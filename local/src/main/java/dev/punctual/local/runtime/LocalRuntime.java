@@ -21,6 +21,10 @@ import dev.punctual.local.events.EventBridgeServer;
 import dev.punctual.local.events.EventStore;
 import dev.punctual.local.events.PutEventsApi;
 import dev.punctual.local.events.PutEventsFaults;
+import dev.punctual.local.faults.FaultCounts;
+import dev.punctual.local.faults.Faults;
+import dev.punctual.local.faults.RuntimeFaults;
+import dev.punctual.local.healing.BucketHealingRule;
 import dev.punctual.local.stepfunctions.api.InProcessTransport;
 import dev.punctual.local.stepfunctions.api.StepFunctionsServer;
 import dev.punctual.local.stepfunctions.asl.Interpreter;
@@ -31,7 +35,6 @@ import dev.punctual.local.stepfunctions.quotas.StepFunctionsQuota;
 import dev.punctual.local.stepfunctions.quotas.StepFunctionsQuotas;
 import dev.punctual.local.stepfunctions.quotas.StepFunctionsThrottles;
 import dev.punctual.local.stepfunctions.quotas.ThrottleCounts;
-import dev.punctual.local.stepfunctions.tasks.DynamoDbFaults;
 import dev.punctual.local.stepfunctions.tasks.DynamoDbTaskResource;
 import dev.punctual.local.stepfunctions.tasks.LambdaFunctions;
 import dev.punctual.local.stepfunctions.tasks.LambdaTaskResource;
@@ -102,7 +105,8 @@ public final class LocalRuntime implements AutoCloseable {
     private final DynamoDbLocalServer dynamoDbServer;
     private final StepFunctionsLocal stepFunctions;
     private final StepFunctionsServer stepFunctionsServer;
-    private final DynamoDbFaults faults;
+    private final RuntimeFaults faults;
+    private final BucketHealingRule healing;
     private final DynamoDbClient dynamoDb;
     private final StreamPoller poller;
     private final String stateMachineArn;
@@ -262,7 +266,7 @@ public final class LocalRuntime implements AutoCloseable {
             timer = options.timer() != null ? options.timer() : ownTimer();
             clock = timer.clock();
             sleeper = new TimerSleeper(timer);
-            faults = DynamoDbFaults.none();
+            faults = new RuntimeFaults();
             throttles = StepFunctionsThrottles.of(options.quotas(), timer.clock());
             // Punctual's own DynamoDB calls (the state machine's deletes, the functions' index calls)
             // are metered for the cost report; the index is Punctual's, every other table a user's.
@@ -271,7 +275,9 @@ public final class LocalRuntime implements AutoCloseable {
             LambdaFunctions functions = new LambdaFunctions();
             stepFunctions = register(StepFunctionsLocal.builder()
                     .interpreter(resources -> new Interpreter(timer, resources, tasks, throttles.transitions()))
-                    .taskResources(List.of(new DynamoDbTaskResource(punctualDynamoDb, faults), new LambdaTaskResource(functions)))
+                    .taskResources(List.of(new DynamoDbTaskResource(faults.dynamoDbFor("state-machine", punctualDynamoDb)),
+                            faults.lambdaTasks(new LambdaTaskResource(functions), "bucket-state-machine", timer,
+                                    StreamWiring.BUCKET_FUNCTION_TIMEOUT)))
                     .timer(timer)
                     .dataDirectory(options.under("stepfunctions"))
                     .region(LocalDefaults.REGION)
@@ -288,7 +294,7 @@ public final class LocalRuntime implements AutoCloseable {
                 bucketStateMachineArn = deploy(stepFunctions.engine(), LocalDefaults.BUCKET_STATE_MACHINE_NAME,
                         StateMachineDefinitions.expireBucket("aws", LocalDefaults.bucketFunctionArn()));
                 BucketFunction.Collaborators.Builder bucketParts = BucketFunction.Collaborators.builder(bucketFunctionEnvironment())
-                        .dynamoDb(punctualDynamoDb)
+                        .dynamoDb(faults.dynamoDbFor("bucket-function", punctualDynamoDb))
                         .clock(clock)
                         .sleeper(sleeper);
                 if (stepFunctionsTransport != null) {
@@ -297,8 +303,12 @@ public final class LocalRuntime implements AutoCloseable {
                 }
                 BucketFunction bucketFunction = register(new BucketFunction(bucketParts.build()));
                 functions.register(LocalDefaults.BUCKET_FUNCTION_NAME, payload -> invokeMetered(bucketFunction, payload));
+                healing = register(BucketHealingRule.install(stepFunctions.engine(), bucketStateMachineArn, timer,
+                        faults.lambdaTarget("healing-rule", (JsonNode event) -> invokeMetered(bucketFunction, event), timer,
+                                StreamWiring.BUCKET_FUNCTION_TIMEOUT)::apply, LocalDefaults.REGION, LocalDefaults.ACCOUNT_ID));
             } else {
                 bucketStateMachineArn = null;
+                healing = null;
             }
 
             events = register(EventStore.in(options.under("events")));
@@ -402,9 +412,24 @@ public final class LocalRuntime implements AutoCloseable {
         return dynamoDb;
     }
 
-    /** Fault injection for the state machine's DynamoDB calls. */
-    public DynamoDbFaults dynamoDbFaults() {
-        return faults;
+    /** Fault injection for every DynamoDB call Punctual makes: the handler's, the bucket function's, the state machines'. */
+    public Faults dynamoDbFaults() {
+        return faults.dynamoDb();
+    }
+
+    /** Fault injection for the bucket function's invocations (windowed mode). */
+    public Faults lambdaFaults() {
+        return faults.lambda();
+    }
+
+    /** The faults injected so far, per call site. */
+    public FaultCounts injectedFaults() {
+        return faults.counts();
+    }
+
+    /** Windowed mode's bucket healing: its rule's deliveries; empty per item. */
+    public Optional<BucketHealingRule> bucketHealing() {
+        return Optional.ofNullable(healing);
     }
 
     /** The stream poller (watched tables, dead letters, metrics). */
@@ -497,7 +522,7 @@ public final class LocalRuntime implements AutoCloseable {
     private ExpiryStreamHandler newHandler(WatchedTable table) {
         Map<String, String> environment = handlerEnvironment(table);
         ExpiryStreamHandler.Collaborators.Builder parts = ExpiryStreamHandler.Collaborators.builder(environment)
-                .dynamoDb(punctualDynamoDb)
+                .dynamoDb(faults.dynamoDbFor("handler", punctualDynamoDb))
                 .clock(clock)
                 .backoff(new ThrottleBackoff(clock, sleeper::sleep, ThreadLocalRandom.current()))
                 .eventBackoff(sleeper)

@@ -1,0 +1,105 @@
+package dev.punctual.local.events;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.punctual.local.stream.EventPattern;
+import dev.punctual.local.time.Timer;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+
+/**
+ * The rules of the local runtime's event bus: an event put on the bus goes to the target of every
+ * rule whose pattern (EventBridge syntax, {@link EventPattern}) matches it, as EventBridge routes it.
+ * Delivery is asynchronous, on the runtime's timer and an executor of its own, so a target never runs
+ * on the thread that put the event. A target that throws is tried again as Lambda retries an
+ * asynchronous invocation that failed: after {@link #RETRY_DELAYS} (one minute, then two more), then
+ * the event is dropped with a warning. Delivery is at least once: a target must be idempotent.
+ */
+public final class EventRules {
+
+    /**
+     * The pauses before each retry of a failed delivery: Lambda retries an asynchronous invocation
+     * twice, about a minute and then two minutes apart, which is what a function target of an
+     * EventBridge rule gets.
+     */
+    public static final List<Duration> RETRY_DELAYS = List.of(Duration.ofMinutes(1), Duration.ofMinutes(2));
+
+    private static final System.Logger LOG = System.getLogger(EventRules.class.getName());
+
+    private record Rule(String name, EventPattern pattern, Consumer<ObjectNode> target) {
+    }
+
+    private final List<Rule> rules = new CopyOnWriteArrayList<>();
+    private final Timer timer;
+    private final Executor deliveries;
+    private final AtomicLong delivered = new AtomicLong();
+    private final AtomicLong failedAttempts = new AtomicLong();
+    private final AtomicLong dropped = new AtomicLong();
+
+    /** @param deliveries runs the targets; one the caller owns and shuts down */
+    public EventRules(Timer timer, Executor deliveries) {
+        this.timer = Objects.requireNonNull(timer, "timer");
+        this.deliveries = Objects.requireNonNull(deliveries, "deliveries");
+    }
+
+    /** Adds a rule: events matching {@code patternJson} go to {@code target}. */
+    public EventRules add(String name, String patternJson, Consumer<ObjectNode> target) {
+        rules.add(new Rule(name, EventPattern.parse(patternJson), Objects.requireNonNull(target, "target")));
+        return this;
+    }
+
+    /** Whether any rule is listening at all: publishers with nothing to say to no one may skip the work. */
+    public boolean isEmpty() {
+        return rules.isEmpty();
+    }
+
+    /** Puts {@code event} on the bus: each matching rule's target gets it, later, at least once. */
+    public void put(ObjectNode event) {
+        for (Rule rule : rules) {
+            if (rule.pattern().matches(event)) {
+                schedule(rule, event, 0, Duration.ZERO);
+            }
+        }
+    }
+
+    private void schedule(Rule rule, ObjectNode event, int attempt, Duration delay) {
+        timer.schedule(timer.clock().instant().plus(delay), () -> deliveries.execute(() -> deliver(rule, event, attempt)));
+    }
+
+    private void deliver(Rule rule, ObjectNode event, int attempt) {
+        try {
+            rule.target().accept(event);
+            delivered.incrementAndGet();
+        } catch (RuntimeException e) {
+            failedAttempts.incrementAndGet();
+            if (attempt < RETRY_DELAYS.size()) {
+                LOG.log(System.Logger.Level.WARNING, "Rule " + rule.name() + ": target failed on event " + event.path("id").asText()
+                        + " (" + e + "); retrying in " + RETRY_DELAYS.get(attempt).toSeconds() + " s");
+                schedule(rule, event, attempt + 1, RETRY_DELAYS.get(attempt));
+            } else {
+                dropped.incrementAndGet();
+                LOG.log(System.Logger.Level.WARNING, "Rule " + rule.name() + ": target failed on event " + event.path("id").asText()
+                        + " after " + (attempt + 1) + " attempts (" + e + "); the event is dropped");
+            }
+        }
+    }
+
+    /** Deliveries that succeeded. */
+    public long delivered() {
+        return delivered.get();
+    }
+
+    /** Delivery attempts whose target threw (each retried, or dropped after the last). */
+    public long failedAttempts() {
+        return failedAttempts.get();
+    }
+
+    /** Events dropped after every retry failed. */
+    public long dropped() {
+        return dropped.get();
+    }
+}
