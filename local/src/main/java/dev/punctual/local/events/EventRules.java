@@ -39,6 +39,7 @@ public final class EventRules {
     private final AtomicLong delivered = new AtomicLong();
     private final AtomicLong failedAttempts = new AtomicLong();
     private final AtomicLong dropped = new AtomicLong();
+    private final AtomicLong pending = new AtomicLong();
 
     /** @param deliveries runs the targets; one the caller owns and shuts down */
     public EventRules(Timer timer, Executor deliveries) {
@@ -61,6 +62,7 @@ public final class EventRules {
     public void put(ObjectNode event) {
         for (Rule rule : rules) {
             if (rule.pattern().matches(event)) {
+                pending.incrementAndGet();
                 schedule(rule, event, 0, Duration.ZERO);
             }
         }
@@ -74,6 +76,7 @@ public final class EventRules {
         try {
             rule.target().accept(event);
             delivered.incrementAndGet();
+            pending.decrementAndGet();
         } catch (RuntimeException e) {
             failedAttempts.incrementAndGet();
             if (attempt < RETRY_DELAYS.size()) {
@@ -82,10 +85,16 @@ public final class EventRules {
                 schedule(rule, event, attempt + 1, RETRY_DELAYS.get(attempt));
             } else {
                 dropped.incrementAndGet();
+                pending.decrementAndGet();
                 LOG.log(System.Logger.Level.WARNING, "Rule " + rule.name() + ": target failed on event " + event.path("id").asText()
                         + " after " + (attempt + 1) + " attempts (" + e + "); the event is dropped");
             }
         }
+    }
+
+    /** Events matched and not yet delivered or dropped: waiting for their delivery or a retry. */
+    public long pending() {
+        return pending.get();
     }
 
     /** Deliveries that succeeded. */

@@ -34,6 +34,7 @@ public final class Faults {
     private final Set<String> known;
     private final FaultCounts counts;
     private String errorCode;
+    private String onlySite;
     private int remaining;
     private double probability;
     private Random random;
@@ -57,8 +58,17 @@ public final class Faults {
 
     /** The next {@code calls} calls fail with {@code errorCode}. */
     public synchronized Faults failNext(int calls, String errorCode) {
+        return failNextAt(null, calls, errorCode);
+    }
+
+    /**
+     * The next {@code calls} calls at {@code site} (e.g. {@code bucket-function.DeleteItem}) fail with
+     * {@code errorCode}; calls elsewhere go through. {@code null} for every site.
+     */
+    public synchronized Faults failNextAt(String site, int calls, String errorCode) {
         requireKnown(errorCode);
         this.errorCode = errorCode;
+        this.onlySite = site;
         this.remaining = calls;
         this.probability = 0;
         this.random = null;
@@ -72,6 +82,7 @@ public final class Faults {
             throw new IllegalArgumentException("The fault fraction must be between 0 and 1, got " + fraction);
         }
         this.errorCode = errorCode;
+        this.onlySite = null;
         this.remaining = 0;
         this.probability = fraction;
         this.random = new Random(seed);
@@ -97,6 +108,7 @@ public final class Faults {
     /** Stops injecting faults. */
     public synchronized Faults clear() {
         this.errorCode = null;
+        this.onlySite = null;
         this.remaining = 0;
         this.probability = 0;
         this.random = null;
@@ -112,7 +124,7 @@ public final class Faults {
     Optional<String> next(String site) {
         String error;
         synchronized (this) {
-            if (errorCode == null) {
+            if (errorCode == null || onlySite != null && !onlySite.equals(site)) {
                 return Optional.empty();
             }
             boolean fail = remaining > 0 ? remaining-- > 0 : random != null && random.nextDouble() < probability;
