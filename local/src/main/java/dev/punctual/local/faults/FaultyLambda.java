@@ -1,9 +1,9 @@
 package dev.punctual.local.faults;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.punctual.local.stepfunctions.asl.ExecutionContext;
-import dev.punctual.local.stepfunctions.asl.TaskFailedException;
-import dev.punctual.local.stepfunctions.asl.TaskResource;
+import dev.punctual.local.stepfunctions.asl.errors.TaskError;
+import dev.punctual.local.stepfunctions.asl.run.ContextObject;
+import dev.punctual.local.stepfunctions.asl.run.TaskResource;
 import dev.punctual.local.time.Timer;
 import java.time.Duration;
 import java.time.Instant;
@@ -50,19 +50,19 @@ public final class FaultyLambda {
             }
 
             @Override
-            public CompletionStage<JsonNode> invoke(String resourceArn, JsonNode parameters, ExecutionContext context) {
+            public CompletionStage<JsonNode> invoke(String resourceArn, JsonNode parameters, ContextObject context) {
                 Optional<String> fault = faults.next(caller + ".Invoke");
                 if (fault.isEmpty()) {
                     return resource.invoke(resourceArn, parameters, context);
                 }
                 String error = fault.get();
                 if (!TIMEOUT.equals(error)) {
-                    return CompletableFuture.failedFuture(new TaskFailedException(error, cause(error)));
+                    return CompletableFuture.failedFuture(new TaskError(error, cause(error)));
                 }
                 Instant began = timer.clock().instant();
                 CompletableFuture<JsonNode> timedOut = new CompletableFuture<>();
                 resource.invoke(resourceArn, parameters, context).whenComplete((result, failure) -> timer.schedule(
-                        began.plus(functionTimeout), () -> timedOut.completeExceptionally(new TaskFailedException(error, cause(error)))));
+                        began.plus(functionTimeout), () -> timedOut.completeExceptionally(new TaskError(error, cause(error)))));
                 return timedOut;
             }
         };

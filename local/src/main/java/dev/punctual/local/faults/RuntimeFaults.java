@@ -1,6 +1,6 @@
 package dev.punctual.local.faults;
 
-import dev.punctual.local.stepfunctions.asl.TaskResource;
+import dev.punctual.local.stepfunctions.asl.run.TaskResource;
 import dev.punctual.local.time.Timer;
 import java.time.Duration;
 import java.util.function.Function;

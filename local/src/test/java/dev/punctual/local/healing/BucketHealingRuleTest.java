@@ -7,7 +7,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.punctual.local.events.EventRules;
 import dev.punctual.local.stepfunctions.asl.Interpreter;
 import dev.punctual.local.stepfunctions.executions.StepFunctionsEngine;
-import dev.punctual.local.stepfunctions.executions.StepFunctionsLocal;
 import dev.punctual.local.time.ManualTimer;
 import dev.punctual.statemachine.ExecutionStatusEvents;
 import dev.punctual.testing.Await;
@@ -36,7 +35,6 @@ class BucketHealingRuleTest {
             + "\"bucketStart\":\"2030-01-01T00:10:00Z\",\"wakeAt\":\"2030-01-01T00:09:59Z\",\"hop\":0}";
 
     private ManualTimer timer;
-    private StepFunctionsLocal local;
     private StepFunctionsEngine engine;
     private String buckets;
     private String others;
@@ -46,12 +44,11 @@ class BucketHealingRuleTest {
     @BeforeEach
     void start() {
         timer = ManualTimer.startingAt(Instant.parse("2030-01-01T00:00:00Z"));
-        local = StepFunctionsLocal.builder()
+        engine = StepFunctionsEngine.builder()
                 .interpreter(resources -> new Interpreter(timer, resources, Runnable::run))
                 .taskResources(List.of())
                 .timer(timer)
                 .build();
-        engine = local.engine();
         buckets = engine.createStateMachine("expire-bucket", HOLD, ROLE, "STANDARD").stateMachineArn();
         others = engine.createStateMachine("someone-elses", HOLD, ROLE, "STANDARD").stateMachineArn();
     }
@@ -61,7 +58,7 @@ class BucketHealingRuleTest {
         if (rule != null) {
             rule.close();
         }
-        local.close();
+        engine.close();
     }
 
     private void install(Consumer<ObjectNode> target) {

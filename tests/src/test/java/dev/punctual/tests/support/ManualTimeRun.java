@@ -2,8 +2,8 @@ package dev.punctual.tests.support;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.punctual.local.account.LocalAccount;
 import dev.punctual.local.dynamodb.LocalDynamoDbClients;
-import dev.punctual.local.runtime.LocalDefaults;
 import dev.punctual.local.runtime.LocalRuntime;
 import dev.punctual.local.stream.StreamRecordConverter;
 import dev.punctual.local.time.ManualTimer;
@@ -91,7 +91,7 @@ public final class ManualTimeRun {
                 while (iterator != null) {
                     String current = iterator;
                     var page = streams.getRecords(r -> r.shardIterator(current).limit(1000));
-                    page.records().stream().map(record -> StreamRecordConverter.toLambda(record, streamArn, LocalDefaults.REGION))
+                    page.records().stream().map(record -> StreamRecordConverter.toLambda(record, streamArn, LocalAccount.REGION))
                             .filter(record -> "REMOVE".equals(record.getEventName()))
                             .forEach(record -> removes.merge(record.getDynamodb().getKeys().get(ExpiryTable.KEY).getS(), 1, Integer::sum));
                     iterator = page.records().isEmpty() ? null : page.nextShardIterator();
