@@ -1,0 +1,141 @@
+package dev.punctual.tests.faults;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.punctual.functions.DynamoDbScheduleIndex;
+import dev.punctual.local.runtime.LocalClients;
+import dev.punctual.local.runtime.LocalRuntime;
+import dev.punctual.local.stepfunctions.executions.ExecutionDescription;
+import dev.punctual.local.stepfunctions.executions.ExecutionStatus;
+import dev.punctual.local.stepfunctions.executions.StepFunctionsException;
+import dev.punctual.local.time.ManualTimer;
+import dev.punctual.statemachine.Arns;
+import dev.punctual.statemachine.BucketWorkflow;
+import dev.punctual.statemachine.ExpiryMode;
+import dev.punctual.statemachine.ExpiryWorkflow;
+import dev.punctual.statemachine.ScheduleIndexTable;
+import dev.punctual.tests.support.ExpiryTable;
+import dev.punctual.tests.support.ManualTimeRun;
+import dev.punctual.windowed.Bucket;
+import dev.punctual.windowed.BucketLevel;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.services.sfn.SfnClient;
+
+/**
+ * A bucket whose execution ended before it finished, on the real runtime and a manual timer: the
+ * engine publishes the status change, the runtime's rule delivers it to the bucket function, and the
+ * bucket's next generation ({@code <name>-g1}) deletes its items, each once and none early, with
+ * nothing dead-lettered. Nobody else comes back to these buckets: no later write needs them.
+ */
+class HealedBucketEndToEndTest {
+
+    private ManualTimer timer;
+    private LocalRuntime runtime;
+    private ManualTimeRun run;
+
+    @BeforeEach
+    void start() {
+        timer = ManualTimer.startingAt(Instant.now());
+        runtime = LocalRuntime.start(LocalRuntime.Options.onFreePorts().withMode(ExpiryMode.WINDOWED).withTimer(timer));
+        run = new ManualTimeRun(runtime, timer);
+    }
+
+    @AfterEach
+    void stop() {
+        runtime.close();
+    }
+
+    @Test
+    void bucketStoppedWithStopExecutionBeforeItSealed_isReplaced_andItsItemsExpireOnceAtTheirTtl() {
+        ExpiryTable table = trackedTable("heal-stop");
+        long ttl = run.now().getEpochSecond() + 90;
+        Map<String, Long> ttls = items(ttl, "a", "b", "c");
+        Bucket bucket = Bucket.containing(table.name(), BucketLevel.SECOND, ttl);
+        ExpiryTable.batchWrite(runtime.dynamoDb(), table.name(), ttls);
+        run.awaitHandled(table, ttls.size(), Duration.ofSeconds(60));
+        assertThat(status(bucket.executionName())).contains(ExecutionStatus.RUNNING);
+
+        try (SfnClient sfn = LocalClients.stepFunctions(runtime.stepFunctionsEndpoint())) {
+            sfn.stopExecution(r -> r.executionArn(arn(bucket.executionName())).error("Operator").cause("stopped by hand"));
+        }
+        run.awaitMovingTime(() -> "the successor started", Duration.ofMillis(100), Duration.ofSeconds(30),
+                () -> status(bucket.executionName() + "-g1").isPresent());
+        assertThat(status(bucket.executionName())).contains(ExecutionStatus.ABORTED);
+        assertThat(new DynamoDbScheduleIndex(runtime.dynamoDb(), ScheduleIndexTable.LOCAL_TABLE_NAME).isSealed(bucket))
+                .as("stopped before it sealed").isFalse();
+        assertThat(ManualTimeRun.left(table, ttls)).as("nothing deleted before the TTL").hasSize(3);
+
+        expireAndCheck(table, ttls, bucket);
+    }
+
+    @Test
+    void bucketThatFailedAfterSealing_isReplaced_andItsItemsExpireOnce() {
+        ExpiryTable table = trackedTable("heal-fail");
+        long ttl = run.now().getEpochSecond() + 90;
+        Map<String, Long> ttls = items(ttl, "x", "y", "z");
+        Bucket bucket = Bucket.containing(table.name(), BucketLevel.SECOND, ttl);
+        ExpiryTable.batchWrite(runtime.dynamoDb(), table.name(), ttls);
+        run.awaitHandled(table, ttls.size(), Duration.ofSeconds(60));
+        // Every delete of the first execution fails, on each of its nine attempts (three items each):
+        // it seals, reads, fails while deleting, and its Retry policy gives up.
+        int attempts = 9;
+        runtime.dynamoDbFaults().failNextAt("bucket-function.DeleteItem", attempts * ttls.size(), "InternalServerError");
+
+        run.awaitMovingTime(() -> "the first execution failed; " + status(bucket.executionName()), Duration.ofSeconds(1),
+                Duration.ofMinutes(2), () -> status(bucket.executionName()).filter(ExecutionStatus.FAILED::equals).isPresent());
+        assertThat(new DynamoDbScheduleIndex(runtime.dynamoDb(), ScheduleIndexTable.LOCAL_TABLE_NAME).isSealed(bucket))
+                .as("it sealed before it failed").isTrue();
+        assertThat(runtime.dynamoDbFaults().injected()).isEqualTo(attempts * ttls.size());
+
+        expireAndCheck(table, ttls, bucket);
+    }
+
+    private void expireAndCheck(ExpiryTable table, Map<String, Long> ttls, Bucket bucket) {
+        run.awaitMovingTime(() -> "every item deleted", Duration.ofSeconds(1), Duration.ofMinutes(2),
+                () -> runtime.deletions().count(table.name()) == ttls.size());
+        run.awaitMovingTime(() -> "every execution closed", Duration.ofSeconds(1), Duration.ofMinutes(1),
+                () -> runtime.stepFunctionsEngine().openExecutions() == 0);
+
+        ExecutionDescription successor = runtime.stepFunctionsEngine().describeExecution(arn(bucket.executionName() + "-g1"));
+        assertThat(successor.status()).isEqualTo(ExecutionStatus.SUCCEEDED);
+        assertThat(successor.output()).contains("\"" + BucketWorkflow.EXPIRED + "\":3");
+        assertThat(ExpiryWorkflow.outcomeOf(successor.output())).contains(BucketWorkflow.OUTCOME_EXPIRED);
+        assertThat(status(bucket.executionName() + "-g2")).as("one successor").isEmpty();
+        assertThat(ManualTimeRun.left(table, ttls)).isEmpty();
+        run.assertNoneEarly(table, ttls);
+        run.assertOneRemoveEach(table, ttls.keySet());
+        assertThat(runtime.deadLetters().list()).as("dead-lettered batches").isEmpty();
+    }
+
+    private ExpiryTable trackedTable(String prefix) {
+        ExpiryTable table = ExpiryTable.create(runtime, prefix);
+        runtime.deletions().track(table.name());
+        return table;
+    }
+
+    private static Map<String, Long> items(long ttl, String... ids) {
+        Map<String, Long> ttls = new LinkedHashMap<>();
+        List.of(ids).forEach(id -> ttls.put(id, ttl));
+        return ttls;
+    }
+
+    private String arn(String executionName) {
+        return Arns.execution(runtime.bucketStateMachineArn().orElseThrow(), executionName);
+    }
+
+    private Optional<ExecutionStatus> status(String executionName) {
+        try {
+            return Optional.of(runtime.stepFunctionsEngine().describeExecution(arn(executionName)).status());
+        } catch (StepFunctionsException missing) {
+            return Optional.empty();
+        }
+    }
+}
