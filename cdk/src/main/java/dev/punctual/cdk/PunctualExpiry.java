@@ -213,6 +213,7 @@ public final class PunctualExpiry extends Construct {
             this.bucketAlias = publish(bucketFunction, "BucketLiveAlias",
                     "the bucket state machine invokes the '" + ALIAS_NAME + "' alias of the current version");
             this.stateMachine = createBucketStateMachine(props);
+            new BucketHealing(this, "BucketHealing", stateMachineArn, bucketAlias, bucketFunctionLogs, tableName, props.alarmTopic());
         } else {
             this.scheduleIndex = null;
             this.bucketFunctionLogs = null;
@@ -623,8 +624,8 @@ public final class PunctualExpiry extends Construct {
                                 .statistic(Stats.SUM).period(fiveMinutes).build()),
                         1, ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
                         windowed
-                                ? "A bucket execution failed past its retries: the bucket's items were not deleted"
-                                        + " at their TTL (native TTL deletes them later)"
+                                ? "A bucket execution failed past its retries: its next generation is started (late by"
+                                        + " the retries); see BucketsAbandonedAlarm for a bucket that gave up"
                                 : "An expiry execution failed: its item was not deleted at its TTL"),
                 alarm("ExecutionsTimedOutAlarm", stateMachine.metricTimedOut(MetricOptions.builder()
                                 .statistic(Stats.SUM).period(fiveMinutes).build()),
