@@ -52,11 +52,35 @@ class BucketWorkerTest extends WindowedTestBase {
     }
 
     @Test
-    void secondBucket_whenSomeDeletesFail_reportsTheBucketFailed_andARetryFinishesIt() {
+    void secondBucket_retriesOnlyTheDeletesThatFailed_withinTheInvocation() {
+        long due = T;
+        AtomicInteger calls = new AtomicInteger();
+        List<String> attempted = new java.util.concurrent.CopyOnWriteArrayList<>();
+        ItemDeleter flaky = (t, key, attribute, ttl) -> {
+            attempted.add(key.toDynamoJson());
+            if (key.equals(key("b")) && calls.incrementAndGet() < BucketWorker.DELETE_ATTEMPTS) {
+                throw new IllegalStateException("ProvisionedThroughputExceeded");
+            }
+            return table.deleteIfUnchanged(t, key, attribute, ttl);
+        };
+        BucketWorker flakyWorker = new BucketWorker(index, flaky, executions, clock, clock, pool);
+        table.put(key("a"), Long.toString(due));
+        table.put(key("b"), Long.toString(due));
+        index.putChunk(TABLE, due, "c1", List.of(new IndexEntry(key("a"), Long.toString(due), due),
+                new IndexEntry(key("b"), Long.toString(due), due)));
+
+        BucketWorker.Result result = flakyWorker.work(BucketInput.first(Bucket.containing(TABLE, BucketLevel.SECOND, due), "ttl", NOW));
+
+        assertThat(result.expired()).isEqualTo(2);
+        assertThat(attempted).as("a once, b until it went").hasSize(1 + BucketWorker.DELETE_ATTEMPTS);
+    }
+
+    @Test
+    void secondBucket_whenADeleteKeepsFailing_reportsTheBucketFailed_andARetryFinishesIt() {
         long due = T;
         AtomicInteger calls = new AtomicInteger();
         ItemDeleter flaky = (t, key, attribute, ttl) -> {
-            if (key.equals(key("b")) && calls.incrementAndGet() == 1) {
+            if (key.equals(key("b")) && calls.incrementAndGet() <= BucketWorker.DELETE_ATTEMPTS) {
                 throw new IllegalStateException("ProvisionedThroughputExceeded");
             }
             return table.deleteIfUnchanged(t, key, attribute, ttl);
@@ -69,7 +93,7 @@ class BucketWorkerTest extends WindowedTestBase {
         BucketInput input = BucketInput.first(Bucket.containing(TABLE, BucketLevel.SECOND, due), "ttl", NOW);
 
         assertThatThrownBy(() -> flakyWorker.work(input)).isInstanceOf(BucketWorker.BucketFailedException.class)
-                .hasMessageContaining("1 of 2 deletes failed");
+                .hasMessageContaining("1 of 2 deletes failed 4 times");
         BucketWorker.Result retried = flakyWorker.work(input);
 
         assertThat(retried.expired()).isEqualTo(1);

@@ -18,6 +18,7 @@ import dev.punctual.tests.support.ExpiryTable;
 import dev.punctual.tests.support.ManualTimeRun;
 import dev.punctual.windowed.Bucket;
 import dev.punctual.windowed.BucketLevel;
+import dev.punctual.windowed.BucketWorker;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
@@ -84,16 +85,16 @@ class HealedBucketEndToEndTest {
         Bucket bucket = Bucket.containing(table.name(), BucketLevel.SECOND, ttl);
         ExpiryTable.batchWrite(runtime.dynamoDb(), table.name(), ttls);
         run.awaitHandled(table, ttls.size(), Duration.ofSeconds(60));
-        // Every delete of the first execution fails, on each of its nine attempts (three items each):
-        // it seals, reads, fails while deleting, and its Retry policy gives up.
-        int attempts = 9;
-        runtime.dynamoDbFaults().failNextAt("bucket-function.DeleteItem", attempts * ttls.size(), "InternalServerError");
+        // Every delete of the first execution fails, on each of its nine attempts (three items, each
+        // tried four times): it seals, reads, fails while deleting, and its Retry policy gives up.
+        int faults = 9 * ttls.size() * BucketWorker.DELETE_ATTEMPTS;
+        runtime.dynamoDbFaults().failNextAt("bucket-function.DeleteItem", faults, "InternalServerError");
 
         run.awaitMovingTime(() -> "the first execution failed; " + status(bucket.executionName()), Duration.ofSeconds(1),
                 Duration.ofMinutes(2), () -> status(bucket.executionName()).filter(ExecutionStatus.FAILED::equals).isPresent());
         assertThat(new DynamoDbScheduleIndex(runtime.dynamoDb(), ScheduleIndexTable.LOCAL_TABLE_NAME).isSealed(bucket))
                 .as("it sealed before it failed").isTrue();
-        assertThat(runtime.dynamoDbFaults().injected()).isEqualTo(attempts * ttls.size());
+        assertThat(runtime.dynamoDbFaults().injected()).isEqualTo(faults);
 
         expireAndCheck(table, ttls, bucket);
     }
