@@ -8,15 +8,20 @@ import java.util.Optional;
 import software.amazon.awscdk.Duration;
 import software.amazon.awscdk.services.cloudwatch.Alarm;
 import software.amazon.awscdk.services.cloudwatch.ComparisonOperator;
-import software.amazon.awscdk.services.cloudwatch.CreateAlarmOptions;
+import software.amazon.awscdk.services.cloudwatch.IMetric;
+import software.amazon.awscdk.services.cloudwatch.MathExpression;
 import software.amazon.awscdk.services.cloudwatch.Metric;
 import software.amazon.awscdk.services.cloudwatch.Stats;
 import software.amazon.awscdk.services.cloudwatch.TreatMissingData;
 import software.amazon.awscdk.services.cloudwatch.actions.SnsAction;
 import software.amazon.awscdk.services.events.EventPattern;
 import software.amazon.awscdk.services.events.Rule;
+import software.amazon.awscdk.services.events.Schedule;
 import software.amazon.awscdk.services.events.targets.LambdaFunction;
 import software.amazon.awscdk.services.events.targets.LambdaFunctionProps;
+import software.amazon.awscdk.services.iam.Effect;
+import software.amazon.awscdk.services.iam.IRole;
+import software.amazon.awscdk.services.iam.PolicyStatement;
 import software.amazon.awscdk.services.lambda.IFunction;
 import software.amazon.awscdk.services.logs.FilterPattern;
 import software.amazon.awscdk.services.logs.ILogGroup;
@@ -28,11 +33,13 @@ import software.constructs.Construct;
  * Windowed mode's healing: an EventBridge rule on the default bus that matches Step Functions'
  * status-change events of the bucket state machine's executions ending {@code FAILED},
  * {@code TIMED_OUT} or {@code ABORTED} ({@link ExecutionStatusEvents#unfinishedPattern}), with the
- * bucket function's alias as its target: the function starts the bucket's next generation. The
- * function's own role already holds the only rights that takes, {@code states:StartExecution} on
- * this state machine and {@code states:DescribeExecution} on its executions; the rule may invoke only
- * that alias (a resource policy naming the rule). Two alarms: deliveries the rule could not make,
- * and buckets given up after their last generation.
+ * bucket function's alias as its target: the function starts the bucket's next generation. Step
+ * Functions delivers these events on a best-effort basis, so a second, scheduled rule hands the
+ * function a sweep every {@link ExecutionStatusEvents#SWEEP_INTERVAL}, which replaces whatever no event
+ * reached. The function's role holds only what that takes: {@code states:StartExecution} and
+ * {@code states:ListExecutions} on this state machine, {@code states:DescribeExecution} on its
+ * executions; each rule may invoke only that alias (a resource policy naming the rule). Two alarms:
+ * deliveries the rules could not make, and buckets given up after their last generation.
  */
 final class BucketHealing extends Construct {
 
@@ -47,6 +54,7 @@ final class BucketHealing extends Construct {
     static final String BUCKETS_ABANDONED = "BucketsAbandoned";
 
     private final Rule rule;
+    private final Rule sweep;
     private final Alarm deliveriesFailed;
     private final Alarm bucketsAbandoned;
 
@@ -56,9 +64,10 @@ final class BucketHealing extends Construct {
      * @param bucketFunctionLogs where the function logs an abandoned bucket
      * @param tableName the table, the dimension of {@link #BUCKETS_ABANDONED}
      */
-    BucketHealing(Construct scope, String id, String stateMachineArn, IFunction bucketFunction, ILogGroup bucketFunctionLogs,
-            String tableName, Optional<ITopic> alarmTopic) {
+    BucketHealing(Construct scope, String id, String stateMachineArn, IFunction bucketFunction, IRole bucketFunctionRole,
+            ILogGroup bucketFunctionLogs, String tableName, Optional<ITopic> alarmTopic) {
         super(scope, id);
+        LambdaFunctionProps retried = LambdaFunctionProps.builder().maxEventAge(MAX_EVENT_AGE).retryAttempts(RETRY_ATTEMPTS).build();
         this.rule = Rule.Builder.create(this, "UnfinishedBucketRule")
                 .description("Punctual windowed: a bucket execution ended FAILED, TIMED_OUT or ABORTED; the bucket function"
                         + " starts its next generation")
@@ -68,22 +77,32 @@ final class BucketHealing extends Construct {
                         .detail(Map.of(ExecutionStatusEvents.STATE_MACHINE_ARN, List.of(stateMachineArn),
                                 ExecutionStatusEvents.STATUS, ExecutionStatusEvents.UNFINISHED))
                         .build())
-                .targets(List.of(new LambdaFunction(bucketFunction, LambdaFunctionProps.builder()
-                        .maxEventAge(MAX_EVENT_AGE)
-                        .retryAttempts(RETRY_ATTEMPTS)
-                        .build())))
+                .targets(List.of(new LambdaFunction(bucketFunction, retried)))
                 .build();
+        // Step Functions delivers status changes on a best-effort basis: the sweep finds what none reached.
+        this.sweep = Rule.Builder.create(this, "SweepRule")
+                .description("Punctual windowed: every " + ExecutionStatusEvents.SWEEP_INTERVAL.toMinutes() + " minutes the"
+                        + " bucket function replaces any bucket execution of the last day that ended unfinished unreplaced")
+                .schedule(Schedule.rate(Duration.minutes(ExecutionStatusEvents.SWEEP_INTERVAL.toMinutes())))
+                .targets(List.of(new LambdaFunction(bucketFunction, retried)))
+                .build();
+        // The sweep lists this state machine's unfinished executions; ListExecutions is granted on the machine's ARN.
+        bucketFunctionRole.addToPrincipalPolicy(PolicyStatement.Builder.create()
+                .effect(Effect.ALLOW)
+                .actions(List.of("states:ListExecutions"))
+                .resources(List.of(stateMachineArn))
+                .build());
 
         Duration fiveMinutes = Duration.minutes(5);
-        this.deliveriesFailed = alarm("HealingDeliveriesFailedAlarm", Metric.Builder.create()
-                        .namespace("AWS/Events")
-                        .metricName("FailedInvocations")
-                        .dimensionsMap(Map.of("RuleName", rule.getRuleName()))
-                        .statistic(Stats.SUM)
+        this.deliveriesFailed = alarm("HealingDeliveriesFailedAlarm", MathExpression.Builder.create()
+                        .expression("statusChanges + sweeps")
+                        .usingMetrics(Map.of("statusChanges", failedInvocations(rule, fiveMinutes),
+                                "sweeps", failedInvocations(sweep, fiveMinutes)))
+                        .label("Failed invocations of the bucket function by the healing rules")
                         .period(fiveMinutes)
                         .build(),
-                "EventBridge could not hand a failed bucket execution to the bucket function: that bucket's next"
-                        + " generation waits for the next write to the bucket, and its items may be deleted late");
+                "EventBridge could not invoke the bucket function for a failed bucket execution or for the sweep: a"
+                        + " bucket's next generation waits for the next sweep or write, and its items may be deleted late");
         Metric abandoned = MetricFilter.Builder.create(this, "BucketsAbandonedFilter")
                 .logGroup(bucketFunctionLogs)
                 .filterPattern(FilterPattern.stringValue("$.outcome", "=", "abandoned"))
@@ -112,6 +131,11 @@ final class BucketHealing extends Construct {
         return rule;
     }
 
+    /** The sweep's scheduled rule. */
+    Rule sweep() {
+        return sweep;
+    }
+
     /** The rule could not deliver an event to the bucket function. */
     Alarm deliveriesFailed() {
         return deliveriesFailed;
@@ -122,13 +146,24 @@ final class BucketHealing extends Construct {
         return bucketsAbandoned;
     }
 
-    private Alarm alarm(String id, Metric metric, String description) {
-        return metric.createAlarm(this, id, CreateAlarmOptions.builder()
+    private static Metric failedInvocations(Rule rule, Duration period) {
+        return Metric.Builder.create()
+                .namespace("AWS/Events")
+                .metricName("FailedInvocations")
+                .dimensionsMap(Map.of("RuleName", rule.getRuleName()))
+                .statistic(Stats.SUM)
+                .period(period)
+                .build();
+    }
+
+    private Alarm alarm(String id, IMetric metric, String description) {
+        return Alarm.Builder.create(this, id)
+                .metric(metric)
                 .threshold(1)
                 .comparisonOperator(ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD)
                 .evaluationPeriods(1)
                 .treatMissingData(TreatMissingData.NOT_BREACHING)
                 .alarmDescription(description)
-                .build());
+                .build();
     }
 }

@@ -213,7 +213,8 @@ public final class PunctualExpiry extends Construct {
             this.bucketAlias = publish(bucketFunction, "BucketLiveAlias",
                     "the bucket state machine invokes the '" + ALIAS_NAME + "' alias of the current version");
             this.stateMachine = createBucketStateMachine(props);
-            new BucketHealing(this, "BucketHealing", stateMachineArn, bucketAlias, bucketFunctionLogs, tableName, props.alarmTopic());
+            new BucketHealing(this, "BucketHealing", stateMachineArn, bucketAlias, bucketFunctionRole, bucketFunctionLogs, tableName,
+                    props.alarmTopic());
         } else {
             this.scheduleIndex = null;
             this.bucketFunctionLogs = null;

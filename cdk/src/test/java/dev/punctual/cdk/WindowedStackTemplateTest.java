@@ -168,6 +168,7 @@ class WindowedStackTemplateTest {
                 "dynamodb:PutItem on " + index,
                 "dynamodb:DeleteItem on ${" + tableId + ".Arn}",
                 "states:StartExecution on " + stateMachineArn(),
+                "states:ListExecutions on " + stateMachineArn(),
                 "states:DescribeExecution on " + executionsArn());
         assertThat(template.propertiesOf(expiry.bucketFunctionRole().orElseThrow()).path("ManagedPolicyArns")
                 .isMissingNode()).isTrue();

@@ -1,6 +1,7 @@
 package dev.punctual.expiry;
 
 import java.time.Instant;
+import java.util.List;
 
 /**
  * The Step Functions calls expiry makes, for one state machine. One adapter talks to the real
@@ -54,4 +55,19 @@ public interface Executions {
 
     /** Stops the execution named {@code name}, if it is running. */
     StopResult stop(String name);
+
+    /** An execution that ended without succeeding: its name, its input (JSON text) and when it stopped. */
+    record Ended(String name, String input, Instant stopDate) {
+    }
+
+    /**
+     * The executions that ended {@code FAILED}, {@code TIMED_OUT} or {@code ABORTED} at or after
+     * {@code since}, with their inputs: what windowed mode's sweep replaces. Only adapters of a real
+     * service answer it; others refuse.
+     *
+     * @throws UnsupportedOperationException when this adapter cannot list executions
+     */
+    default List<Ended> endedUnfinishedSince(Instant since) {
+        throw new UnsupportedOperationException(getClass().getSimpleName() + " does not list executions");
+    }
 }

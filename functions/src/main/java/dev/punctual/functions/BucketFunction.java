@@ -7,7 +7,6 @@ import com.amazonaws.services.lambda.runtime.RequestHandler;
 import dev.punctual.expiry.Executions;
 import dev.punctual.expiry.Sleeper;
 import dev.punctual.expiry.ThrottleBackoff;
-import dev.punctual.windowed.BucketGenerations;
 import dev.punctual.windowed.BucketInput;
 import dev.punctual.windowed.BucketWorker;
 import java.time.Clock;
@@ -25,8 +24,9 @@ import software.amazon.lambda.powertools.logging.PowertoolsLogging;
  * The Lambda function the {@code expire-bucket} state machine invokes once a bucket's Wait ends:
  * the payload is the execution's input, the result its output. Thin: it reads the payload and hands
  * it to {@link BucketWorker}, logging one line per bucket (table, bucket, level, counts; never keys).
- * Its second input is an EventBridge rule's delivery of a bucket execution that ended unfinished,
- * whose successor generation it starts ({@link BucketHealing}).
+ * Its other inputs are EventBridge rules' deliveries: a bucket execution that ended unfinished, whose
+ * successor generation it starts, and the schedule of the sweep that catches what those missed
+ * ({@link BucketHealing}).
  *
  * <p>Configured by {@link dev.punctual.statemachine.StreamWiring#ENV_STATE_MACHINE_ARN} (the bucket
  * state machine, for child buckets and successors),
@@ -64,8 +64,7 @@ public final class BucketFunction implements RequestHandler<Map<String, Object>,
         this.worker = new BucketWorker(new DynamoDbScheduleIndex(collaborators.dynamoDb(), settings.scheduleTable()),
                 new DynamoDbItemDeleter(collaborators.dynamoDb()), collaborators.buckets(), collaborators.clock(),
                 collaborators.sleeper(), pool);
-        this.healing = new BucketHealing(new BucketGenerations(collaborators.buckets(), collaborators.clock()),
-                settings.stateMachineArn());
+        this.healing = new BucketHealing(collaborators.buckets(), collaborators.clock(), settings.stateMachineArn());
         this.backoff = new ThrottleBackoff(collaborators.clock(), collaborators.sleeper(), ThreadLocalRandom.current());
     }
 
@@ -158,10 +157,14 @@ public final class BucketFunction implements RequestHandler<Map<String, Object>,
 
     @Override
     public Map<String, Object> handleRequest(Map<String, Object> payload, Context context) {
+        // EventBridge rules' deliveries: a bucket execution ended unfinished (start its successor), or
+        // the sweep's schedule (replace whatever such deliveries missed).
+        Duration budget = Duration.ofMillis(context.getRemainingTimeInMillis()).minus(ExpiryStreamHandler.SAFETY_MARGIN);
         if (BucketHealing.isStatusChange(payload)) {
-            // An EventBridge rule's delivery: a bucket execution ended unfinished; start its successor.
-            Duration budget = Duration.ofMillis(context.getRemainingTimeInMillis()).minus(ExpiryStreamHandler.SAFETY_MARGIN);
             return PowertoolsLogging.withLogging(context, () -> healing.heal(payload, backoff.within(budget)));
+        }
+        if (BucketHealing.isSweep(payload)) {
+            return PowertoolsLogging.withLogging(context, () -> healing.sweep(collaborators.clock().instant(), backoff.within(budget)));
         }
         return PowertoolsLogging.withLogging(context, () -> handle(payload));
     }

@@ -5,10 +5,13 @@ import static software.amazon.lambda.powertools.logging.argument.StructuredArgum
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.punctual.expiry.Executions;
 import dev.punctual.expiry.ThrottleBackoff;
 import dev.punctual.statemachine.ExecutionStatusEvents;
 import dev.punctual.windowed.BucketGenerations;
 import dev.punctual.windowed.BucketInput;
+import java.time.Clock;
+import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
@@ -23,6 +26,9 @@ import org.slf4j.LoggerFactory;
  * while deleting) still has its items deleted. One log line per event: the bucket, what ended, and
  * what now holds it; never an item key.
  *
+ * <p>Its third input is a scheduled rule's event, every {@link ExecutionStatusEvents#SWEEP_INTERVAL}: the
+ * sweep, which replaces what a lost or undelivered status change left behind ({@link #sweep}).
+ *
  * <p>EventBridge delivers at least once, so the same event may come twice: both deliveries name the
  * same successor, and the second finds it running. An event that is not about this function's state
  * machine, or whose input is not a bucket's, is logged and dropped: delivering it again cannot help.
@@ -33,13 +39,61 @@ final class BucketHealing {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final TypeReference<Map<String, Object>> OBJECT = new TypeReference<>() { };
 
+    private final Executions buckets;
     private final BucketGenerations generations;
     private final String stateMachineArn;
 
-    /** @param stateMachineArn the bucket state machine: events about any other are dropped */
-    BucketHealing(BucketGenerations generations, String stateMachineArn) {
-        this.generations = Objects.requireNonNull(generations, "generations");
+    /**
+     * @param buckets the bucket state machine's executions
+     * @param stateMachineArn the bucket state machine: events about any other are dropped
+     */
+    BucketHealing(Executions buckets, Clock clock, String stateMachineArn) {
+        this.buckets = Objects.requireNonNull(buckets, "buckets");
+        this.generations = new BucketGenerations(buckets, clock);
         this.stateMachineArn = Objects.requireNonNull(stateMachineArn, "stateMachineArn");
+    }
+
+    /** Whether {@code payload} is the sweep's scheduled event ({@link ExecutionStatusEvents#SWEEP_INTERVAL}). */
+    static boolean isSweep(Map<String, ?> payload) {
+        return payload != null && ExecutionStatusEvents.SCHEDULED_SOURCE.equals(payload.get("source"))
+                && ExecutionStatusEvents.SCHEDULED_DETAIL_TYPE.equals(payload.get("detail-type"));
+    }
+
+    /**
+     * The backstop for status changes that never arrived: replaces every bucket execution that ended
+     * unfinished within {@link ExecutionStatusEvents#SWEEP_LOOKBACK} of {@code now}. Those already
+     * replaced are found so in a start and a describe each; one line sums the sweep up.
+     */
+    Map<String, Object> sweep(Instant now, ThrottleBackoff.Batch retries) {
+        int checked = 0;
+        int abandoned = 0;
+        int ignored = 0;
+        for (Executions.Ended ended : retries.call(() -> buckets.endedUnfinishedSince(now.minus(ExecutionStatusEvents.SWEEP_LOOKBACK)))) {
+            BucketInput unfinished;
+            try {
+                unfinished = BucketInput.fromPayload(JSON.readValue(ended.input(), OBJECT));
+            } catch (JsonProcessingException | IllegalArgumentException e) {
+                ignored++;
+                continue;
+            }
+            if (!unfinished.executionName().equals(ended.name())) {
+                // Started by hand under another name: not one of a bucket's generations.
+                ignored++;
+                continue;
+            }
+            checked++;
+            if (generations.replace(unfinished, retries).state() == BucketGenerations.State.ABANDONED) {
+                abandoned++;
+            }
+        }
+        LOG.info("swept the bucket executions that ended unfinished: each bucket is held by its live generation, or abandoned",
+                entry("outcome", "swept"), entry("checked", checked), entry("abandoned", abandoned), entry("ignored", ignored));
+        Map<String, Object> output = new LinkedHashMap<>();
+        output.put("outcome", "Swept");
+        output.put("checked", checked);
+        output.put("abandoned", abandoned);
+        output.put("ignored", ignored);
+        return output;
     }
 
     /** Whether {@code payload} is a Step Functions status-change event rather than a bucket to work. */

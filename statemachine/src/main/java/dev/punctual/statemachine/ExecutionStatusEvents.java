@@ -1,5 +1,6 @@
 package dev.punctual.statemachine;
 
+import java.time.Duration;
 import java.util.List;
 
 /**
@@ -43,6 +44,24 @@ public final class ExecutionStatusEvents {
     public static final String ERROR = "error";
     /** Detail field: the cause an unsuccessful execution ended with. */
     public static final String CAUSE = "cause";
+
+    /** The {@code source} of an EventBridge scheduled rule's events. */
+    public static final String SCHEDULED_SOURCE = "aws.events";
+    /** The {@code detail-type} of an EventBridge scheduled rule's events. */
+    public static final String SCHEDULED_DETAIL_TYPE = "Scheduled Event";
+
+    /**
+     * How often windowed mode's sweep looks for bucket executions that ended unfinished and were not
+     * replaced: the backstop for a status-change event that was not delivered (Step Functions delivers
+     * them on a best-effort basis) or whose delivery failed. A bucket nobody else comes back to is then
+     * replaced at most this much (plus a sweep's run) after its event was lost.
+     */
+    public static final Duration SWEEP_INTERVAL = Duration.ofMinutes(10);
+    /**
+     * How far back a sweep looks: executions that stopped longer ago than this are left alone (they were
+     * replaced or abandoned long since, or nothing reached them for a whole day).
+     */
+    public static final Duration SWEEP_LOOKBACK = Duration.ofDays(1);
 
     /** The statuses of an execution that ended without finishing its work. */
     public static final List<String> UNFINISHED = List.of("FAILED", "TIMED_OUT", "ABORTED");

@@ -2,13 +2,9 @@ package dev.punctual.local.healing;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.punctual.local.events.EventRules;
-import dev.punctual.local.stepfunctions.executions.ExecutionStatus;
-import dev.punctual.local.stepfunctions.executions.ExecutionSummary;
-import dev.punctual.local.stepfunctions.executions.Page;
 import dev.punctual.local.stepfunctions.executions.StepFunctionsEngine;
 import dev.punctual.local.time.Timer;
 import dev.punctual.statemachine.ExecutionStatusEvents;
-import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -20,14 +16,17 @@ import java.util.function.Consumer;
  * construct's pattern ({@link ExecutionStatusEvents#unfinishedPattern}) delivers those of bucket
  * executions that ended unfinished to the bucket function, which starts the successor generation.
  *
- * <p>Delivery is in memory, so a crash can lose an event not yet delivered: at start, the rule is
- * given again every unfinished bucket execution the engine recovered, and the function, being
- * idempotent, starts only what is missing.
+ * <p>And, as in AWS, a scheduled rule hands the function a sweep every
+ * {@link ExecutionStatusEvents#SWEEP_INTERVAL}, which replaces any unfinished bucket execution of the
+ * last day that no status change reached. Delivery here is in memory, so a crash can lose an event
+ * not yet delivered; the sweep also runs as the runtime starts, which catches those.
  */
 public final class BucketHealingRule implements AutoCloseable {
 
-    /** The rule's name, as the construct's rule is described. */
+    /** The status-change rule's name. */
     public static final String NAME = "punctual-bucket-healing";
+    /** The sweep's scheduled rule's name. */
+    public static final String SWEEP_NAME = "punctual-bucket-sweep";
 
     private final StepFunctionsEngine engine;
     private final ExecutionStatusPublisher publisher;
@@ -44,11 +43,11 @@ public final class BucketHealingRule implements AutoCloseable {
 
     /**
      * Publishes {@code engine}'s status changes from now on, routes those of unfinished executions of
-     * {@code bucketStateMachineArn} to {@code bucketFunction}, and republishes the unfinished ones the
-     * engine already holds.
+     * {@code bucketStateMachineArn} to {@code bucketFunction}, and hands {@code sweepTarget} (the same
+     * function, invoked as the sweep's rule invokes it) a sweep now and at every interval.
      */
     public static BucketHealingRule install(StepFunctionsEngine engine, String bucketStateMachineArn, Timer timer,
-            Consumer<ObjectNode> bucketFunction, String region, String account) {
+            Consumer<ObjectNode> bucketFunction, Consumer<ObjectNode> sweepTarget, String region, String account) {
         Objects.requireNonNull(bucketFunction, "bucketFunction");
         ExecutorService deliveries = Executors.newFixedThreadPool(2, runnable -> {
             Thread thread = new Thread(runnable, "punctual-event-delivery");
@@ -59,9 +58,8 @@ public final class BucketHealingRule implements AutoCloseable {
                 .add(NAME, ExecutionStatusEvents.unfinishedPattern(bucketStateMachineArn), bucketFunction);
         ExecutionStatusPublisher publisher = new ExecutionStatusPublisher(rules, region, account);
         engine.addListener(publisher);
-        BucketHealingRule rule = new BucketHealingRule(engine, publisher, rules, deliveries);
-        rule.republishUnfinished(bucketStateMachineArn);
-        return rule;
+        rules.addSchedule(SWEEP_NAME, ExecutionStatusEvents.SWEEP_INTERVAL, region, account, sweepTarget);
+        return new BucketHealingRule(engine, publisher, rules, deliveries);
     }
 
     /** The rule's deliveries: how many succeeded, failed, were dropped. */
@@ -69,20 +67,10 @@ public final class BucketHealingRule implements AutoCloseable {
         return rules;
     }
 
-    private void republishUnfinished(String stateMachineArn) {
-        for (ExecutionStatus status : List.of(ExecutionStatus.FAILED, ExecutionStatus.TIMED_OUT, ExecutionStatus.ABORTED)) {
-            String token = null;
-            do {
-                Page<ExecutionSummary> page = engine.listExecutions(stateMachineArn, status, 1000, token);
-                page.items().forEach(summary -> publisher.publish(engine.describeExecution(summary.executionArn())));
-                token = page.nextToken();
-            } while (token != null);
-        }
-    }
-
     @Override
     public void close() {
         engine.removeListener(publisher);
+        rules.close();
         deliveries.shutdownNow();
     }
 }

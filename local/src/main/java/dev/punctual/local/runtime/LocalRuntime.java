@@ -306,6 +306,8 @@ public final class LocalRuntime implements AutoCloseable {
                 functions.register(LocalDefaults.BUCKET_FUNCTION_NAME, payload -> invokeMetered(bucketFunction, payload));
                 healing = register(BucketHealingRule.install(stepFunctions, bucketStateMachineArn, timer,
                         faults.lambdaTarget("healing-rule", (JsonNode event) -> invokeMetered(bucketFunction, event), timer,
+                                StreamWiring.BUCKET_FUNCTION_TIMEOUT)::apply,
+                        faults.lambdaTarget("sweep-rule", (JsonNode event) -> invokeMetered(bucketFunction, event), timer,
                                 StreamWiring.BUCKET_FUNCTION_TIMEOUT)::apply, LocalAccount.REGION, LocalAccount.ACCOUNT_ID));
             } else {
                 bucketStateMachineArn = null;

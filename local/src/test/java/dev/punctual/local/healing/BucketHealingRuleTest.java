@@ -23,8 +23,7 @@ import org.junit.jupiter.api.Test;
 /**
  * The engine's status-change events and the healing rule on a real engine and a manual timer: the
  * event's shape as AWS documents it, which events the rule's pattern lets through, delivery later and
- * at least once, retries of a failing target as Lambda's asynchronous retries, and the events a
- * restart republishes.
+ * at least once, retries of a failing target as Lambda's asynchronous retries, and the sweep's schedule.
  */
 class BucketHealingRuleTest {
 
@@ -61,8 +60,11 @@ class BucketHealingRuleTest {
         engine.close();
     }
 
+    private final List<ObjectNode> sweeps = new CopyOnWriteArrayList<>();
+
+    /** Installs the rules: status changes go to {@code target}, the sweep's scheduled events to {@link #sweeps}. */
     private void install(Consumer<ObjectNode> target) {
-        rule = BucketHealingRule.install(engine, buckets, timer, target, "us-east-1", "123456789012");
+        rule = BucketHealingRule.install(engine, buckets, timer, target, sweeps::add, "us-east-1", "123456789012");
     }
 
     private String startAndStop(String machine, String name) {
@@ -140,7 +142,7 @@ class BucketHealingRuleTest {
         assertThat(at.get(1)).isAfterOrEqualTo(at.get(0).plus(EventRules.RETRY_DELAYS.get(0)));
         assertThat(at.get(2)).isAfterOrEqualTo(at.get(1).plus(EventRules.RETRY_DELAYS.get(1)));
         assertThat(at.get(0)).isBefore(stopped.plusSeconds(31));
-        assertThat(rule.rules().delivered()).isZero();
+        assertThat(rule.rules().delivered()).as("only the sweeps").isEqualTo(sweeps.size());
     }
 
     @Test
@@ -160,16 +162,28 @@ class BucketHealingRuleTest {
         });
 
         assertThat(rule.rules().failedAttempts()).isEqualTo(1);
-        assertThat(rule.rules().delivered()).isEqualTo(1);
+        assertThat(rule.rules().delivered()).as("the retry, and the sweeps").isEqualTo(1 + sweeps.size());
     }
 
     @Test
-    void unfinishedExecutionsTheEngineAlreadyHeld_areRepublishedWhenTheRuleIsInstalled() {
-        startAndStop(buckets, "stopped-before-a-restart");
-
+    void theSweepsScheduledEvent_comesAtInstall_andEveryInterval() {
         install(delivered::add);
-        awaitDelivered(1);
+        Instant installed = timer.clock().instant();
 
-        assertThat(delivered.get(0).path("detail").path("name").asText()).isEqualTo("stopped-before-a-restart");
+        Await.until("the sweep at install", Duration.ofSeconds(10), () -> {
+            timer.advance(Duration.ZERO);
+            return sweeps.size() == 1;
+        });
+        Await.until("two more sweeps", Duration.ofSeconds(10), () -> {
+            timer.advance(Duration.ofMinutes(1));
+            return sweeps.size() == 3;
+        });
+
+        assertThat(timer.clock().instant()).isAfterOrEqualTo(installed.plus(ExecutionStatusEvents.SWEEP_INTERVAL.multipliedBy(2)));
+        ObjectNode sweep = sweeps.get(0);
+        assertThat(sweep.path("source").asText()).isEqualTo(ExecutionStatusEvents.SCHEDULED_SOURCE);
+        assertThat(sweep.path("detail-type").asText()).isEqualTo(ExecutionStatusEvents.SCHEDULED_DETAIL_TYPE);
+        assertThat(sweep.path("resources").get(0).asText()).endsWith(":rule/" + BucketHealingRule.SWEEP_NAME);
+        assertThat(delivered).isEmpty();
     }
 }

@@ -3,6 +3,7 @@ package dev.punctual.tests.faults;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.punctual.functions.DynamoDbScheduleIndex;
+import dev.punctual.local.events.EventRules;
 import dev.punctual.local.runtime.LocalClients;
 import dev.punctual.local.runtime.LocalRuntime;
 import dev.punctual.local.stepfunctions.executions.ExecutionDescription;
@@ -11,6 +12,7 @@ import dev.punctual.local.stepfunctions.executions.StepFunctionsException;
 import dev.punctual.local.time.ManualTimer;
 import dev.punctual.statemachine.Arns;
 import dev.punctual.statemachine.BucketWorkflow;
+import dev.punctual.statemachine.ExecutionStatusEvents;
 import dev.punctual.statemachine.ExpiryMode;
 import dev.punctual.statemachine.ExpiryWorkflow;
 import dev.punctual.statemachine.ScheduleIndexTable;
@@ -34,7 +36,8 @@ import software.amazon.awssdk.services.sfn.SfnClient;
  * A bucket whose execution ended before it finished, on the real runtime and a manual timer: the
  * engine publishes the status change, the runtime's rule delivers it to the bucket function, and the
  * bucket's next generation ({@code <name>-g1}) deletes its items, each once and none early, with
- * nothing dead-lettered. Nobody else comes back to these buckets: no later write needs them.
+ * nothing dead-lettered. Nobody else comes back to these buckets: no later write needs them. When the
+ * status change never arrives, the sweep finds the bucket within its interval.
  */
 class HealedBucketEndToEndTest {
 
@@ -95,6 +98,34 @@ class HealedBucketEndToEndTest {
         assertThat(new DynamoDbScheduleIndex(runtime.dynamoDb(), ScheduleIndexTable.LOCAL_TABLE_NAME).isSealed(bucket))
                 .as("it sealed before it failed").isTrue();
         assertThat(runtime.dynamoDbFaults().injected()).isEqualTo(faults);
+
+        expireAndCheck(table, ttls, bucket);
+    }
+
+    @Test
+    void bucketThatFailedAfterSealing_whoseStatusChangeNeverArrives_isReplacedByTheSweep() {
+        ExpiryTable table = trackedTable("heal-sweep");
+        long ttl = run.now().getEpochSecond() + 90;
+        Map<String, Long> ttls = items(ttl, "p", "q", "r");
+        Bucket bucket = Bucket.containing(table.name(), BucketLevel.SECOND, ttl);
+        ExpiryTable.batchWrite(runtime.dynamoDb(), table.name(), ttls);
+        run.awaitHandled(table, ttls.size(), Duration.ofSeconds(60));
+        runtime.dynamoDbFaults().failNextAt("bucket-function.DeleteItem", 9 * ttls.size() * BucketWorker.DELETE_ATTEMPTS,
+                "InternalServerError");
+        // The status change's delivery and both of its retries fail: the event is dropped, as a lost one would be.
+        runtime.lambdaFaults().failNextAt("healing-rule.Invoke", 1 + EventRules.RETRY_DELAYS.size(), "Lambda.ServiceException");
+
+        run.awaitMovingTime(() -> "the first execution failed", Duration.ofSeconds(1), Duration.ofMinutes(2),
+                () -> status(bucket.executionName()).filter(ExecutionStatus.FAILED::equals).isPresent());
+        Instant failed = run.now();
+        run.awaitMovingTime(() -> "the status change dropped", Duration.ofSeconds(10), Duration.ofMinutes(1),
+                () -> runtime.bucketHealing().orElseThrow().rules().dropped() == 1);
+        assertThat(status(bucket.executionName() + "-g1")).as("no successor yet: nobody came back").isEmpty();
+
+        run.awaitMovingTime(() -> "the sweep started the successor", Duration.ofSeconds(10), Duration.ofMinutes(1),
+                () -> status(bucket.executionName() + "-g1").isPresent());
+        assertThat(Duration.between(failed, run.now())).as("within a sweep interval")
+                .isLessThanOrEqualTo(ExecutionStatusEvents.SWEEP_INTERVAL.plusSeconds(30));
 
         expireAndCheck(table, ttls, bucket);
     }
