@@ -53,11 +53,13 @@ public final class PunctualExpiryProps {
     private final Duration lagAlarmThreshold;
     private final IEventBus expiryEvents;
     private final boolean includeOldImage;
+    private final String stateMachineBaseName;
 
     private PunctualExpiryProps(Builder b) {
         this.table = Objects.requireNonNull(b.table, "table is required: an ITable with a stream");
         this.ttlAttribute = StreamWiring.requireSafeAttributeName(b.ttlAttribute);
-        this.mode = Objects.requireNonNull(b.mode, "mode is required: ExpiryMode.PER_ITEM (default) or WINDOWED");
+        this.mode = Objects.requireNonNull(b.mode, "mode is required: one of ExpiryMode."
+                + java.util.Arrays.stream(ExpiryMode.values()).map(Enum::name).toList() + ", PER_ITEM by default");
         this.batchSize = requireRange("batchSize", b.batchSize, 1, MAX_BATCH_SIZE);
         this.parallelizationFactor = requireRange("parallelizationFactor", b.parallelizationFactor, 1,
                 MAX_PARALLELIZATION_FACTOR);
@@ -81,6 +83,7 @@ public final class PunctualExpiryProps {
         }
         this.expiryEvents = b.expiryEvents;
         this.includeOldImage = b.includeOldImage;
+        this.stateMachineBaseName = b.stateMachineBaseName;
         if (includeOldImage && expiryEvents == null) {
             throw new IllegalArgumentException("includeOldImage(true) puts the item's old image into expiry events,"
                     + " which are off: set expiryEvents(bus) too (EventBus.fromEventBusName(scope, id, \"default\") for the default bus)");
@@ -160,22 +163,28 @@ public final class PunctualExpiryProps {
         return includeOldImage;
     }
 
+    /** The state machine's name before the mode's suffix, when set; see {@link Builder#stateMachineBaseName}. */
+    Optional<String> stateMachineBaseName() {
+        return Optional.ofNullable(stateMachineBaseName);
+    }
+
     /** The jar to deploy: the one set on the builder, else the one punctual-cdk carries (see {@link FunctionBundle}). */
     public Path functionJar() {
         return functionJar != null ? functionJar : FunctionBundle.locate();
     }
 
     /**
-     * Windowed mode never stops executions: a bucket execution serves many items, and an index entry made
-     * stale by a TTL change or a delete is harmless because the bucket's delete is conditional. Asking for
-     * cancellation there is a misunderstanding worth reporting rather than ignoring.
+     * A mode that cannot stop stale executions ({@link ExpiryMode#stopsStaleExecutions()}; windowed: a
+     * bucket execution serves many items, and an index entry made stale is harmless because the bucket's
+     * delete is conditional) has cancellation off. Asking for it there is a misunderstanding worth
+     * reporting rather than ignoring.
      */
     private static boolean cancellation(ExpiryMode mode, Boolean requested) {
-        if (mode == ExpiryMode.WINDOWED) {
+        if (!mode.stopsStaleExecutions()) {
             if (Boolean.TRUE.equals(requested)) {
-                throw new IllegalArgumentException("cancellation applies to per-item mode only: windowed mode"
-                        + " never stops executions (a stale index entry deletes nothing, the delete is"
-                        + " conditional); leave cancellation unset or false with mode(ExpiryMode.WINDOWED)");
+                throw new IllegalArgumentException("cancellation applies only to modes that stop stale executions: "
+                        + mode.label() + " mode never stops executions (a stale entry deletes nothing, the delete is"
+                        + " conditional); leave cancellation unset or false with mode(ExpiryMode." + mode.name() + ")");
             }
             return false;
         }
@@ -208,6 +217,7 @@ public final class PunctualExpiryProps {
         private Duration lagAlarmThreshold = DEFAULT_LAG_ALARM_THRESHOLD;
         private IEventBus expiryEvents;
         private boolean includeOldImage;
+        private String stateMachineBaseName;
 
         private Builder() {
         }
@@ -342,6 +352,16 @@ public final class PunctualExpiryProps {
          */
         public Builder includeOldImage(boolean includeOldImage) {
             this.includeOldImage = includeOldImage;
+            return this;
+        }
+
+        /**
+         * The state machine's name before the mode's suffix, default a name unique within the app. The
+         * packaged template ({@link PunctualTemplateStack}) names it after the stack's id at deploy time,
+         * since one template is deployed once per table into the same account and Region.
+         */
+        Builder stateMachineBaseName(String stateMachineBaseName) {
+            this.stateMachineBaseName = stateMachineBaseName;
             return this;
         }
 

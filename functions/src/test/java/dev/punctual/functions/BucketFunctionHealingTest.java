@@ -35,9 +35,9 @@ class BucketFunctionHealingTest {
 
     private final FakeExecutions executions = new FakeExecutions();
     private final Listing listing = new Listing(executions);
-    private final BucketFunction function = new BucketFunction(BucketFunction.Collaborators.builder(Map.of(
+    private final BucketFunction function = new BucketFunction(FunctionParts.builder(ExpirySettings.forBucketFunction(Map.of(
                     StreamWiring.ENV_STATE_MACHINE_ARN, STATE_MACHINE,
-                    StreamWiring.ENV_SCHEDULE_TABLE, "punctual-schedule"))
+                    StreamWiring.ENV_SCHEDULE_TABLE, "punctual-schedule")))
             .executions(listing)
             .dynamoDb(new UntouchedDynamoDb())
             .clock(Clock.fixed(NOW, ZoneOffset.UTC))

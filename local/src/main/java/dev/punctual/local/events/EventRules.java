@@ -23,7 +23,7 @@ import java.util.function.Consumer;
  * asynchronous invocation that failed: after {@link #RETRY_DELAYS} (one minute, then two more), then
  * the event is dropped with a warning. Delivery is at least once: a target must be idempotent.
  */
-public final class EventRules {
+public final class EventRules implements AutoCloseable {
 
     /**
      * The pauses before each retry of a failed delivery: Lambda retries an asynchronous invocation
@@ -90,7 +90,8 @@ public final class EventRules {
         timer.schedule(timer.clock().instant().plus(rate), () -> tick(rule, rate, region, account));
     }
 
-    /** Stops the scheduled rules' ticks; deliveries already scheduled still run if their executor does. */
+    /** Stops the scheduled rules' ticks and the routing of new events; deliveries already scheduled still run if their executor does. */
+    @Override
     public void close() {
         closed = true;
     }

@@ -18,6 +18,12 @@ public final class RuntimeFaults {
     private final FaultCounts counts = new FaultCounts();
     private final Faults dynamoDb = Faults.dynamoDb(counts);
     private final Faults lambda = Faults.lambda(counts);
+    private final Timer timer;
+
+    /** @param timer when a function that timed out reports it */
+    public RuntimeFaults(Timer timer) {
+        this.timer = java.util.Objects.requireNonNull(timer, "timer");
+    }
 
     /** DynamoDB faults, for every caller. */
     public Faults dynamoDb() {
@@ -39,13 +45,16 @@ public final class RuntimeFaults {
         return new FaultyDynamoDb(delegate, dynamoDb, caller);
     }
 
-    /** A state machine's Lambda tasks, failing as the Lambda faults say. */
-    public TaskResource lambdaTasks(TaskResource delegate, String caller, Timer timer, Duration functionTimeout) {
+    /**
+     * A state machine's Lambda tasks, failing as the Lambda faults say; a timed-out invocation fails
+     * {@code functionTimeout} after it began.
+     */
+    public TaskResource lambdaTasks(TaskResource delegate, String caller, Duration functionTimeout) {
         return new FaultyLambda(lambda, timer, functionTimeout).around(delegate, caller);
     }
 
     /** A function invoked asynchronously (a rule's target), failing as the Lambda faults say. */
-    public <T, R> Function<T, R> lambdaTarget(String caller, Function<T, R> target, Timer timer, Duration functionTimeout) {
+    public <T, R> Function<T, R> lambdaTarget(String caller, Function<T, R> target, Duration functionTimeout) {
         return new FaultyLambda(lambda, timer, functionTimeout).around(caller, target);
     }
 }

@@ -50,7 +50,7 @@ class FaultInjectionEndToEndTest {
         assertThat(runtime.injectedFaults().bySite()).as("faults reached every caller").containsKeys(
                 "handler.PutItem", "handler.GetItem", "bucket-function.PutItem", "bucket-function.Query",
                 "bucket-function.DeleteItem", "bucket-state-machine.Invoke");
-        assertThat(runtime.bucketHealing().orElseThrow().rules().dropped()).as("status changes the rule gave up on").isZero();
+        assertThat(runtime.eventRules().dropped()).as("status changes the rule gave up on").isZero();
     }
 
     @Test
@@ -87,7 +87,7 @@ class FaultInjectionEndToEndTest {
         // a second delete of any item would show in the stream.
         run.awaitMovingTime(() -> "every execution closed, every successor started", Duration.ofSeconds(5), Duration.ofMinutes(3),
                 () -> runtime.stepFunctionsEngine().openExecutions() == 0
-                        && runtime.bucketHealing().map(healing -> healing.rules().pending() == 0).orElse(true)
+                        && runtime.eventRules().pending() == 0
                         && runtime.stepFunctionsEngine().openExecutions() == 0);
 
         run.assertNoneEarly(table, ttls);

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.punctual.functions.DynamoDbScheduleIndex;
 import dev.punctual.local.events.EventRules;
+import dev.punctual.local.modes.WindowedLocal;
 import dev.punctual.local.runtime.LocalClients;
 import dev.punctual.local.runtime.LocalRuntime;
 import dev.punctual.local.stepfunctions.executions.ExecutionDescription;
@@ -113,13 +114,14 @@ class HealedBucketEndToEndTest {
         runtime.dynamoDbFaults().failNextAt("bucket-function.DeleteItem", 9 * ttls.size() * BucketWorker.DELETE_ATTEMPTS,
                 "InternalServerError");
         // The status change's delivery and both of its retries fail: the event is dropped, as a lost one would be.
-        runtime.lambdaFaults().failNextAt("healing-rule.Invoke", 1 + EventRules.RETRY_DELAYS.size(), "Lambda.ServiceException");
+        runtime.lambdaFaults().failNextAt(WindowedLocal.HEALING_RULE + ".Invoke", 1 + EventRules.RETRY_DELAYS.size(),
+                "Lambda.ServiceException");
 
         run.awaitMovingTime(() -> "the first execution failed", Duration.ofSeconds(1), Duration.ofMinutes(2),
                 () -> status(bucket.executionName()).filter(ExecutionStatus.FAILED::equals).isPresent());
         Instant failed = run.now();
         run.awaitMovingTime(() -> "the status change dropped", Duration.ofSeconds(10), Duration.ofMinutes(1),
-                () -> runtime.bucketHealing().orElseThrow().rules().dropped() == 1);
+                () -> runtime.eventRules().dropped() == 1);
         assertThat(status(bucket.executionName() + "-g1")).as("no successor yet: nobody came back").isEmpty();
 
         run.awaitMovingTime(() -> "the sweep started the successor", Duration.ofSeconds(10), Duration.ofMinutes(1),

@@ -1,10 +1,8 @@
-package dev.punctual.local.healing;
+package dev.punctual.local.events;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.punctual.local.events.EventRules;
-import dev.punctual.local.events.EventStore;
 import dev.punctual.local.stepfunctions.executions.ExecutionDescription;
 import dev.punctual.local.stepfunctions.executions.ExecutionListener;
 import dev.punctual.statemachine.ExecutionStatusEvents;

@@ -1,10 +1,9 @@
-package dev.punctual.local.healing;
+package dev.punctual.local.events;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.punctual.local.events.EventRules;
 import dev.punctual.local.stepfunctions.asl.Interpreter;
 import dev.punctual.local.stepfunctions.executions.StepFunctionsEngine;
 import dev.punctual.local.time.ManualTimer;
@@ -14,6 +13,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.AfterEach;
@@ -21,11 +22,11 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The engine's status-change events and the healing rule on a real engine and a manual timer: the
+ * The engine's status-change events and windowed mode's rules on a real engine and a manual timer: the
  * event's shape as AWS documents it, which events the rule's pattern lets through, delivery later and
  * at least once, retries of a failing target as Lambda's asynchronous retries, and the sweep's schedule.
  */
-class BucketHealingRuleTest {
+class ExecutionStatusRulesTest {
 
     private static final String ROLE = "arn:aws:iam::123456789012:role/punctual-local";
     private static final String HOLD = """
@@ -38,7 +39,8 @@ class BucketHealingRuleTest {
     private String buckets;
     private String others;
     private final List<ObjectNode> delivered = new CopyOnWriteArrayList<>();
-    private BucketHealingRule rule;
+    private EventRules rules;
+    private ExecutorService deliveries;
 
     @BeforeEach
     void start() {
@@ -54,17 +56,25 @@ class BucketHealingRuleTest {
 
     @AfterEach
     void stop() {
-        if (rule != null) {
-            rule.close();
+        if (rules != null) {
+            rules.close();
+            deliveries.shutdownNow();
         }
         engine.close();
     }
 
     private final List<ObjectNode> sweeps = new CopyOnWriteArrayList<>();
 
-    /** Installs the rules: status changes go to {@code target}, the sweep's scheduled events to {@link #sweeps}. */
+    /**
+     * The bus as the runtime wires it, with windowed mode's two rules: status changes of the bucket
+     * machine's unfinished executions go to {@code target}, the sweep's scheduled events to {@link #sweeps}.
+     */
     private void install(Consumer<ObjectNode> target) {
-        rule = BucketHealingRule.install(engine, buckets, timer, target, sweeps::add, "us-east-1", "123456789012");
+        deliveries = Executors.newFixedThreadPool(2);
+        rules = new EventRules(timer, deliveries)
+                .add("healing", ExecutionStatusEvents.unfinishedPattern(buckets), target)
+                .addSchedule("sweep", ExecutionStatusEvents.SWEEP_INTERVAL, "us-east-1", "123456789012", sweeps::add);
+        engine.addListener(new ExecutionStatusPublisher(rules, "us-east-1", "123456789012"));
     }
 
     private String startAndStop(String machine, String name) {
@@ -136,13 +146,13 @@ class BucketHealingRuleTest {
 
         Await.until("three attempts", Duration.ofSeconds(10), () -> {
             timer.advance(Duration.ofSeconds(30));
-            return attempts.get() == 3 && rule.rules().dropped() == 1;
+            return attempts.get() == 3 && rules.dropped() == 1;
         });
 
         assertThat(at.get(1)).isAfterOrEqualTo(at.get(0).plus(EventRules.RETRY_DELAYS.get(0)));
         assertThat(at.get(2)).isAfterOrEqualTo(at.get(1).plus(EventRules.RETRY_DELAYS.get(1)));
         assertThat(at.get(0)).isBefore(stopped.plusSeconds(31));
-        assertThat(rule.rules().delivered()).as("only the sweeps").isEqualTo(sweeps.size());
+        assertThat(rules.delivered()).as("only the sweeps").isEqualTo(sweeps.size());
     }
 
     @Test
@@ -161,8 +171,8 @@ class BucketHealingRuleTest {
             return delivered.size() == 1;
         });
 
-        assertThat(rule.rules().failedAttempts()).isEqualTo(1);
-        assertThat(rule.rules().delivered()).as("the retry, and the sweeps").isEqualTo(1 + sweeps.size());
+        assertThat(rules.failedAttempts()).isEqualTo(1);
+        assertThat(rules.delivered()).as("the retry, and the sweeps").isEqualTo(1 + sweeps.size());
     }
 
     @Test
@@ -183,7 +193,7 @@ class BucketHealingRuleTest {
         ObjectNode sweep = sweeps.get(0);
         assertThat(sweep.path("source").asText()).isEqualTo(ExecutionStatusEvents.SCHEDULED_SOURCE);
         assertThat(sweep.path("detail-type").asText()).isEqualTo(ExecutionStatusEvents.SCHEDULED_DETAIL_TYPE);
-        assertThat(sweep.path("resources").get(0).asText()).endsWith(":rule/" + BucketHealingRule.SWEEP_NAME);
+        assertThat(sweep.path("resources").get(0).asText()).endsWith(":rule/sweep");
         assertThat(delivered).isEmpty();
     }
 }

@@ -1,0 +1,149 @@
+package dev.punctual.local.runtime;
+
+import com.amazonaws.services.lambda.runtime.RequestHandler;
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.punctual.expiry.Sleeper;
+import dev.punctual.local.account.LocalAccount;
+import dev.punctual.local.modes.LocalMode;
+import dev.punctual.local.stepfunctions.tasks.LambdaFunctions;
+import dev.punctual.local.stream.LocalLambdaContext;
+import dev.punctual.statemachine.StreamWiring;
+import java.net.URI;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import software.amazon.awssdk.http.SdkHttpClient;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+
+/**
+ * What a mode wires itself into the runtime with ({@link LocalMode.Context}): the runtime's parts as they
+ * stand once the engine runs. What the mode starts, the runtime owns and closes.
+ */
+final class ModeContext implements LocalMode.Context {
+
+    /** Converts payloads between the engine's JSON and a function's Map, as Lambda's runtime does. */
+    private static final ObjectMapper PAYLOADS = new ObjectMapper();
+
+    private final DynamoDbClient dynamoDb;
+    private final URI dynamoDbEndpoint;
+    private final LambdaFunctions functions;
+    private final FunctionHost host;
+    private final Lifetimes owned;
+
+    /**
+     * @param dynamoDb the runtime's client, for the mode's tables
+     * @param functions where the engine's Lambda Task states find in-process functions
+     * @param owned what the runtime closes, the latest first
+     */
+    ModeContext(DynamoDbClient dynamoDb, URI dynamoDbEndpoint, LambdaFunctions functions, FunctionHost host, Lifetimes owned) {
+        this.dynamoDb = dynamoDb;
+        this.dynamoDbEndpoint = dynamoDbEndpoint;
+        this.functions = functions;
+        this.host = host;
+        this.owned = owned;
+    }
+
+    @Override
+    public String expireItemArn() {
+        return host.stepFunctions().expireItemArn();
+    }
+
+    @Override
+    public String deploy(String name, String definition) {
+        return host.stepFunctions().deploy(name, definition);
+    }
+
+    @Override
+    public String functionArn(String name) {
+        return LocalDefaults.functionArn(name);
+    }
+
+    @Override
+    public void function(String name, int memoryMb, RequestHandler<Map<String, Object>, Map<String, Object>> handler) {
+        functions.register(name, payload -> host.invoke(memoryMb, () -> invoke(name, handler, payload)));
+    }
+
+    /** One invocation, its payload converted as Lambda's runtime converts it. */
+    private JsonNode invoke(String name, RequestHandler<Map<String, Object>, Map<String, Object>> handler, JsonNode payload) {
+        Map<String, Object> input = PAYLOADS.convertValue(payload, new TypeReference<Map<String, Object>>() { });
+        return PAYLOADS.valueToTree(handler.handleRequest(input, new LocalLambdaContext(name, LocalAccount.REGION, host.clock())));
+    }
+
+    @Override
+    public DynamoDbClient dynamoDb() {
+        return dynamoDb;
+    }
+
+    @Override
+    public DynamoDbClient punctualDynamoDb() {
+        return host.dynamoDb();
+    }
+
+    @Override
+    public DynamoDbClient functionDynamoDb(String caller) {
+        return host.dynamoDbFor(caller);
+    }
+
+    @Override
+    public void eventRule(String name, String pattern, String function) {
+        host.eventRules().add(name, pattern, target(name, function));
+    }
+
+    @Override
+    public void scheduleRule(String name, Duration rate, String function) {
+        host.eventRules().addSchedule(name, rate, LocalAccount.REGION, LocalAccount.ACCOUNT_ID, target(name, function));
+    }
+
+    /**
+     * {@code function} as a rule's target: invoked asynchronously, billed, its payload converted, and failing
+     * as {@code --lambda-fault} says at the call site {@code <rule>.Invoke}. The bucket function is the only
+     * function a rule targets, so a timeout ends at its timeout.
+     */
+    private Consumer<ObjectNode> target(String rule, String function) {
+        Function<JsonNode, JsonNode> invoke = functions.find(function).orElseThrow(() -> new IllegalArgumentException(
+                "rule " + rule + " targets function " + function + ", which is not registered"));
+        Function<JsonNode, JsonNode> faulty = host.faults().lambdaTarget(rule, invoke, StreamWiring.BUCKET_FUNCTION_TIMEOUT);
+        return faulty::apply;
+    }
+
+    @Override
+    public Clock clock() {
+        return host.clock();
+    }
+
+    @Override
+    public Sleeper sleeper() {
+        return host.sleeper();
+    }
+
+    @Override
+    public Optional<SdkHttpClient> stepFunctionsTransport() {
+        return host.stepFunctions().inProcessTransport();
+    }
+
+    @Override
+    public URI stepFunctionsEndpoint() {
+        return host.stepFunctions().endpoint();
+    }
+
+    @Override
+    public URI dynamoDbEndpoint() {
+        return dynamoDbEndpoint;
+    }
+
+    @Override
+    public <T extends AutoCloseable> T register(T closeable) {
+        return owned.own(closeable);
+    }
+
+    @Override
+    public int taskThreads() {
+        return LocalStepFunctions.TASK_THREADS;
+    }
+}
