@@ -23,21 +23,24 @@ class LocalFaultLogTest {
 
     @Test
     void everyInjectedFault_isLoggedWithItsErrorAndCallSite_andNoItemKey() throws Exception {
+        // Every bucket invocation fails, so the first bucket due logs one; a fifth of DynamoDB calls fail, and
+        // one batch of items due in twenty different seconds makes forty of the handler's, so it logs some too.
         try (PunctualProcess local = PunctualProcess.start(null, "--mode", "windowed",
-                "--dynamodb-fault", "InternalServerError=0.3", "--lambda-fault", "Lambda.ServiceException=0.3");
+                "--dynamodb-fault", "InternalServerError=0.2", "--lambda-fault", "Lambda.ServiceException=1");
              DynamoDbClient dynamoDb = LocalClients.dynamoDb(local.dynamoDbEndpoint())) {
-            assertThat(local.output()).contains("Injected faults     DynamoDB InternalServerError=0.3, bucket function"
-                    + " Lambda.ServiceException=0.3");
+            assertThat(local.output()).contains("Injected faults     DynamoDB InternalServerError=0.2, bucket function"
+                    + " Lambda.ServiceException=1");
             FaultFixtures.createTable(dynamoDb, TABLE, true);
-            long ttl = Instant.now().getEpochSecond() + 3;
+            // Far enough ahead that the items reach their buckets on a loaded machine, not the handler's own delete.
+            long first = Instant.now().getEpochSecond() + 20;
             Map<String, Long> ttls = new LinkedHashMap<>();
             for (int i = 0; i < 20; i++) {
-                ttls.put(SECRET + "-" + i, ttl);
+                ttls.put(SECRET + "-" + i, first + i);
             }
             FaultFixtures.batchWrite(dynamoDb, TABLE, ttls);
 
             Await.until(() -> "fault lines from the handler and the bucket state machine in:\n" + local.output(),
-                    Duration.ofSeconds(60), () -> local.output().contains("Injected fault InternalServerError at handler.")
+                    Duration.ofSeconds(120), () -> local.output().contains("Injected fault InternalServerError at handler.")
                             && local.output().contains("Injected fault Lambda.ServiceException at bucket-state-machine.Invoke"));
 
             assertThat(local.output().lines().filter(line -> line.contains("Injected fault ")))
