@@ -4,6 +4,8 @@ import dev.punctual.expiry.Executions;
 import dev.punctual.expiry.ThrottleBackoff;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Collections;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -76,8 +78,7 @@ public final class BucketGenerations {
             return Duration.ZERO;
         }
         int doublings = Math.min(generation - 2, 16);
-        Duration delay = FIRST_BACKOFF.multipliedBy(1L << doublings);
-        return delay.compareTo(MAX_BACKOFF) > 0 ? MAX_BACKOFF : delay;
+        return Collections.min(List.of(FIRST_BACKOFF.multipliedBy(1L << doublings), MAX_BACKOFF));
     }
 
     /** The bucket's live generation, from its first execution on; starts what is missing. */

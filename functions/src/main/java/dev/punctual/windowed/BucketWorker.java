@@ -59,7 +59,7 @@ public final class BucketWorker {
      * before it reports the bucket failed and its execution retries the whole bucket.
      */
     public static final int DELETE_ATTEMPTS = 4;
-    /** The first retry's pause is drawn from zero to this; it doubles each round. */
+    /** The first retry's pause is drawn from half this to this; it doubles each round. */
     static final Duration FIRST_RETRY_PAUSE = Duration.ofMillis(100);
 
     private final ScheduleIndex index;
@@ -181,14 +181,15 @@ public final class BucketWorker {
     }
 
     /**
-     * Waits before retrying the deletes that failed: full jitter over 100 ms doubling per round. Only
-     * the failed items are tried again, so a large bucket under a steady rate of errors converges
+     * Waits before retrying the deletes that failed: "equal jitter", half of a step that doubles each
+     * round from 100 ms plus a random share of the other half, so retries spread out yet always pause.
+     * Only the failed items are tried again, so a large bucket under a steady rate of errors converges
      * instead of failing whole on every attempt of its execution.
      */
     private void pause(int round) {
-        long bound = FIRST_RETRY_PAUSE.toMillis() << (round - 1);
+        long half = FIRST_RETRY_PAUSE.toMillis() / 2 << (round - 1);
         try {
-            sleeper.sleep(Duration.ofMillis(ThreadLocalRandom.current().nextLong(bound + 1)));
+            sleeper.sleep(Duration.ofMillis(half + ThreadLocalRandom.current().nextLong(half + 1)));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while retrying a bucket's deletes", e);
@@ -196,15 +197,15 @@ public final class BucketWorker {
     }
 
     private Result cascade(List<Bucket> children, String ttlAttribute) {
-        List<CompletableFuture<BucketGenerations.Live>> starts = new ArrayList<>(children.size());
+        List<CompletableFuture<Void>> starts = new ArrayList<>(children.size());
         for (Bucket child : children) {
             // The child's live generation: running already (the handler or a duplicate cascade started
             // it), finished, or started now; one that ended unfinished is replaced, never trusted.
-            starts.add(CompletableFuture.supplyAsync(() -> generations.ensure(child, ttlAttribute, ThrottleBackoff.noRetries()),
+            starts.add(CompletableFuture.runAsync(() -> generations.ensure(child, ttlAttribute, ThrottleBackoff.noRetries()),
                     pool));
         }
         List<Throwable> failures = new ArrayList<>();
-        for (CompletableFuture<BucketGenerations.Live> start : starts) {
+        for (CompletableFuture<Void> start : starts) {
             try {
                 start.join();
             } catch (CompletionException e) {

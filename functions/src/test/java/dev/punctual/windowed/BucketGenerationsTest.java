@@ -39,6 +39,9 @@ class BucketGenerationsTest extends WindowedTestBase {
         assertThat(first).isEqualTo(new BucketGenerations.Live(BucketGenerations.State.RUNNING, bucket.executionName(), 0));
         assertThat(again).isEqualTo(first);
         assertThat(executions.inputs).hasSize(1);
+        assertThat(executions.describeCalls).as("a start that answers STARTED needs no describe").isEmpty();
+        assertThat(executions.inputs.get(bucket.executionName())).as("the first generation's input is what it always was")
+                .doesNotContain(dev.punctual.statemachine.BucketWorkflow.GENERATION);
     }
 
     @Test
@@ -50,7 +53,7 @@ class BucketGenerationsTest extends WindowedTestBase {
         assertThat(live).isEqualTo(new BucketGenerations.Live(BucketGenerations.State.RUNNING, bucket.executionName() + "-g1", 1));
         assertThat(executions.inputs.get(live.execution()))
                 .isEqualTo(new BucketInput(bucket, "ttl", first.wakeAt(), 0, 1).toJson())
-                .as("the first generation's input is what it always was").doesNotContain("\"generation\":0");
+                .contains("\"generation\":1");
     }
 
     @Test

@@ -73,6 +73,51 @@ class BucketWorkerTest extends WindowedTestBase {
 
         assertThat(result.expired()).isEqualTo(2);
         assertThat(attempted).as("a once, b until it went").hasSize(1 + BucketWorker.DELETE_ATTEMPTS);
+        // Three pauses between the four rounds: half of 100, 200 and 400 ms at least, all of them at most.
+        assertThat(table.deletes).filteredOn(d -> d.key().equals(key("b"))).singleElement().satisfies(d ->
+                assertThat(Duration.between(Instant.ofEpochSecond(due), d.at()))
+                        .isBetween(Duration.ofMillis(350), Duration.ofMillis(700)));
+        assertThat(table.deletes).filteredOn(d -> d.key().equals(key("a"))).singleElement()
+                .satisfies(d -> assertThat(d.at()).as("no pause before the first round").isEqualTo(Instant.ofEpochSecond(due)));
+    }
+
+    @Test
+    void secondBucket_reportsTheFailuresOfItsLastRound_notOfEarlierOnes() {
+        long due = T;
+        AtomicInteger round = new AtomicInteger();
+        index.putChunk(TABLE, due, "c1", List.of(new IndexEntry(key("a"), Long.toString(due), due)));
+        BucketWorker failing = new BucketWorker(index, (t, k, a, ttl) -> {
+            throw new IllegalStateException("attempt " + round.incrementAndGet());
+        }, executions, clock, clock, pool);
+
+        assertThatThrownBy(() -> failing.work(BucketInput.first(Bucket.containing(TABLE, BucketLevel.SECOND, due), "ttl", NOW)))
+                .isInstanceOf(BucketWorker.BucketFailedException.class)
+                .hasMessageEndingWith("first: java.lang.IllegalStateException: attempt " + BucketWorker.DELETE_ATTEMPTS)
+                .satisfies(e -> assertThat(e.getSuppressed()).as("one failure in the last round, none kept from before").isEmpty());
+    }
+
+    @Test
+    void secondBucket_interruptedWhileItWaitsToRetry_stopsWithTheInterruptKept() throws Exception {
+        long due = T;
+        index.putChunk(TABLE, due, "c1", List.of(new IndexEntry(key("a"), Long.toString(due), due)));
+        dev.punctual.expiry.Sleeper interrupted = duration -> {
+            throw new InterruptedException("shutting down");
+        };
+        BucketWorker failing = new BucketWorker(index, (t, k, a, ttl) -> {
+            throw new IllegalStateException("InternalServerError");
+        }, executions, clock, interrupted, pool);
+        clock.set(Instant.ofEpochSecond(due));
+
+        java.util.concurrent.Future<Throwable> thrown = java.util.concurrent.Executors.newSingleThreadExecutor().submit(() -> {
+            try {
+                failing.work(BucketInput.first(Bucket.containing(TABLE, BucketLevel.SECOND, due), "ttl", NOW));
+                return null;
+            } catch (IllegalStateException e) {
+                return Thread.currentThread().isInterrupted() ? e : new AssertionError("the interrupt was not kept", e);
+            }
+        });
+
+        assertThat(thrown.get()).isInstanceOf(IllegalStateException.class).hasMessageContaining("interrupted");
     }
 
     @Test

@@ -30,6 +30,11 @@ class SealProtocolTest extends WindowedTestBase {
     enum Point {
         /** The execution ran and closed after the handler read its clock, before it wrote the entry. */
         BEFORE_WRITE,
+        /**
+         * The execution worked the bucket (sealed and read it) before the write and has not closed yet
+         * when the handler asks for it: only the seal tells the handler that its entry came too late.
+         */
+        BEFORE_WRITE_STILL_OPEN,
         /** After the write, before the handler starts the bucket's execution. */
         AFTER_WRITE_BEFORE_START,
         /** After the start, before the handler reads the seal. */
@@ -50,6 +55,7 @@ class SealProtocolTest extends WindowedTestBase {
 
         switch (point) {
             case BEFORE_WRITE -> index.beforeNext("putChunk", execution);
+            case BEFORE_WRITE_STILL_OPEN -> index.beforeNext("putChunk", () -> work(BucketInput.first(bucket, "ttl", NOW)));
             case AFTER_WRITE_BEFORE_START -> executions.beforeNextStart(execution);
             case AFTER_START_BEFORE_SEAL_READ -> index.beforeNext("isSealed", execution);
             case AFTER_SEAL_READ -> { }
@@ -82,6 +88,7 @@ class SealProtocolTest extends WindowedTestBase {
 
         switch (point) {
             case BEFORE_WRITE -> index.beforeNext("putChunk", cascade);
+            case BEFORE_WRITE_STILL_OPEN -> index.beforeNext("putChunk", () -> work(BucketInput.first(coarse, "ttl", NOW)));
             case AFTER_WRITE_BEFORE_START -> executions.beforeNextStart(cascade);
             case AFTER_START_BEFORE_SEAL_READ -> index.beforeNext("isSealed", cascade);
             case AFTER_SEAL_READ -> { }
@@ -148,7 +155,7 @@ class SealProtocolTest extends WindowedTestBase {
     }
 
     static Stream<Arguments> pointsAndSuccessorTimings() {
-        return Stream.of(Point.values()).flatMap(point -> Stream.of(Arguments.of(point, true), Arguments.of(point, false)));
+        return Stream.of(Point.values()).filter(point -> point != Point.BEFORE_WRITE_STILL_OPEN).flatMap(point -> Stream.of(Arguments.of(point, true), Arguments.of(point, false)));
     }
 
     /** Where, relative to the late item's handler, the successor of a bucket that failed after sealing runs. */
@@ -252,11 +259,16 @@ class SealProtocolTest extends WindowedTestBase {
 
     /** The bucket's execution: its Wait ends, the function works the bucket, the execution closes. */
     private void runExecution(BucketInput input) {
+        work(input);
+        executions.close(input.executionName());
+    }
+
+    /** The execution's Wait ends and its function works the bucket; the execution stays open. */
+    private void work(BucketInput input) {
         if (clock.instant().isBefore(input.wakeAt())) {
             clock.set(input.wakeAt());
         }
         worker.work(input);
-        executions.close(input.executionName());
     }
 
     private void assertDeletedOnceAtOrAfter(long due) {
