@@ -54,20 +54,8 @@ class BucketWorkerTest extends WindowedTestBase {
     @Test
     void secondBucket_retriesOnlyTheDeletesThatFailed_withinTheInvocation() {
         long due = T;
-        AtomicInteger calls = new AtomicInteger();
         List<String> attempted = new java.util.concurrent.CopyOnWriteArrayList<>();
-        ItemDeleter flaky = (t, key, attribute, ttl) -> {
-            attempted.add(key.toDynamoJson());
-            if (key.equals(key("b")) && calls.incrementAndGet() < BucketWorker.DELETE_ATTEMPTS) {
-                throw new IllegalStateException("ProvisionedThroughputExceeded");
-            }
-            return table.deleteIfUnchanged(t, key, attribute, ttl);
-        };
-        BucketWorker flakyWorker = new BucketWorker(index, flaky, executions, clock, clock, pool);
-        table.put(key("a"), Long.toString(due));
-        table.put(key("b"), Long.toString(due));
-        index.putChunk(TABLE, due, "c1", List.of(new IndexEntry(key("a"), Long.toString(due), due),
-                new IndexEntry(key("b"), Long.toString(due), due)));
+        BucketWorker flakyWorker = bucketOfAAndB(due, BucketWorker.DELETE_ATTEMPTS - 1, attempted);
 
         BucketWorker.Result result = flakyWorker.work(BucketInput.first(Bucket.containing(TABLE, BucketLevel.SECOND, due), "ttl", NOW));
 
@@ -79,6 +67,26 @@ class BucketWorkerTest extends WindowedTestBase {
                         .isBetween(Duration.ofMillis(350), Duration.ofMillis(700)));
         assertThat(table.deletes).filteredOn(d -> d.key().equals(key("a"))).singleElement()
                 .satisfies(d -> assertThat(d.at()).as("no pause before the first round").isEqualTo(Instant.ofEpochSecond(due)));
+    }
+
+    /**
+     * Items a and b due in {@code due}, indexed, and a worker whose deleter fails b's first
+     * {@code failures} deletes; every delete attempted is added to {@code attempted}.
+     */
+    private BucketWorker bucketOfAAndB(long due, int failures, List<String> attempted) {
+        AtomicInteger calls = new AtomicInteger();
+        ItemDeleter flaky = (t, key, attribute, ttl) -> {
+            attempted.add(key.toDynamoJson());
+            if (key.equals(key("b")) && calls.incrementAndGet() <= failures) {
+                throw new IllegalStateException("ProvisionedThroughputExceeded");
+            }
+            return table.deleteIfUnchanged(t, key, attribute, ttl);
+        };
+        table.put(key("a"), Long.toString(due));
+        table.put(key("b"), Long.toString(due));
+        index.putChunk(TABLE, due, "c1", List.of(new IndexEntry(key("a"), Long.toString(due), due),
+                new IndexEntry(key("b"), Long.toString(due), due)));
+        return new BucketWorker(index, flaky, executions, clock, clock, pool);
     }
 
     @Test
@@ -123,18 +131,7 @@ class BucketWorkerTest extends WindowedTestBase {
     @Test
     void secondBucket_whenADeleteKeepsFailing_reportsTheBucketFailed_andARetryFinishesIt() {
         long due = T;
-        AtomicInteger calls = new AtomicInteger();
-        ItemDeleter flaky = (t, key, attribute, ttl) -> {
-            if (key.equals(key("b")) && calls.incrementAndGet() <= BucketWorker.DELETE_ATTEMPTS) {
-                throw new IllegalStateException("ProvisionedThroughputExceeded");
-            }
-            return table.deleteIfUnchanged(t, key, attribute, ttl);
-        };
-        BucketWorker flakyWorker = new BucketWorker(index, flaky, executions, clock, clock, pool);
-        table.put(key("a"), Long.toString(due));
-        table.put(key("b"), Long.toString(due));
-        index.putChunk(TABLE, due, "c1", List.of(new IndexEntry(key("a"), Long.toString(due), due),
-                new IndexEntry(key("b"), Long.toString(due), due)));
+        BucketWorker flakyWorker = bucketOfAAndB(due, BucketWorker.DELETE_ATTEMPTS, new java.util.ArrayList<>());
         BucketInput input = BucketInput.first(Bucket.containing(TABLE, BucketLevel.SECOND, due), "ttl", NOW);
 
         assertThatThrownBy(() -> flakyWorker.work(input)).isInstanceOf(BucketWorker.BucketFailedException.class)

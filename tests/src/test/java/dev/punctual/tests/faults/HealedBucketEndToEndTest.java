@@ -61,11 +61,8 @@ class HealedBucketEndToEndTest {
     @Test
     void bucketStoppedWithStopExecutionBeforeItSealed_isReplaced_andItsItemsExpireOnceAtTheirTtl() {
         ExpiryTable table = trackedTable("heal-stop");
-        long ttl = run.now().getEpochSecond() + 90;
-        Map<String, Long> ttls = items(ttl, "a", "b", "c");
-        Bucket bucket = Bucket.containing(table.name(), BucketLevel.SECOND, ttl);
-        ExpiryTable.batchWrite(runtime.dynamoDb(), table.name(), ttls);
-        run.awaitHandled(table, ttls.size(), Duration.ofSeconds(60));
+        Map<String, Long> ttls = indexedInOneBucket(table, "a", "b", "c");
+        Bucket bucket = bucketOf(table, ttls);
         assertThat(status(bucket.executionName())).contains(ExecutionStatus.RUNNING);
 
         try (SfnClient sfn = LocalClients.stepFunctions(runtime.stepFunctionsEndpoint())) {
@@ -84,15 +81,9 @@ class HealedBucketEndToEndTest {
     @Test
     void bucketThatFailedAfterSealing_isReplaced_andItsItemsExpireOnce() {
         ExpiryTable table = trackedTable("heal-fail");
-        long ttl = run.now().getEpochSecond() + 90;
-        Map<String, Long> ttls = items(ttl, "x", "y", "z");
-        Bucket bucket = Bucket.containing(table.name(), BucketLevel.SECOND, ttl);
-        ExpiryTable.batchWrite(runtime.dynamoDb(), table.name(), ttls);
-        run.awaitHandled(table, ttls.size(), Duration.ofSeconds(60));
-        // Every delete of the first execution fails, on each of its nine attempts (three items, each
-        // tried four times): it seals, reads, fails while deleting, and its Retry policy gives up.
-        int faults = 9 * ttls.size() * BucketWorker.DELETE_ATTEMPTS;
-        runtime.dynamoDbFaults().failNextAt("bucket-function.DeleteItem", faults, "InternalServerError");
+        Map<String, Long> ttls = indexedInOneBucket(table, "x", "y", "z");
+        Bucket bucket = bucketOf(table, ttls);
+        int faults = failEveryDeleteOfTheFirstExecution(ttls);
 
         run.awaitMovingTime(() -> "the first execution failed; " + status(bucket.executionName()), Duration.ofSeconds(1),
                 Duration.ofMinutes(2), () -> status(bucket.executionName()).filter(ExecutionStatus.FAILED::equals).isPresent());
@@ -106,13 +97,9 @@ class HealedBucketEndToEndTest {
     @Test
     void bucketThatFailedAfterSealing_whoseStatusChangeNeverArrives_isReplacedByTheSweep() {
         ExpiryTable table = trackedTable("heal-sweep");
-        long ttl = run.now().getEpochSecond() + 90;
-        Map<String, Long> ttls = items(ttl, "p", "q", "r");
-        Bucket bucket = Bucket.containing(table.name(), BucketLevel.SECOND, ttl);
-        ExpiryTable.batchWrite(runtime.dynamoDb(), table.name(), ttls);
-        run.awaitHandled(table, ttls.size(), Duration.ofSeconds(60));
-        runtime.dynamoDbFaults().failNextAt("bucket-function.DeleteItem", 9 * ttls.size() * BucketWorker.DELETE_ATTEMPTS,
-                "InternalServerError");
+        Map<String, Long> ttls = indexedInOneBucket(table, "p", "q", "r");
+        Bucket bucket = bucketOf(table, ttls);
+        failEveryDeleteOfTheFirstExecution(ttls);
         // The status change's delivery and both of its retries fail: the event is dropped, as a lost one would be.
         runtime.lambdaFaults().failNextAt(WindowedLocal.HEALING_RULE + ".Invoke", 1 + EventRules.RETRY_DELAYS.size(),
                 "Lambda.ServiceException");
@@ -155,10 +142,28 @@ class HealedBucketEndToEndTest {
         return table;
     }
 
-    private static Map<String, Long> items(long ttl, String... ids) {
+    /** Writes items due in the same second, 90 s out (a one-second bucket), and waits until they are indexed. */
+    private Map<String, Long> indexedInOneBucket(ExpiryTable table, String... ids) {
+        long ttl = run.now().getEpochSecond() + 90;
         Map<String, Long> ttls = new LinkedHashMap<>();
         List.of(ids).forEach(id -> ttls.put(id, ttl));
+        ExpiryTable.batchWrite(runtime.dynamoDb(), table.name(), ttls);
+        run.awaitHandled(table, ttls.size(), Duration.ofSeconds(60));
         return ttls;
+    }
+
+    private static Bucket bucketOf(ExpiryTable table, Map<String, Long> ttls) {
+        return Bucket.containing(table.name(), BucketLevel.SECOND, ttls.values().iterator().next());
+    }
+
+    /**
+     * Every delete of the first execution fails, on each of its nine attempts (each item tried four
+     * times in each): it seals, reads, fails while deleting, and its Retry policy gives up. The faults.
+     */
+    private int failEveryDeleteOfTheFirstExecution(Map<String, Long> ttls) {
+        int faults = 9 * ttls.size() * BucketWorker.DELETE_ATTEMPTS;
+        runtime.dynamoDbFaults().failNextAt(WindowedLocal.FUNCTION_CALLER + ".DeleteItem", faults, "InternalServerError");
+        return faults;
     }
 
     private String arn(String executionName) {
