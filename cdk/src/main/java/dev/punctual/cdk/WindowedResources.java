@@ -60,6 +60,8 @@ final class WindowedResources implements ModeResources {
         this.bucketAlias = factory.publish(bucketFunction, "BucketLiveAlias",
                 "the bucket state machine invokes the '" + PunctualExpiry.ALIAS_NAME + "' alias of the current version");
         this.stateMachine = createBucketStateMachine();
+        new BucketHealing(factory.scope(), "BucketHealing", identity.arn(), bucketAlias, bucketFunctionRole, bucketFunctionLogs,
+                factory.props().table().getTableName(), factory.props().alarmTopic());
     }
 
     /**
@@ -136,8 +138,8 @@ final class WindowedResources implements ModeResources {
         return new Descriptions(
                 "Punctual: indexes items with a TTL into time buckets, starts one execution per bucket",
                 "Punctual stream handler: indexes items into time buckets and starts bucket executions",
-                "A bucket execution failed past its retries: the bucket's items were not deleted"
-                        + " at their TTL (native TTL deletes them later)",
+                "A bucket execution failed past its retries: its next generation is started (late by the"
+                        + " retries); see BucketsAbandonedAlarm for a bucket that gave up",
                 "A bucket execution hit the one-year limit: its items were not deleted at their TTL",
                 "Bucket executions are named per bucket at run time, so their ARNs cannot be"
                         + " listed; the wildcard covers only the executions of this construct's own"

@@ -168,6 +168,7 @@ class WindowedStackTemplateTest {
                 "dynamodb:PutItem on " + index,
                 "dynamodb:DeleteItem on ${" + tableId + ".Arn}",
                 "states:StartExecution on " + stateMachineArn(),
+                "states:ListExecutions on " + stateMachineArn(),
                 "states:DescribeExecution on " + executionsArn());
         assertThat(template.propertiesOf(expiry.bucketFunctionRole().orElseThrow()).path("ManagedPolicyArns")
                 .isMissingNode()).isTrue();
@@ -227,7 +228,7 @@ class WindowedStackTemplateTest {
     @Test
     void alarms_addTheBucketFunctionsErrors_andWatchTheBucketMachinesExecutions() {
         Map<String, JsonNode> alarms = template.ofType("AWS::CloudWatch::Alarm");
-        assertThat(alarms).hasSize(8);
+        assertThat(alarms).as("the construct's eight and bucket healing's two").hasSize(10);
         assertThat(expiry.alarms().all()).hasSize(8);
         assertThat(dimension(expiry.alarms().bucketFunctionErrors().orElseThrow()))
                 .isEqualTo(ref(expiry.bucketFunction().orElseThrow()));
@@ -292,7 +293,7 @@ class WindowedStackTemplateTest {
             assertThat(renderedResources(deletes.get(0))).containsExactly(tableArn);
         }
 
-        assertThat(attachedTemplate.ofType("AWS::CloudWatch::Alarm").values()).hasSize(8).allSatisfy(alarm ->
+        assertThat(attachedTemplate.ofType("AWS::CloudWatch::Alarm").values()).hasSize(10).allSatisfy(alarm ->
                 assertThat(alarm.path("AlarmActions").toString())
                         .isEqualTo("[\"" + SynthesizedStacks.ALARM_TOPIC_ARN + "\"]"));
     }

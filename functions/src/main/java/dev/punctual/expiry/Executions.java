@@ -1,6 +1,7 @@
 package dev.punctual.expiry;
 
 import java.time.Instant;
+import java.util.List;
 
 /**
  * The Step Functions calls expiry makes, for one state machine. One adapter talks to the real
@@ -23,13 +24,18 @@ public interface Executions {
         RUNNING,
         /** Succeeded by handing over to a horizon successor, which carries the wait on. */
         CONTINUED,
-        /** Ended: expired the item, found it superseded, failed, timed out or was stopped. */
+        /** Succeeded: expired the item, found it superseded, or worked its bucket. */
         CLOSED,
+        /**
+         * Ended without succeeding: failed, timed out or was stopped. What it was doing may be unfinished
+         * (windowed mode starts a successor generation of such a bucket).
+         */
+        FAILED,
         /** No execution has the name. */
         MISSING
     }
 
-    /** The state of the execution holding a name; {@code stopDate} is set for {@link Status#CLOSED} and {@link Status#CONTINUED}. */
+    /** The state of the execution holding a name; {@code stopDate} is set once it has ended ({@link Status#CLOSED}, {@link Status#FAILED}, {@link Status#CONTINUED}). */
     record Holder(Status status, Instant stopDate) {
     }
 
@@ -49,4 +55,19 @@ public interface Executions {
 
     /** Stops the execution named {@code name}, if it is running. */
     StopResult stop(String name);
+
+    /** An execution that ended without succeeding: its name, its input (JSON text) and when it stopped. */
+    record Ended(String name, String input, Instant stopDate) {
+    }
+
+    /**
+     * The executions that ended {@code FAILED}, {@code TIMED_OUT} or {@code ABORTED} at or after
+     * {@code since}, with their inputs: what windowed mode's sweep replaces. Only adapters of a real
+     * service answer it; others refuse.
+     *
+     * @throws UnsupportedOperationException when this adapter cannot list executions
+     */
+    default List<Ended> endedUnfinishedSince(Instant since) {
+        throw new UnsupportedOperationException(getClass().getSimpleName() + " does not list executions");
+    }
 }

@@ -110,7 +110,8 @@ public final class ExpiryScheduler implements Scheduler {
                 case RUNNING, CONTINUED -> {
                     return new Applied(Outcome.ALREADY_PENDING, request.name(), stopped);
                 }
-                case CLOSED -> request = base.renamed(ExecutionNames.restartName(base.name(), holder.stopDate()));
+                // Whether it expired the item or failed: this item at this TTL gets a new execution.
+                case CLOSED, FAILED -> request = base.renamed(ExecutionNames.restartName(base.name(), holder.stopDate()));
                 case MISSING -> throw new IllegalStateException("StartExecution said " + request.name()
                         + " exists but DescribeExecution does not find it; retry the record");
                 default -> throw new IllegalStateException("unknown status " + holder.status());

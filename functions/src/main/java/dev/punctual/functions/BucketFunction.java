@@ -4,11 +4,14 @@ import static software.amazon.lambda.powertools.logging.argument.StructuredArgum
 
 import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.RequestHandler;
+import dev.punctual.expiry.ThrottleBackoff;
 import dev.punctual.windowed.BucketInput;
 import dev.punctual.windowed.BucketWorker;
+import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadLocalRandom;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import software.amazon.lambda.powertools.logging.PowertoolsLogging;
@@ -17,6 +20,9 @@ import software.amazon.lambda.powertools.logging.PowertoolsLogging;
  * The Lambda function the {@code expire-bucket} state machine invokes once a bucket's Wait ends:
  * the payload is the execution's input, the result its output. Thin: it reads the payload and hands
  * it to {@link BucketWorker}, logging one line per bucket (table, bucket, level, counts; never keys).
+ * Its other inputs are EventBridge rules' deliveries: a bucket execution that ended unfinished, whose
+ * successor generation it starts, and the schedule of the sweep that catches what those missed
+ * ({@link BucketHealing}).
  *
  * <p>Configured by {@link dev.punctual.statemachine.StreamWiring#ENV_STATE_MACHINE_ARN} (the bucket
  * state machine, for child buckets and successors),
@@ -33,6 +39,8 @@ public final class BucketFunction implements RequestHandler<Map<String, Object>,
     private static final Logger LOG = LoggerFactory.getLogger(BucketFunction.class);
 
     private final BucketWorker worker;
+    private final BucketHealing healing;
+    private final ThrottleBackoff backoff;
     private final FunctionParts parts;
     private final ExecutorService pool;
 
@@ -54,10 +62,21 @@ public final class BucketFunction implements RequestHandler<Map<String, Object>,
         this.pool = Executors.newFixedThreadPool(parts.settings().maxConcurrency(), DaemonThreads.named("punctual-bucket"));
         this.worker = new BucketWorker(new DynamoDbScheduleIndex(parts.dynamoDb(), indexTable),
                 new DynamoDbItemDeleter(parts.dynamoDb()), parts.executions(), parts.clock(), parts.sleeper(), pool);
+        this.healing = new BucketHealing(parts.executions(), parts.clock(), parts.settings().stateMachineArn());
+        this.backoff = new ThrottleBackoff(parts.clock(), parts.sleeper(), ThreadLocalRandom.current());
     }
 
     @Override
     public Map<String, Object> handleRequest(Map<String, Object> payload, Context context) {
+        // EventBridge rules' deliveries: a bucket execution ended unfinished (start its successor), or
+        // the sweep's schedule (replace whatever such deliveries missed).
+        Duration budget = Duration.ofMillis(context.getRemainingTimeInMillis()).minus(ExpiryStreamHandler.SAFETY_MARGIN);
+        if (BucketHealing.isStatusChange(payload)) {
+            return PowertoolsLogging.withLogging(context, () -> healing.heal(payload, backoff.within(budget)));
+        }
+        if (BucketHealing.isSweep(payload)) {
+            return PowertoolsLogging.withLogging(context, () -> healing.sweep(parts.clock().instant(), backoff.within(budget)));
+        }
         return PowertoolsLogging.withLogging(context, () -> handle(payload));
     }
 

@@ -55,7 +55,8 @@ final class DecisionLog implements ChangeProcessor.Listener {
             return;
         }
         fields.add(error);
-        LOG.warn("Step Functions call failed; the record is reported for retry", fields.toArray());
+        LOG.warn("scheduling failed (a Step Functions call, or in windowed mode a DynamoDB call); the record is reported"
+                + " for retry", fields.toArray());
     }
 
     /** Step Functions throttled calls of this batch: one line for the whole batch. */

@@ -4,6 +4,9 @@ import dev.punctual.expiry.Executions;
 import dev.punctual.expiry.ThrottledException;
 import dev.punctual.statemachine.ExpiryWorkflow;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import software.amazon.awssdk.core.exception.SdkServiceException;
 import software.amazon.awssdk.core.retry.RetryMode;
@@ -14,6 +17,7 @@ import software.amazon.awssdk.services.sfn.SfnClientBuilder;
 import software.amazon.awssdk.services.sfn.model.DescribeExecutionResponse;
 import software.amazon.awssdk.services.sfn.model.ExecutionAlreadyExistsException;
 import software.amazon.awssdk.services.sfn.model.ExecutionDoesNotExistException;
+import software.amazon.awssdk.services.sfn.model.ExecutionListItem;
 import software.amazon.awssdk.services.sfn.model.ExecutionStatus;
 
 /**
@@ -99,9 +103,35 @@ public final class SfnExecutions implements Executions, AutoCloseable {
         if (status == ExecutionStatus.RUNNING || status == ExecutionStatus.PENDING_REDRIVE) {
             return new Holder(Status.RUNNING, null);
         }
-        boolean continued = status == ExecutionStatus.SUCCEEDED
-                && ExpiryWorkflow.outcomeOf(execution.output()).filter(ExpiryWorkflow.OUTCOME_CONTINUED::equals).isPresent();
+        if (status != ExecutionStatus.SUCCEEDED) {
+            return new Holder(Status.FAILED, execution.stopDate());
+        }
+        boolean continued = ExpiryWorkflow.outcomeOf(execution.output()).filter(ExpiryWorkflow.OUTCOME_CONTINUED::equals).isPresent();
         return new Holder(continued ? Status.CONTINUED : Status.CLOSED, execution.stopDate());
+    }
+
+    /**
+     * Lists each unfinished status in turn, newest first by start date, every page (a failed execution
+     * may have started long before it failed, so no page can be skipped), and describes each one that
+     * stopped since {@code since} for its input.
+     */
+    @Override
+    public List<Ended> endedUnfinishedSince(Instant since) {
+        List<Ended> ended = new ArrayList<>();
+        for (ExecutionStatus status : List.of(ExecutionStatus.FAILED, ExecutionStatus.TIMED_OUT, ExecutionStatus.ABORTED)) {
+            try {
+                for (ExecutionListItem item : sfn.listExecutionsPaginator(r -> r.stateMachineArn(settings.stateMachineArn())
+                        .statusFilter(status)).executions()) {
+                    if (item.stopDate() != null && !item.stopDate().isBefore(since)) {
+                        String input = sfn.describeExecution(r -> r.executionArn(item.executionArn())).input();
+                        ended.add(new Ended(item.name(), input, item.stopDate()));
+                    }
+                }
+            } catch (SdkServiceException e) {
+                throw throttledOr(e, "ListExecutions");
+            }
+        }
+        return ended;
     }
 
     @Override

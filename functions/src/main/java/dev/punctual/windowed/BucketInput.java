@@ -3,6 +3,7 @@ package dev.punctual.windowed;
 import dev.punctual.expiry.JsonText;
 import dev.punctual.statemachine.BucketWorkflow;
 import dev.punctual.statemachine.ExpiryWorkflow;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
@@ -17,8 +18,11 @@ import java.util.Objects;
  * @param wakeAt when the Wait ends: {@link Bucket#naturalWake()}, capped at one
  *     {@link ExpiryWorkflow#HORIZON} after the execution starts
  * @param hop one-year successors before this execution (0 for the first)
+ * @param generation which generation of the bucket (at this hop) the execution is: 0 for the first,
+ *     {@code n} for the successor that replaced generation {@code n - 1} after it ended unfinished
+ *     ({@link BucketGenerations})
  */
-public record BucketInput(Bucket bucket, String ttlAttribute, Instant wakeAt, int hop) {
+public record BucketInput(Bucket bucket, String ttlAttribute, Instant wakeAt, int hop, int generation) {
 
     public BucketInput {
         Objects.requireNonNull(bucket, "bucket");
@@ -27,6 +31,14 @@ public record BucketInput(Bucket bucket, String ttlAttribute, Instant wakeAt, in
         if (hop < 0) {
             throw new IllegalArgumentException("hop must not be negative, got " + hop);
         }
+        if (generation < 0) {
+            throw new IllegalArgumentException("generation must not be negative, got " + generation);
+        }
+    }
+
+    /** The first generation of a hop. */
+    public BucketInput(Bucket bucket, String ttlAttribute, Instant wakeAt, int hop) {
+        this(bucket, ttlAttribute, wakeAt, hop, 0);
     }
 
     /** The first execution of {@code bucket}, started at {@code now}. */
@@ -39,9 +51,32 @@ public record BucketInput(Bucket bucket, String ttlAttribute, Instant wakeAt, in
         return new BucketInput(bucket, ttlAttribute, cappedWake(bucket, now), hop + 1);
     }
 
-    /** The execution's name: the bucket's, with {@code -h<hop>} for successors. */
+    /**
+     * The input of the generation that replaces this one, started at {@code now}: the same bucket and
+     * hop, woken no earlier than {@code delay} from now (the back-off between generations), and never
+     * before the bucket's own time.
+     */
+    public BucketInput nextGeneration(Instant now, Duration delay) {
+        Instant wake = cappedWake(bucket, now);
+        Instant delayed = now.plus(delay).truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
+        return new BucketInput(bucket, ttlAttribute, delay.isZero() || !delayed.isAfter(wake) ? wake : delayed, hop,
+                generation + 1);
+    }
+
+    /**
+     * The execution's name: the bucket's, with {@code -h<hop>} for one-year successors and
+     * {@code -g<generation>} for generations that replaced an unfinished one. At most 55 + 12
+     * characters, within Step Functions' 80.
+     */
     public String executionName() {
-        return hop == 0 ? bucket.executionName() : bucket.executionName() + "-h" + hop;
+        StringBuilder name = new StringBuilder(bucket.executionName());
+        if (hop > 0) {
+            name.append("-h").append(hop);
+        }
+        if (generation > 0) {
+            name.append("-g").append(generation);
+        }
+        return name.toString();
     }
 
     /** Whether the execution woke before its bucket's time because of the one-year cap. */
@@ -65,8 +100,15 @@ public record BucketInput(Bucket bucket, String ttlAttribute, Instant wakeAt, in
         field(json, BucketWorkflow.BUCKET_START, DateTimeFormatter.ISO_INSTANT.format(Instant.ofEpochSecond(bucket.start()))).append(',');
         field(json, BucketWorkflow.WAKE_AT, DateTimeFormatter.ISO_INSTANT.format(wakeAt)).append(',');
         JsonText.appendString(json, BucketWorkflow.HOP);
-        json.append(':').append(hop).append('}');
-        return json.toString();
+        json.append(':').append(hop);
+        // Absent for the first generation, so its input stays what it always was: a repeated
+        // StartExecution must send the very same input to find the running execution.
+        if (generation > 0) {
+            json.append(',');
+            JsonText.appendString(json, BucketWorkflow.GENERATION);
+            json.append(':').append(generation);
+        }
+        return json.append('}').toString();
     }
 
     /**
@@ -86,8 +128,13 @@ public record BucketInput(Bucket bucket, String ttlAttribute, Instant wakeAt, in
         if (!(hop instanceof Number number)) {
             throw new IllegalArgumentException("bucket payload field '" + BucketWorkflow.HOP + "' must be a number, got " + hop);
         }
+        Object generation = payload.containsKey(BucketWorkflow.GENERATION) ? payload.get(BucketWorkflow.GENERATION) : 0;
+        if (!(generation instanceof Number generationNumber)) {
+            throw new IllegalArgumentException("bucket payload field '" + BucketWorkflow.GENERATION + "' must be a number, got "
+                    + generation);
+        }
         return new BucketInput(new Bucket(table, level, start.getEpochSecond()), text(payload, BucketWorkflow.TTL_ATTRIBUTE),
-                instant(payload, BucketWorkflow.WAKE_AT), number.intValue());
+                instant(payload, BucketWorkflow.WAKE_AT), number.intValue(), generationNumber.intValue());
     }
 
     private static String text(Map<String, ?> payload, String field) {

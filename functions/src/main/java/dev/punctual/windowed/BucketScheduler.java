@@ -41,6 +41,11 @@ import java.util.concurrent.Executor;
  * Both may act on one entry; the delete is conditional, so the item is deleted once and the second
  * delete finds it gone. Items whose TTL has already passed are deleted at once, without the index.
  *
+ * <p>The execution the handler relies on is the bucket's <em>live generation</em>
+ * ({@link BucketGenerations}): one that failed or was stopped is replaced by a successor that reads
+ * the same entries, so no record fails because a bucket did. A bucket that no execution will read
+ * again (its last generation succeeded, or every one failed) is treated as sealed.
+ *
  * <p>Windowed mode's {@link Scheduler}: a batch's items are scheduled together when it begins, so one
  * index write and one bucket start serve many items; each record then reads where its item went. Order
  * within an item does not matter here (entries only add, and each delete checks the TTL it was indexed
@@ -109,7 +114,7 @@ public final class BucketScheduler implements Scheduler {
 
     private final ScheduleIndex index;
     private final ItemDeleter deleter;
-    private final Executions buckets;
+    private final BucketGenerations generations;
     private final Clock clock;
     private final Sleeper sleeper;
     private final Executor pool;
@@ -122,8 +127,8 @@ public final class BucketScheduler implements Scheduler {
             Executor pool) {
         this.index = Objects.requireNonNull(index, "index");
         this.deleter = Objects.requireNonNull(deleter, "deleter");
-        this.buckets = Objects.requireNonNull(buckets, "buckets");
         this.clock = Objects.requireNonNull(clock, "clock");
+        this.generations = new BucketGenerations(buckets, clock);
         this.sleeper = Objects.requireNonNull(sleeper, "sleeper");
         this.pool = Objects.requireNonNull(pool, "pool");
     }
@@ -193,20 +198,16 @@ public final class BucketScheduler implements Scheduler {
     }
 
     /**
-     * Makes sure {@code bucket}'s execution exists, then reads its seal; a sealed bucket hands its
-     * items down a level (see the class comment).
+     * Makes sure an execution of {@code bucket} will read it, then reads its seal; a sealed bucket, or
+     * one no execution will read again, hands its items down a level (see the class comment).
      */
     private Map<Request, Placement> place(Bucket bucket, List<Request> items, ThrottleBackoff.Batch retries) {
         String ttlAttribute = items.get(0).ttlAttribute();
-        boolean closed = ensureStarted(bucket, ttlAttribute, retries);
-        boolean sealed = index.isSealed(bucket);
-        if (closed && !sealed) {
-            throw new IllegalStateException("bucket execution " + bucket.executionName() + " ended without sealing its bucket"
-                    + " (it failed or was stopped; see its history); the record is reported for retry");
-        }
+        BucketGenerations.Live live = generations.ensure(bucket, ttlAttribute, retries);
+        boolean sealed = !live.willRead() || index.isSealed(bucket);
         Map<Request, Placement> placements = new LinkedHashMap<>();
         if (!sealed) {
-            Placement indexed = new Placement(Outcome.INDEXED, bucket.executionName());
+            Placement indexed = new Placement(Outcome.INDEXED, live.execution());
             items.forEach(item -> placements.put(item, indexed));
             return placements;
         }
@@ -218,23 +219,6 @@ public final class BucketScheduler implements Scheduler {
         items.forEach(item -> finer.computeIfAbsent(bucket.finerContaining(item.due()), b -> new ArrayList<>()).add(item));
         finer.forEach((child, childItems) -> placements.putAll(place(child, childItems, retries)));
         return placements;
-    }
-
-    /** Starts the bucket's execution; whether the name is held by an execution that has closed. */
-    private boolean ensureStarted(Bucket bucket, String ttlAttribute, ThrottleBackoff.Batch retries) {
-        BucketInput input = BucketInput.first(bucket, ttlAttribute, clock.instant());
-        if (retries.call(() -> buckets.start(input.executionName(), input.toJson())) == Executions.StartResult.STARTED) {
-            return false;
-        }
-        // Held: running with another input (a bucket beyond a horizon), handed over to a one-year
-        // successor, or closed, in which case it sealed the bucket before it finished.
-        Executions.Holder holder = retries.call(() -> buckets.describe(input.executionName()));
-        return switch (holder.status()) {
-            case RUNNING, CONTINUED -> false;
-            case CLOSED -> true;
-            case MISSING -> throw new IllegalStateException("StartExecution said " + input.executionName()
-                    + " exists but DescribeExecution does not find it; the record is reported for retry");
-        };
     }
 
     private void writeChunks(ChunkKey second, List<Request> items) {

@@ -3,8 +3,10 @@ package dev.punctual.windowed;
 import dev.punctual.expiry.Executions;
 import dev.punctual.expiry.ItemKey;
 import dev.punctual.expiry.Sleeper;
+import dev.punctual.expiry.ThrottleBackoff;
 import dev.punctual.statemachine.BucketWorkflow;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -16,13 +18,15 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
+import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * The bucket function's core: what one {@code expire-bucket} execution does once its Wait ends.
  * <ul>
  *   <li>A one-second bucket waits for its second (its execution arrives
  *       {@link BucketWorkflow#WARM_LEAD} early, so the function is warm), seals the bucket, reads its
- *       entries and deletes each item conditionally, concurrently.</li>
+ *       entries and deletes each item conditionally, concurrently, retrying the deletes that fail a
+ *       few times ({@link #DELETE_ATTEMPTS}).</li>
  *   <li>A coarse bucket seals itself, finds the finer buckets within it that hold entries and starts
  *       their executions.</li>
  *   <li>A bucket woken early by the one-year cap on executions starts its successor.</li>
@@ -50,9 +54,18 @@ public final class BucketWorker {
         }
     }
 
+    /**
+     * How many times one invocation tries each delete (the first and three retries of those that fail)
+     * before it reports the bucket failed and its execution retries the whole bucket.
+     */
+    public static final int DELETE_ATTEMPTS = 4;
+    /** The first retry's pause is drawn from half this to this; it doubles each round. */
+    static final Duration FIRST_RETRY_PAUSE = Duration.ofMillis(100);
+
     private final ScheduleIndex index;
     private final ItemDeleter deleter;
     private final Executions buckets;
+    private final BucketGenerations generations;
     private final Clock clock;
     private final Sleeper sleeper;
     private final Executor pool;
@@ -66,6 +79,7 @@ public final class BucketWorker {
         this.deleter = Objects.requireNonNull(deleter, "deleter");
         this.buckets = Objects.requireNonNull(buckets, "buckets");
         this.clock = Objects.requireNonNull(clock, "clock");
+        this.generations = new BucketGenerations(buckets, clock);
         this.sleeper = Objects.requireNonNull(sleeper, "sleeper");
         this.pool = Objects.requireNonNull(pool, "pool");
     }
@@ -130,42 +144,68 @@ public final class BucketWorker {
         for (IndexEntry entry : index.entriesDue(bucket.table(), bucket.start())) {
             items.add(new ItemAtTtl(entry.key(), entry.ttl()));
         }
-        List<CompletableFuture<ItemDeleter.Result>> deletes = new ArrayList<>(items.size());
-        for (ItemAtTtl item : items) {
-            deletes.add(CompletableFuture.supplyAsync(
-                    () -> deleter.deleteIfUnchanged(bucket.table(), item.key(), ttlAttribute, item.ttl()), pool));
-        }
         int expired = 0;
         int superseded = 0;
+        List<ItemAtTtl> pending = new ArrayList<>(items);
         List<Throwable> failures = new ArrayList<>();
-        for (CompletableFuture<ItemDeleter.Result> delete : deletes) {
-            try {
-                if (delete.join() == ItemDeleter.Result.DELETED) {
-                    expired++;
-                } else {
-                    superseded++;
-                }
-            } catch (CompletionException e) {
-                failures.add(e.getCause());
+        for (int round = 0; round < DELETE_ATTEMPTS && !pending.isEmpty(); round++) {
+            if (round > 0) {
+                pause(round);
             }
+            List<CompletableFuture<ItemDeleter.Result>> deletes = new ArrayList<>(pending.size());
+            for (ItemAtTtl item : pending) {
+                deletes.add(CompletableFuture.supplyAsync(
+                        () -> deleter.deleteIfUnchanged(bucket.table(), item.key(), ttlAttribute, item.ttl()), pool));
+            }
+            List<ItemAtTtl> failed = new ArrayList<>();
+            failures.clear();
+            for (int i = 0; i < deletes.size(); i++) {
+                try {
+                    if (deletes.get(i).join() == ItemDeleter.Result.DELETED) {
+                        expired++;
+                    } else {
+                        superseded++;
+                    }
+                } catch (CompletionException e) {
+                    failed.add(pending.get(i));
+                    failures.add(e.getCause());
+                }
+            }
+            pending = failed;
         }
-        if (!failures.isEmpty()) {
-            throw new BucketFailedException(bucket, failures.size() + " of " + items.size() + " deletes failed", failures);
+        if (!pending.isEmpty()) {
+            throw new BucketFailedException(bucket, pending.size() + " of " + items.size() + " deletes failed "
+                    + DELETE_ATTEMPTS + " times", failures);
         }
         return new Result(BucketWorkflow.OUTCOME_EXPIRED, items.size(), expired, superseded, 0);
     }
 
+    /**
+     * Waits before retrying the deletes that failed: "equal jitter", half of a step that doubles each
+     * round from 100 ms plus a random share of the other half, so retries spread out yet always pause.
+     * Only the failed items are tried again, so a large bucket under a steady rate of errors converges
+     * instead of failing whole on every attempt of its execution.
+     */
+    private void pause(int round) {
+        long half = FIRST_RETRY_PAUSE.toMillis() / 2 << (round - 1);
+        try {
+            sleeper.sleep(Duration.ofMillis(half + ThreadLocalRandom.current().nextLong(half + 1)));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while retrying a bucket's deletes", e);
+        }
+    }
+
     private Result cascade(List<Bucket> children, String ttlAttribute) {
-        Instant now = clock.instant();
-        List<CompletableFuture<Executions.StartResult>> starts = new ArrayList<>(children.size());
+        List<CompletableFuture<Void>> starts = new ArrayList<>(children.size());
         for (Bucket child : children) {
-            BucketInput input = BucketInput.first(child, ttlAttribute, now);
-            // A name already taken is fine: the child runs, or ran after sealing, or a duplicate
-            // cascade got there first.
-            starts.add(CompletableFuture.supplyAsync(() -> buckets.start(input.executionName(), input.toJson()), pool));
+            // The child's live generation: running already (the handler or a duplicate cascade started
+            // it), finished, or started now; one that ended unfinished is replaced, never trusted.
+            starts.add(CompletableFuture.runAsync(() -> generations.ensure(child, ttlAttribute, ThrottleBackoff.noRetries()),
+                    pool));
         }
         List<Throwable> failures = new ArrayList<>();
-        for (CompletableFuture<Executions.StartResult> start : starts) {
+        for (CompletableFuture<Void> start : starts) {
             try {
                 start.join();
             } catch (CompletionException e) {

@@ -175,6 +175,41 @@ class SfnExecutionsHttpTest {
     }
 
     @Test
+    void endedUnfinishedSince_listsEveryPageOfEachUnfinishedStatus_andDescribesOnlyThoseStoppedSince() throws Exception {
+        ExpirySettings settings = ExpirySettings.fromEnvironment(environment());
+        try (SfnExecutions executions = SfnExecutions.create(settings)) {
+            answers = request -> {
+                if (request.target().endsWith("DescribeExecution")) {
+                    return Answer.ok("{\"input\":\"{\\\"for\\\":\\\"" + request.body().path("executionArn").asText() + "\\\"}\"}");
+                }
+                String status = request.body().path("statusFilter").asText();
+                if (!"FAILED".equals(status)) {
+                    return Answer.ok("{\"executions\":[]}");
+                }
+                // Newest first by start: the second page holds an old start that stopped recently.
+                return request.body().has("nextToken")
+                        ? Answer.ok("{\"executions\":[" + item("old-start", 1700000000, 1767225700) + "]}")
+                        : Answer.ok("{\"executions\":[" + item("recent", 1767225000, 1767225650) + ","
+                                + item("stopped-long-ago", 1767000000, 1767000100) + "],\"nextToken\":\"p2\"}");
+            };
+
+            List<Executions.Ended> ended = executions.endedUnfinishedSince(java.time.Instant.ofEpochSecond(1767225600));
+
+            assertThat(ended).extracting(Executions.Ended::name).containsExactly("recent", "old-start");
+            assertThat(ended.get(1).input()).isEqualTo("{\"for\":\"arn:aws:states:us-east-1:123456789012:execution:expire-item:old-start\"}");
+            assertThat(requestsFor("ListExecutions")).extracting(r -> r.body().path("statusFilter").asText())
+                    .containsExactly("FAILED", "FAILED", "TIMED_OUT", "ABORTED");
+            assertThat(requestsFor("DescribeExecution")).hasSize(2);
+        }
+    }
+
+    private static String item(String name, long start, long stop) {
+        return "{\"executionArn\":\"arn:aws:states:us-east-1:123456789012:execution:expire-item:" + name + "\",\"name\":\""
+                + name + "\",\"stateMachineArn\":\"arn:aws:states:us-east-1:123456789012:stateMachine:expire-item\","
+                + "\"status\":\"FAILED\",\"startDate\":" + start + ",\"stopDate\":" + stop + "}";
+    }
+
+    @Test
     void describe_readsAHandOverToASuccessorFromTheOutput() throws Exception {
         ExpirySettings settings = ExpirySettings.fromEnvironment(environment());
         try (SfnExecutions executions = SfnExecutions.create(settings)) {
@@ -185,6 +220,11 @@ class SfnExecutionsHttpTest {
 
             answers = request -> Answer.ok("{\"status\":\"SUCCEEDED\",\"stopDate\":1767225601,\"output\":\"{\\\"outcome\\\":\\\"Expired\\\"}\"}");
             assertThat(executions.describe("n").status()).isEqualTo(Executions.Status.CLOSED);
+
+            for (String unfinished : java.util.List.of("FAILED", "TIMED_OUT", "ABORTED")) {
+                answers = request -> Answer.ok("{\"status\":\"" + unfinished + "\",\"stopDate\":1767225601}");
+                assertThat(executions.describe("n").status()).as(unfinished).isEqualTo(Executions.Status.FAILED);
+            }
 
             answers = request -> Answer.error("ExecutionDoesNotExist", "none");
             assertThat(executions.describe("n").status()).isEqualTo(Executions.Status.MISSING);

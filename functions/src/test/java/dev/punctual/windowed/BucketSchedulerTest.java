@@ -10,7 +10,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import org.junit.jupiter.api.Test;
 
 class BucketSchedulerTest extends WindowedTestBase {
@@ -65,17 +64,38 @@ class BucketSchedulerTest extends WindowedTestBase {
     }
 
     @Test
-    void bucketThatEndedWithoutSealing_failsTheRecord_ratherThanLoseTheItem() {
+    void bucketWhoseExecutionEndedUnfinished_isReplacedByItsNextGeneration_andTheRecordSucceeds() {
         Bucket bucket = Bucket.containing(TABLE, BucketLevel.SECOND, T + 30);
-        executions.start(bucket.executionName(), "{}");
-        executions.close(bucket.executionName());
+        BucketInput first = BucketInput.first(bucket, "ttl", NOW);
+        executions.start(first.executionName(), first.toJson());
+        executions.fail(first.executionName());
 
-        CompletableFuture<BucketScheduler.Placement> placement = scheduler.schedule(List.of(request("a", T + 30)))
-                .get(request("a", T + 30));
+        BucketScheduler.Placement placement = scheduler.schedule(List.of(request("a", T + 30))).get(request("a", T + 30)).join();
 
-        assertThat(placement).isCompletedExceptionally();
-        assertThat(placement.handle((ok, failure) -> failure).join()).isInstanceOf(CompletionException.class)
-                .hasMessageContaining("ended without sealing");
+        assertThat(placement.outcome()).isEqualTo(BucketScheduler.Outcome.INDEXED);
+        assertThat(placement.execution()).isEqualTo(bucket.executionName() + "-g1");
+        assertThat(executions.running(bucket.executionName() + "-g1")).isTrue();
+        assertThat(executions.inputs.get(bucket.executionName() + "-g1")).contains("\"generation\":1");
+    }
+
+    @Test
+    void bucketWhoseEveryGenerationFailed_isTreatedAsSealed_soTheHandlerDeletesTheItemAtItsSecond() {
+        Bucket bucket = Bucket.containing(TABLE, BucketLevel.SECOND, T + 30);
+        BucketInput input = BucketInput.first(bucket, "ttl", NOW);
+        for (int generation = 0; generation <= BucketGenerations.MAX_GENERATIONS; generation++) {
+            executions.start(input.executionName(), input.toJson());
+            executions.fail(input.executionName());
+            input = input.nextGeneration(NOW, java.time.Duration.ZERO);
+        }
+        ItemKey key = ItemKey.of(Map.of("id", AttributeText.s("a")));
+        table.put(key, Long.toString(T + 30));
+
+        BucketScheduler.Placement placement = scheduler.schedule(List.of(request("a", T + 30))).get(request("a", T + 30)).join();
+
+        assertThat(placement.outcome()).as("nobody will read the bucket: the handler deletes the item itself")
+                .isEqualTo(BucketScheduler.Outcome.DELETED);
+        assertThat(table.deletes).singleElement().satisfies(d -> assertThat(d.at()).isEqualTo(Instant.ofEpochSecond(T + 30)));
+        assertThat(executions.executionsOf(bucket)).as("no generation past the last").isEqualTo(BucketGenerations.MAX_GENERATIONS + 1);
     }
 
     @Test
@@ -179,7 +199,9 @@ class BucketSchedulerTest extends WindowedTestBase {
 
         assertThat(result.get(request("a", T + 30)).join())
                 .isEqualTo(new BucketScheduler.Placement(BucketScheduler.Outcome.INDEXED, running.executionName()));
+        // A continued execution handed the bucket to its one-year successor: that is the live generation, found
+        // (or, were it missing, started) under the successor's name.
         assertThat(result.get(request("b", T + 600)).join())
-                .isEqualTo(new BucketScheduler.Placement(BucketScheduler.Outcome.INDEXED, continued.executionName()));
+                .isEqualTo(new BucketScheduler.Placement(BucketScheduler.Outcome.INDEXED, continued.executionName() + "-h1"));
     }
 }

@@ -52,24 +52,90 @@ class BucketWorkerTest extends WindowedTestBase {
     }
 
     @Test
-    void secondBucket_whenSomeDeletesFail_reportsTheBucketFailed_andARetryFinishesIt() {
+    void secondBucket_retriesOnlyTheDeletesThatFailed_withinTheInvocation() {
         long due = T;
+        List<String> attempted = new java.util.concurrent.CopyOnWriteArrayList<>();
+        BucketWorker flakyWorker = bucketOfAAndB(due, BucketWorker.DELETE_ATTEMPTS - 1, attempted);
+
+        BucketWorker.Result result = flakyWorker.work(BucketInput.first(Bucket.containing(TABLE, BucketLevel.SECOND, due), "ttl", NOW));
+
+        assertThat(result.expired()).isEqualTo(2);
+        assertThat(attempted).as("a once, b until it went").hasSize(1 + BucketWorker.DELETE_ATTEMPTS);
+        // Three pauses between the four rounds: half of 100, 200 and 400 ms at least, all of them at most.
+        assertThat(table.deletes).filteredOn(d -> d.key().equals(key("b"))).singleElement().satisfies(d ->
+                assertThat(Duration.between(Instant.ofEpochSecond(due), d.at()))
+                        .isBetween(Duration.ofMillis(350), Duration.ofMillis(700)));
+        assertThat(table.deletes).filteredOn(d -> d.key().equals(key("a"))).singleElement()
+                .satisfies(d -> assertThat(d.at()).as("no pause before the first round").isEqualTo(Instant.ofEpochSecond(due)));
+    }
+
+    /**
+     * Items a and b due in {@code due}, indexed, and a worker whose deleter fails b's first
+     * {@code failures} deletes; every delete attempted is added to {@code attempted}.
+     */
+    private BucketWorker bucketOfAAndB(long due, int failures, List<String> attempted) {
         AtomicInteger calls = new AtomicInteger();
         ItemDeleter flaky = (t, key, attribute, ttl) -> {
-            if (key.equals(key("b")) && calls.incrementAndGet() == 1) {
+            attempted.add(key.toDynamoJson());
+            if (key.equals(key("b")) && calls.incrementAndGet() <= failures) {
                 throw new IllegalStateException("ProvisionedThroughputExceeded");
             }
             return table.deleteIfUnchanged(t, key, attribute, ttl);
         };
-        BucketWorker flakyWorker = new BucketWorker(index, flaky, executions, clock, clock, pool);
         table.put(key("a"), Long.toString(due));
         table.put(key("b"), Long.toString(due));
         index.putChunk(TABLE, due, "c1", List.of(new IndexEntry(key("a"), Long.toString(due), due),
                 new IndexEntry(key("b"), Long.toString(due), due)));
+        return new BucketWorker(index, flaky, executions, clock, clock, pool);
+    }
+
+    @Test
+    void secondBucket_reportsTheFailuresOfItsLastRound_notOfEarlierOnes() {
+        long due = T;
+        AtomicInteger round = new AtomicInteger();
+        index.putChunk(TABLE, due, "c1", List.of(new IndexEntry(key("a"), Long.toString(due), due)));
+        BucketWorker failing = new BucketWorker(index, (t, k, a, ttl) -> {
+            throw new IllegalStateException("attempt " + round.incrementAndGet());
+        }, executions, clock, clock, pool);
+
+        assertThatThrownBy(() -> failing.work(BucketInput.first(Bucket.containing(TABLE, BucketLevel.SECOND, due), "ttl", NOW)))
+                .isInstanceOf(BucketWorker.BucketFailedException.class)
+                .hasMessageEndingWith("first: java.lang.IllegalStateException: attempt " + BucketWorker.DELETE_ATTEMPTS)
+                .satisfies(e -> assertThat(e.getSuppressed()).as("one failure in the last round, none kept from before").isEmpty());
+    }
+
+    @Test
+    void secondBucket_interruptedWhileItWaitsToRetry_stopsWithTheInterruptKept() throws Exception {
+        long due = T;
+        index.putChunk(TABLE, due, "c1", List.of(new IndexEntry(key("a"), Long.toString(due), due)));
+        dev.punctual.expiry.Sleeper interrupted = duration -> {
+            throw new InterruptedException("shutting down");
+        };
+        BucketWorker failing = new BucketWorker(index, (t, k, a, ttl) -> {
+            throw new IllegalStateException("InternalServerError");
+        }, executions, clock, interrupted, pool);
+        clock.set(Instant.ofEpochSecond(due));
+
+        java.util.concurrent.Future<Throwable> thrown = java.util.concurrent.Executors.newSingleThreadExecutor().submit(() -> {
+            try {
+                failing.work(BucketInput.first(Bucket.containing(TABLE, BucketLevel.SECOND, due), "ttl", NOW));
+                return null;
+            } catch (IllegalStateException e) {
+                return Thread.currentThread().isInterrupted() ? e : new AssertionError("the interrupt was not kept", e);
+            }
+        });
+
+        assertThat(thrown.get()).isInstanceOf(IllegalStateException.class).hasMessageContaining("interrupted");
+    }
+
+    @Test
+    void secondBucket_whenADeleteKeepsFailing_reportsTheBucketFailed_andARetryFinishesIt() {
+        long due = T;
+        BucketWorker flakyWorker = bucketOfAAndB(due, BucketWorker.DELETE_ATTEMPTS, new java.util.ArrayList<>());
         BucketInput input = BucketInput.first(Bucket.containing(TABLE, BucketLevel.SECOND, due), "ttl", NOW);
 
         assertThatThrownBy(() -> flakyWorker.work(input)).isInstanceOf(BucketWorker.BucketFailedException.class)
-                .hasMessageContaining("1 of 2 deletes failed");
+                .hasMessageContaining("1 of 2 deletes failed 4 times");
         BucketWorker.Result retried = flakyWorker.work(input);
 
         assertThat(retried.expired()).isEqualTo(1);
@@ -92,6 +158,22 @@ class BucketWorkerTest extends WindowedTestBase {
                 Bucket.containing(TABLE, BucketLevel.SECOND, minute + 3).executionName(),
                 Bucket.containing(TABLE, BucketLevel.SECOND, minute + 59).executionName());
         assertThat(index.isSealed(bucket)).isTrue();
+    }
+
+    @Test
+    void minuteBucket_cascadingIntoAChildWhoseExecutionEndedUnfinished_startsTheChildsNextGeneration() {
+        long minute = T + 600;
+        index.putChunk(TABLE, minute + 3, "c1", List.of(new IndexEntry(key("a"), "x", minute + 3)));
+        Bucket child = Bucket.containing(TABLE, BucketLevel.SECOND, minute + 3);
+        BucketInput stopped = BucketInput.first(child, "ttl", NOW);
+        executions.start(stopped.executionName(), stopped.toJson());
+        executions.fail(stopped.executionName());
+        Bucket bucket = Bucket.containing(TABLE, BucketLevel.MINUTE, minute);
+        clock.set(bucket.naturalWake());
+
+        worker.work(BucketInput.first(bucket, "ttl", NOW));
+
+        assertThat(executions.running(child.executionName() + "-g1")).as("the cascade does not trust a dead child").isTrue();
     }
 
     @Test
@@ -173,7 +255,7 @@ class BucketWorkerTest extends WindowedTestBase {
 
         assertThatThrownBy(() -> failing.work(BucketInput.first(bucket, "ttl", NOW)))
                 .isInstanceOf(BucketWorker.BucketFailedException.class)
-                .hasMessageStartingWith(TABLE + "/second@" + Instant.ofEpochSecond(due) + ": 7 of 7 deletes failed; first: ")
+                .hasMessageStartingWith(TABLE + "/second@" + Instant.ofEpochSecond(due) + ": 7 of 7 deletes failed " + BucketWorker.DELETE_ATTEMPTS + " times; first: ")
                 .satisfies(e -> assertThat(e.getSuppressed()).as("the next four failures").hasSize(4));
     }
 

@@ -187,6 +187,7 @@ final class WindowedFakes {
         final Map<String, String> inputs = new LinkedHashMap<>();
         final Map<String, Status> statuses = new HashMap<>();
         final List<String> startCalls = new ArrayList<>();
+        final List<String> describeCalls = new ArrayList<>();
         private Runnable beforeNextStart;
 
         /** Runs {@code action} once, just before the next StartExecution. */
@@ -220,6 +221,7 @@ final class WindowedFakes {
 
         @Override
         public synchronized Holder describe(String name) {
+            describeCalls.add(name);
             Status status = statuses.get(name);
             return status == null ? new Holder(Status.MISSING, null) : new Holder(status, status == Status.RUNNING ? null : Instant.EPOCH);
         }
@@ -231,6 +233,16 @@ final class WindowedFakes {
 
         synchronized void close(String name) {
             statuses.put(name, Status.CLOSED);
+        }
+
+        /** The execution ended unfinished: failed, timed out or was stopped. */
+        synchronized void fail(String name) {
+            statuses.put(name, Status.FAILED);
+        }
+
+        /** How many executions have the bucket's name or one of its generations' (and hops'). */
+        synchronized long executionsOf(Bucket bucket) {
+            return inputs.keySet().stream().filter(name -> name.startsWith(bucket.executionName())).count();
         }
 
         synchronized boolean running(String name) {

@@ -22,6 +22,12 @@ public final class BucketWorkflow {
     public static final String WAKE_AT = "wakeAt";
     /** Input: how many one-year hops this bucket's chain has made (0 for the first execution). */
     public static final String HOP = "hop";
+    /**
+     * Input: which generation of its bucket this execution is (absent for the first, 0). A successor
+     * generation replaces an execution that failed, timed out or was stopped before it finished; see
+     * {@link ExecutionStatusEvents}.
+     */
+    public static final String GENERATION = "generation";
 
     /** Output field naming the outcome, as in {@link ExpiryWorkflow#OUTCOME}. */
     public static final String OUTCOME = ExpiryWorkflow.OUTCOME;

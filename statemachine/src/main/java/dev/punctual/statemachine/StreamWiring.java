@@ -55,6 +55,13 @@ public final class StreamWiring {
      * runtime bills its in-process invocations at it.
      */
     public static final int BUCKET_FUNCTION_MEMORY_MB = 1024;
+
+    /**
+     * The bucket function's timeout: a minute under the {@code WorkBucket} Task's {@code TimeoutSeconds}
+     * (300) in {@code expire-bucket.asl.json}, so a function that runs out of time fails as itself
+     * ({@code Lambda.Unknown}) before the Task times out. The local runtime's injected timeouts end here.
+     */
+    public static final Duration BUCKET_FUNCTION_TIMEOUT = Duration.ofSeconds(240);
     /**
      * The function's timeout (Lambda's {@code Timeout}): CDK deploys it, the handler plans its retries
      * within what is left of it, and the local runtime's Lambda context counts down from it.

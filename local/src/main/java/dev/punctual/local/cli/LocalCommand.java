@@ -85,6 +85,9 @@ final class LocalCommand implements Callable<Integer> {
         out.printf("State machine       %s%n", runtime.scheduledStateMachineArn());
         runtime.mode().facts().forEach((label, value) -> out.printf("%-20s%s%n", label, value));
         out.printf("Quotas              %s%n", QuotaOptions.describe(options.quotas()));
+        if (!runtimeOptions.faults.describe().isEmpty()) {
+            out.printf("Injected faults     %s (each logged as it happens)%n", runtimeOptions.faults.describe());
+        }
         out.printf("Data                %s%n", options.dataDirectory() == null ? "in memory" : options.dataDirectory().toAbsolutePath());
         if (runtime.recovery().executionsResumed() > 0 || runtime.recovery().recordsReplayed() > 0) {
             out.printf("Recovered           %d pending executions in %d ms%n", runtime.recovery().executionsResumed(),

@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashSet;
 import java.util.List;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -30,10 +31,8 @@ final class RuntimeOptions {
                     + " time buckets, one execution per non-empty bucket, for cost and scale (default: ${DEFAULT-VALUE}).")
     String mode;
 
-    @Option(names = "--dynamodb-fault", paramLabel = "ERROR=FRACTION",
-            description = "Fault injection: the state machine's DynamoDB calls fail with ERROR (e.g. ThrottlingException, "
-                    + "ProvisionedThroughputExceededException, InternalServerError) with probability FRACTION.")
-    String dynamoDbFault;
+    @Mixin
+    FaultOptions faults;
 
     LocalRuntime.Options toRuntimeOptions(CommandSpec spec, int dynamoDbPort, int stepFunctionsPort) {
         checkPort(spec, "--dynamodb-port", dynamoDbPort);
@@ -50,17 +49,7 @@ final class RuntimeOptions {
     }
 
     void applyFaults(CommandSpec spec, LocalRuntime runtime) {
-        if (dynamoDbFault == null) {
-            return;
-        }
-        String[] parts = dynamoDbFault.split("=", 2);
-        try {
-            double fraction = Double.parseDouble(parts.length == 2 ? parts[1] : "");
-            runtime.dynamoDbFaults().failFraction(fraction, parts[0], System.nanoTime());
-        } catch (IllegalArgumentException e) {
-            throw new ParameterException(spec.commandLine(), "--dynamodb-fault expects ERROR=FRACTION, e.g. "
-                    + "ThrottlingException=0.2; got '" + dynamoDbFault + "': " + e.getMessage());
-        }
+        faults.apply(spec, runtime);
     }
 
     /** The mode a {@code --mode} value names, or a usage error listing the modes. */

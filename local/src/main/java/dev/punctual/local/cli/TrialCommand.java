@@ -82,6 +82,9 @@ abstract class TrialCommand implements Callable<Integer> {
     @Mixin
     ConsoleOptions consoleOptions;
 
+    @Mixin
+    FaultOptions faultOptions;
+
     @Option(names = "--expiry-events", negatable = true,
             description = "Publish ItemExpired events while the trial runs, as a table with expiryEvents on would"
                     + " (demo: on; bench: off, as the construct's default).")
@@ -140,6 +143,7 @@ abstract class TrialCommand implements Callable<Integer> {
                 where.println(ConsoleOptions.line(console));
                 where.flush();
             }
+            faultOptions.apply(spec, runtime);
             if (!json) {
                 out.printf("DynamoDB Local %s, Step Functions %s, data %s, mode %s%n", runtime.dynamoDbEndpoint(),
                         runtime.stepFunctionsEndpoint(), dataDirectory == null ? "in memory" : dataDirectory, expiryMode);
@@ -173,12 +177,17 @@ abstract class TrialCommand implements Callable<Integer> {
                 extra.put("mode", "\"" + expiryMode.label() + "\"");
                 extra.put("cost", cost.toJson(report.deleted()));
                 extra.put("metrics", PublishedMetrics.of(runtime.metrics(), table).toJson());
+                extra.put("faults", runtime.injectedFaults().toJson());
                 out.println(report.toJson(extra));
             } else {
                 out.println();
                 out.println(report.toText());
                 out.println(cost.toText(report.deleted()));
                 out.println(PublishedMetrics.of(runtime.metrics(), table).toText());
+                if (runtime.injectedFaults().total() > 0) {
+                    out.printf("Injected faults: %d, by call site: %s%n", runtime.injectedFaults().total(),
+                            runtime.injectedFaults().bySite());
+                }
                 out.println(report.perfect() ? "OK: every item expired at its TTL, none early, none missed."
                         : "NOT OK: see early, missed and backstop above.");
             }

@@ -5,6 +5,7 @@ import dev.punctual.expiry.Sleeper;
 import dev.punctual.statemachine.ExpiryMode;
 import java.net.URI;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
@@ -46,6 +47,22 @@ public interface LocalMode {
 
         /** The DynamoDB client Punctual's own calls go through (metered for the cost report). */
         DynamoDbClient punctualDynamoDb();
+
+        /**
+         * {@link #punctualDynamoDb()} as the function {@code caller} gets it: failing as the runtime's
+         * {@code --dynamodb-fault} says, at call sites named {@code caller.<Operation>}.
+         */
+        DynamoDbClient functionDynamoDb(String caller);
+
+        /**
+         * An EventBridge rule on the runtime's bus, as the construct creates one: events matching
+         * {@code pattern} (Step Functions' status changes among them) invoke the in-process function
+         * {@code function} asynchronously, retried as Lambda retries such an invocation.
+         */
+        void eventRule(String name, String pattern, String function);
+
+        /** A scheduled EventBridge rule: the in-process {@code function} gets a scheduled event every {@code rate}. */
+        void scheduleRule(String name, Duration rate, String function);
 
         Clock clock();
 

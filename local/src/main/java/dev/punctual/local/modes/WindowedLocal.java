@@ -5,6 +5,7 @@ import dev.punctual.functions.ExpirySettings;
 import dev.punctual.functions.FunctionParts;
 import dev.punctual.local.account.LocalAccount;
 import dev.punctual.statemachine.Arns;
+import dev.punctual.statemachine.ExecutionStatusEvents;
 import dev.punctual.statemachine.ExpiryMode;
 import dev.punctual.statemachine.ScheduleIndexTable;
 import dev.punctual.statemachine.StateMachineDefinitions;
@@ -26,7 +27,7 @@ import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
 /**
  * {@link ExpiryMode#WINDOWED} on the local runtime, as the construct deploys it: the schedule index
  * table (one for every watched table), the expire-bucket state machine and the bucket function,
- * in-process. Its pending work is what the index holds for buckets not yet worked ({@link IndexedPending}).
+ * in-process, and the two rules that heal buckets (a status-change rule and the sweep's schedule). Its pending work is what the index holds for buckets not yet worked ({@link IndexedPending}).
  */
 public final class WindowedLocal implements LocalMode {
 
@@ -34,6 +35,12 @@ public final class WindowedLocal implements LocalMode {
     public static final String STATE_MACHINE_NAME = "punctual-expire-bucket";
     /** Name of the in-process bucket function. */
     public static final String FUNCTION_NAME = "punctual-bucket";
+    /** The bucket function's DynamoDB call sites are named after this in fault injection. */
+    public static final String FUNCTION_CALLER = "bucket-function";
+    /** The rule that hands the bucket function a bucket execution that ended unfinished. */
+    public static final String HEALING_RULE = "punctual-bucket-healing";
+    /** The scheduled rule that hands the bucket function the sweep. */
+    public static final String SWEEP_RULE = "punctual-bucket-sweep";
 
     /** A scan of the index serves the console's overview for this long. */
     private static final Duration SCAN_REUSE = Duration.ofSeconds(1);
@@ -45,12 +52,16 @@ public final class WindowedLocal implements LocalMode {
                 StateMachineDefinitions.expireBucket(LocalAccount.PARTITION, context.functionArn(FUNCTION_NAME)));
         Map<String, String> environment = bucketFunctionEnvironment(context, stateMachineArn);
         FunctionParts.Builder parts = FunctionParts.builder(ExpirySettings.forBucketFunction(environment))
-                .dynamoDb(context.punctualDynamoDb())
+                .dynamoDb(context.functionDynamoDb(FUNCTION_CALLER))
                 .clock(context.clock())
                 .sleeper(context.sleeper());
         context.stepFunctionsTransport().ifPresent(parts::stepFunctionsTransport);
         BucketFunction function = context.register(new BucketFunction(parts.build()));
         context.function(FUNCTION_NAME, StreamWiring.BUCKET_FUNCTION_MEMORY_MB, function);
+        // Healing, as the construct deploys it: a bucket execution that ends unfinished is handed to the
+        // function, which starts its successor; the sweep catches what no status change reached.
+        context.eventRule(HEALING_RULE, ExecutionStatusEvents.unfinishedPattern(stateMachineArn), FUNCTION_NAME);
+        context.scheduleRule(SWEEP_RULE, ExecutionStatusEvents.SWEEP_INTERVAL, FUNCTION_NAME);
         return new Wired(stateMachineArn,
                 Map.of(StreamWiring.ENV_SCHEDULE_TABLE, ScheduleIndexTable.LOCAL_TABLE_NAME,
                         StreamWiring.ENV_DYNAMODB_ENDPOINT, context.dynamoDbEndpoint().toString()),

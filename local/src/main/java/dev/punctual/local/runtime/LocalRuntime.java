@@ -5,14 +5,16 @@ import dev.punctual.functions.ExpiryStreamHandler;
 import dev.punctual.local.billing.CostMeter;
 import dev.punctual.local.billing.DeletionLedger;
 import dev.punctual.local.events.EventStore;
+import dev.punctual.local.events.EventRules;
 import dev.punctual.local.events.PutEventsFaults;
+import dev.punctual.local.faults.FaultCounts;
+import dev.punctual.local.faults.Faults;
 import dev.punctual.local.modes.LocalMode;
 import dev.punctual.local.stepfunctions.executions.StepFunctionsEngine;
 import dev.punctual.local.stepfunctions.executions.Recovery;
 import dev.punctual.local.stepfunctions.quotas.Quota;
 import dev.punctual.local.stepfunctions.quotas.QuotaSettings;
 import dev.punctual.local.stepfunctions.quotas.ThrottleCounts;
-import dev.punctual.local.stepfunctions.tasks.DynamoDbFaults;
 import dev.punctual.local.stream.DeadLetters;
 import dev.punctual.local.stream.MappingSettings;
 import dev.punctual.local.stream.StreamPoller;
@@ -74,8 +76,20 @@ public interface LocalRuntime extends AutoCloseable {
     /** What the Step Functions quotas have throttled so far (all zero without {@code --aws-quotas}). */
     ThrottleCounts throttled();
 
-    /** Fault injection for the state machine's DynamoDB calls. */
-    DynamoDbFaults dynamoDbFaults();
+    /** Fault injection for every DynamoDB call Punctual makes: the handler's, the bucket function's, the state machines'. */
+    Faults dynamoDbFaults();
+
+    /** Fault injection for the bucket function's invocations (windowed mode): by its state machine and by its rules. */
+    Faults lambdaFaults();
+
+    /** The faults injected so far, per call site. */
+    FaultCounts injectedFaults();
+
+    /**
+     * The rules of the runtime's event bus, whose targets are in-process functions (windowed mode's
+     * healing and sweep; none per item): what they delivered, retried and dropped.
+     */
+    EventRules eventRules();
 
     /** ARN of the expire-item state machine. */
     String stateMachineArn();

@@ -1,6 +1,7 @@
 package dev.punctual.local.runtime;
 
 import dev.punctual.local.account.LocalAccount;
+import dev.punctual.local.faults.RuntimeFaults;
 import dev.punctual.local.stepfunctions.api.InProcessTransport;
 import dev.punctual.local.stepfunctions.api.StepFunctionsServer;
 import dev.punctual.local.stepfunctions.asl.Interpreter;
@@ -8,12 +9,12 @@ import dev.punctual.local.stepfunctions.executions.StepFunctionsEngine;
 import dev.punctual.local.stepfunctions.executions.StepFunctionsException;
 import dev.punctual.local.stepfunctions.executions.Recovery;
 import dev.punctual.local.stepfunctions.quotas.Throttles;
-import dev.punctual.local.stepfunctions.tasks.DynamoDbFaults;
 import dev.punctual.local.stepfunctions.tasks.DynamoDbTaskResource;
 import dev.punctual.local.stepfunctions.tasks.LambdaFunctions;
 import dev.punctual.local.stepfunctions.tasks.LambdaTaskResource;
 import dev.punctual.local.time.Timer;
 import dev.punctual.statemachine.StateMachineDefinitions;
+import dev.punctual.statemachine.StreamWiring;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.util.List;
@@ -41,13 +42,15 @@ final class LocalStepFunctions implements AutoCloseable {
     private final String expireItemArn;
 
     private LocalStepFunctions(Lifetimes owned, LocalRuntime.Options options, Timer timer, DynamoDbClient punctualDynamoDb,
-            DynamoDbFaults faults, LambdaFunctions functions) {
+            RuntimeFaults faults, LambdaFunctions functions) {
         this.owned = owned;
         ExecutorService tasks = owned.ownThreads(TASK_THREADS, "punctual-task");
         throttles = Throttles.of(options.quotas(), timer.clock());
         engine = owned.own(StepFunctionsEngine.builder()
                 .interpreter(resources -> new Interpreter(timer, resources, tasks, throttles.transitions()))
-                .taskResources(List.of(new DynamoDbTaskResource(punctualDynamoDb, faults), new LambdaTaskResource(functions)))
+                .taskResources(List.of(new DynamoDbTaskResource(faults.dynamoDbFor("state-machine", punctualDynamoDb)),
+                        faults.lambdaTasks(new LambdaTaskResource(functions), "bucket-state-machine",
+                                StreamWiring.BUCKET_FUNCTION_TIMEOUT)))
                 .timer(timer)
                 .dataDirectory(options.under("stepfunctions"))
                 .region(LocalAccount.REGION)
@@ -65,7 +68,7 @@ final class LocalStepFunctions implements AutoCloseable {
      * delete through {@code punctualDynamoDb} (with {@code faults}) and invoke {@code functions}.
      */
     static LocalStepFunctions start(LocalRuntime.Options options, Timer timer, DynamoDbClient punctualDynamoDb,
-            DynamoDbFaults faults, LambdaFunctions functions) {
+            RuntimeFaults faults, LambdaFunctions functions) {
         return Lifetimes.start("the Step Functions engine", owned ->
                 new LocalStepFunctions(owned, options, timer, punctualDynamoDb, faults, functions));
     }

@@ -4,15 +4,20 @@ import com.amazonaws.services.lambda.runtime.RequestHandler;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.punctual.expiry.Sleeper;
 import dev.punctual.local.account.LocalAccount;
 import dev.punctual.local.modes.LocalMode;
 import dev.punctual.local.stepfunctions.tasks.LambdaFunctions;
 import dev.punctual.local.stream.LocalLambdaContext;
+import dev.punctual.statemachine.StreamWiring;
 import java.net.URI;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Consumer;
+import java.util.function.Function;
 import software.amazon.awssdk.http.SdkHttpClient;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
@@ -78,6 +83,33 @@ final class ModeContext implements LocalMode.Context {
     @Override
     public DynamoDbClient punctualDynamoDb() {
         return host.dynamoDb();
+    }
+
+    @Override
+    public DynamoDbClient functionDynamoDb(String caller) {
+        return host.dynamoDbFor(caller);
+    }
+
+    @Override
+    public void eventRule(String name, String pattern, String function) {
+        host.eventRules().add(name, pattern, target(name, function));
+    }
+
+    @Override
+    public void scheduleRule(String name, Duration rate, String function) {
+        host.eventRules().addSchedule(name, rate, LocalAccount.REGION, LocalAccount.ACCOUNT_ID, target(name, function));
+    }
+
+    /**
+     * {@code function} as a rule's target: invoked asynchronously, billed, its payload converted, and failing
+     * as {@code --lambda-fault} says at the call site {@code <rule>.Invoke}. The bucket function is the only
+     * function a rule targets, so a timeout ends at its timeout.
+     */
+    private Consumer<ObjectNode> target(String rule, String function) {
+        Function<JsonNode, JsonNode> invoke = functions.find(function).orElseThrow(() -> new IllegalArgumentException(
+                "rule " + rule + " targets function " + function + ", which is not registered"));
+        Function<JsonNode, JsonNode> faulty = host.faults().lambdaTarget(rule, invoke, StreamWiring.BUCKET_FUNCTION_TIMEOUT);
+        return faulty::apply;
     }
 
     @Override

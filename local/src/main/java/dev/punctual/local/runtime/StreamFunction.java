@@ -40,7 +40,7 @@ final class StreamFunction implements AutoCloseable {
 
     private ExpiryStreamHandler newHandler(WatchedTable table) {
         FunctionParts.Builder parts = FunctionParts.builder(environments.apply(table))
-                .dynamoDb(host.dynamoDb())
+                .dynamoDb(host.dynamoDbFor("handler"))
                 .clock(host.clock())
                 .sleeper(host.sleeper())
                 .metrics(host.metrics());

@@ -11,13 +11,17 @@ import dev.punctual.local.dynamodb.LocalDynamoDbClients;
 import dev.punctual.local.events.EventBridgeServer;
 import dev.punctual.local.events.EventStore;
 import dev.punctual.local.events.PutEventsApi;
+import dev.punctual.local.events.EventRules;
+import dev.punctual.local.events.ExecutionStatusPublisher;
 import dev.punctual.local.events.PutEventsFaults;
+import dev.punctual.local.faults.FaultCounts;
+import dev.punctual.local.faults.Faults;
+import dev.punctual.local.faults.RuntimeFaults;
 import dev.punctual.local.modes.LocalMode;
 import dev.punctual.local.modes.LocalModes;
 import dev.punctual.local.stepfunctions.executions.StepFunctionsEngine;
 import dev.punctual.local.stepfunctions.executions.Recovery;
 import dev.punctual.local.stepfunctions.quotas.ThrottleCounts;
-import dev.punctual.local.stepfunctions.tasks.DynamoDbFaults;
 import dev.punctual.local.stepfunctions.tasks.LambdaFunctions;
 import dev.punctual.local.stream.DeadLetters;
 import dev.punctual.local.stream.StreamPoller;
@@ -57,7 +61,8 @@ final class WiredRuntime implements LocalRuntime {
     private final CostMeter costMeter = new CostMeter();
     private final DeletionLedger deletions = new DeletionLedger();
     private final RecordedMetrics metrics = new RecordedMetrics();
-    private final DynamoDbFaults faults = DynamoDbFaults.none();
+    private final RuntimeFaults faults;
+    private final EventRules eventRules;
     private final PutEventsFaults eventFaults = new PutEventsFaults();
     private final DynamoDbLocalServer dynamoDbServer;
     private final DynamoDbClient dynamoDb;
@@ -86,9 +91,13 @@ final class WiredRuntime implements LocalRuntime {
             MeteredDynamoDb punctualDynamoDb = new MeteredDynamoDb(inProcess.dynamoDb(), costMeter, deletions,
                     table -> !ScheduleIndexTable.LOCAL_TABLE_NAME.equals(table), clock);
             LambdaFunctions functions = new LambdaFunctions();
+            faults = new RuntimeFaults(timer);
             stepFunctions = owned.own(LocalStepFunctions.start(options, timer, punctualDynamoDb, faults, functions));
+            // Step Functions publishes its executions' status changes to the bus; a mode's rules route them.
+            eventRules = owned.own(new EventRules(timer, owned.ownThreads(2, "punctual-event-delivery")));
+            stepFunctions.engine().addListener(new ExecutionStatusPublisher(eventRules, LocalAccount.REGION, LocalAccount.ACCOUNT_ID));
             FunctionHost host = new FunctionHost(punctualDynamoDb, clock, new TimerSleeper(timer), metrics, costMeter,
-                    stepFunctions);
+                    stepFunctions, faults, eventRules);
             mode = LocalModes.of(options.mode()).wire(new ModeContext(dynamoDb, dynamoDbServer.endpoint(), functions,
                     host, owned));
             events = owned.own(EventStore.in(options.under("events")));
@@ -199,8 +208,23 @@ final class WiredRuntime implements LocalRuntime {
     }
 
     @Override
-    public DynamoDbFaults dynamoDbFaults() {
-        return faults;
+    public Faults dynamoDbFaults() {
+        return faults.dynamoDb();
+    }
+
+    @Override
+    public Faults lambdaFaults() {
+        return faults.lambda();
+    }
+
+    @Override
+    public FaultCounts injectedFaults() {
+        return faults.counts();
+    }
+
+    @Override
+    public EventRules eventRules() {
+        return eventRules;
     }
 
     @Override

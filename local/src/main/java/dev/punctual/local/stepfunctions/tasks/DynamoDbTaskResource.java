@@ -52,16 +52,14 @@ public final class DynamoDbTaskResource implements TaskResource {
     }
 
     private final DynamoDbClient client;
-    private final DynamoDbFaults faults;
     private final Map<String, Operation> operations;
 
     /**
-     * @param client the client for the runtime's DynamoDB endpoint
-     * @param faults faults to inject; {@link DynamoDbFaults#none()} for none
+     * @param client the client for the runtime's DynamoDB endpoint (the runtime's injects faults,
+     *     {@code dev.punctual.local.faults.FaultyDynamoDb}, which fail the task as DynamoDB's errors would)
      */
-    public DynamoDbTaskResource(DynamoDbClient client, DynamoDbFaults faults) {
+    public DynamoDbTaskResource(DynamoDbClient client) {
         this.client = Objects.requireNonNull(client, "client");
-        this.faults = Objects.requireNonNull(faults, "faults");
         this.operations = Map.of(
                 "getItem", new Operation(() -> (SdkPojo) GetItemRequest.builder(), r -> client.getItem((GetItemRequest) r)),
                 "putItem", new Operation(() -> (SdkPojo) PutItemRequest.builder(), r -> client.putItem((PutItemRequest) r)),
@@ -73,11 +71,6 @@ public final class DynamoDbTaskResource implements TaskResource {
                 "scan", new Operation(() -> (SdkPojo) ScanRequest.builder(), r -> client.scan((ScanRequest) r)),
                 "batchWriteItem", new Operation(() -> (SdkPojo) BatchWriteItemRequest.builder(),
                         r -> client.batchWriteItem((BatchWriteItemRequest) r)));
-    }
-
-    /** The fault policy this resource applies, for the runtime to reconfigure. */
-    public DynamoDbFaults faults() {
-        return faults;
     }
 
     @Override
@@ -114,9 +107,6 @@ public final class DynamoDbTaskResource implements TaskResource {
             throw new StatesRuntimeError("Invalid parameters for DynamoDB " + action + ": "
                     + e.getMessage());
         }
-        faults.next().ifPresent(code -> {
-            throw new TaskError(errorPrefix + sdkErrorName(code, optimized), faultMessage(code, optimized));
-        });
         DynamoDbResponse response;
         try {
             response = operation.call().apply(request);
@@ -154,20 +144,5 @@ public final class DynamoDbTaskResource implements TaskResource {
         String message = e.awsErrorDetails() == null ? e.getMessage() : e.awsErrorDetails().errorMessage();
         return message + " (Service: AmazonDynamoDBv2; Status Code: " + e.statusCode() + "; Error Code: " + code
                 + "; Request ID: " + e.requestId() + "; Proxy: null)";
-    }
-
-    private static String faultMessage(String code, boolean optimized) {
-        String message = switch (code) {
-            case "ProvisionedThroughputExceededException" -> "The level of configured provisioned throughput for the"
-                    + " table was exceeded. Consider increasing your provisioning level with the UpdateTable API.";
-            case "ThrottlingException", "RequestLimitExceeded" -> "Rate of requests exceeds the allowed throughput.";
-            case "AccessDeniedException" -> "The state machine's role is not authorized to perform this DynamoDB action.";
-            default -> "Internal server error";
-        };
-        int status = code.startsWith("Internal") || code.startsWith("ServiceUnavailable") ? 500 : 400;
-        return optimized
-                ? message + " (Service: AmazonDynamoDBv2; Status Code: " + status + "; Error Code: " + code
-                        + "; Request ID: injected-fault; Proxy: null)"
-                : message + " (Service: DynamoDb, Status Code: " + status + ", Request ID: injected-fault)";
     }
 }

@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.punctual.local.faults.FaultCounts;
+import dev.punctual.local.faults.Faults;
+import dev.punctual.local.faults.FaultyDynamoDb;
 import dev.punctual.local.stepfunctions.asl.Interpreter;
 import dev.punctual.local.stepfunctions.asl.ParsedDefinition;
 import dev.punctual.local.stepfunctions.asl.errors.StatesTaskFailedError;
@@ -52,7 +55,7 @@ class ExpireItemWorkflowTest {
     private static DynamoDbClient dynamoDb;
 
     private ManualTimer timer;
-    private DynamoDbFaults faults;
+    private Faults faults;
     private Interpreter interpreter;
     private ParsedDefinition definition;
 
@@ -73,8 +76,9 @@ class ExpireItemWorkflowTest {
     @BeforeEach
     void setUp() {
         timer = ManualTimer.startingAt(START);
-        faults = DynamoDbFaults.none();
-        interpreter = new Interpreter(timer, List.of(new DynamoDbTaskResource(dynamoDb, faults), new NoStartExecution()),
+        faults = Faults.dynamoDb(new FaultCounts());
+        interpreter = new Interpreter(timer, List.of(new DynamoDbTaskResource(new FaultyDynamoDb(dynamoDb, faults, "state-machine")),
+                new NoStartExecution()),
                 Runnable::run, new Random(3), "us-east-1");
         definition = interpreter.parse(StateMachineDefinitions.expireItem("aws"));
         dynamoDb.putItem(b -> b.tableName(TABLE).item(Map.of("pk", s("a"), "expiresAt", n(TTL), "data", s("x"))));

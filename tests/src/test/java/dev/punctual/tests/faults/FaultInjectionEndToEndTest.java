@@ -1,0 +1,98 @@
+package dev.punctual.tests.faults;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.punctual.local.runtime.LocalRuntime;
+import dev.punctual.local.time.ManualTimer;
+import dev.punctual.statemachine.ExpiryMode;
+import dev.punctual.tests.support.ExpiryTable;
+import dev.punctual.tests.support.ManualTimeRun;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Expiry under injected faults, on the real runtime and a manual timer: 5 % of every DynamoDB call
+ * Punctual makes (the handler's index writes, seal reads and deletes, the bucket function's seals,
+ * reads and deletes, the state machine's deletes) fail, and in windowed mode 5 % of the bucket
+ * function's invocations time out after doing their work. Every item must still go, none early, each
+ * once (one REMOVE per item in the stream), and nothing may be dead-lettered.
+ */
+class FaultInjectionEndToEndTest {
+
+    private static final int ITEMS = 3_000;
+    /** TTLs from one to six minutes out: windowed, the first minute in one-second buckets, the rest via minute buckets. */
+    private static final long FIRST_TTL = 60;
+    private static final long SPREAD = 300;
+    private static final double FRACTION = 0.05;
+
+    private LocalRuntime runtime;
+
+    @AfterEach
+    void stop() {
+        if (runtime != null) {
+            runtime.close();
+        }
+    }
+
+    @Test
+    void windowed_underDynamoDbErrorsAndBucketFunctionTimeouts_expiresEveryItemOnce_noneEarly_nothingDeadLettered() {
+        ManualTimer timer = ManualTimer.startingAt(Instant.now());
+        runtime = LocalRuntime.start(LocalRuntime.Options.onFreePorts().withMode(ExpiryMode.WINDOWED).withTimer(timer));
+        runtime.dynamoDbFaults().failFraction(FRACTION, "InternalServerError", 22);
+        runtime.lambdaFaults().failFraction(FRACTION, "Lambda.Unknown", 23);
+
+        expireUnderFaults(timer, "fault-w");
+
+        assertThat(runtime.injectedFaults().bySite()).as("faults reached every caller").containsKeys(
+                "handler.PutItem", "handler.GetItem", "bucket-function.PutItem", "bucket-function.Query",
+                "bucket-function.DeleteItem", "bucket-state-machine.Invoke");
+        assertThat(runtime.eventRules().dropped()).as("status changes the rule gave up on").isZero();
+    }
+
+    @Test
+    void perItem_underDynamoDbErrors_expiresEveryItemOnce_noneEarly_nothingDeadLettered() {
+        ManualTimer timer = ManualTimer.startingAt(Instant.now());
+        // Cancellation off: on a manual timer Punctual's own REMOVE carries DynamoDB Local's real
+        // timestamp, minutes before the TTL by the runtime's clock, and would read as an early delete.
+        runtime = LocalRuntime.start(LocalRuntime.Options.onFreePorts().withCancelStale(false).withTimer(timer));
+        runtime.dynamoDbFaults().failFraction(FRACTION, "ProvisionedThroughputExceededException", 24);
+
+        expireUnderFaults(timer, "fault-p");
+
+        assertThat(runtime.injectedFaults().bySite()).containsKey("state-machine.DeleteItem");
+    }
+
+    /** Writes the items, moves time past their TTLs until they are gone, and checks every one. */
+    private void expireUnderFaults(ManualTimer timer, String prefix) {
+        ManualTimeRun run = new ManualTimeRun(runtime, timer);
+        ExpiryTable table = ExpiryTable.create(runtime, prefix);
+        runtime.deletions().track(table.name());
+        long first = run.now().getEpochSecond() + FIRST_TTL;
+        Map<String, Long> ttls = new LinkedHashMap<>();
+        for (int i = 0; i < ITEMS; i++) {
+            ttls.put("item-" + i, first + i * SPREAD / ITEMS);
+        }
+        ExpiryTable.batchWrite(runtime.dynamoDb(), table.name(), ttls);
+
+        run.awaitHandled(table, ITEMS, Duration.ofMinutes(3));
+        run.awaitMovingTime(() -> "every item deleted; deleted so far " + runtime.deletions().count(table.name()) + " at "
+                        + run.now(), Duration.ofSeconds(1), Duration.ofMinutes(5),
+                () -> runtime.deletions().count(table.name()) == ITEMS);
+        assertThat(ManualTimeRun.left(table, ttls)).as("items left").isEmpty();
+        // Retries of invocations that timed out after their deletes come minutes later: let them run, so
+        // a second delete of any item would show in the stream.
+        run.awaitMovingTime(() -> "every execution closed, every successor started", Duration.ofSeconds(5), Duration.ofMinutes(3),
+                () -> runtime.stepFunctionsEngine().openExecutions() == 0
+                        && runtime.eventRules().pending() == 0
+                        && runtime.stepFunctionsEngine().openExecutions() == 0);
+
+        run.assertNoneEarly(table, ttls);
+        run.assertOneRemoveEach(table, ttls.keySet());
+        assertThat(runtime.deadLetters().list()).as("dead-lettered batches").isEmpty();
+        assertThat(runtime.injectedFaults().total()).as("faults injected").isGreaterThan(ITEMS / 100);
+    }
+}
