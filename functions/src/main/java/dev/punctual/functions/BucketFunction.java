@@ -7,6 +7,7 @@ import com.amazonaws.services.lambda.runtime.RequestHandler;
 import dev.punctual.expiry.Executions;
 import dev.punctual.expiry.Sleeper;
 import dev.punctual.windowed.BucketInput;
+import dev.punctual.windowed.BucketPhases;
 import dev.punctual.windowed.BucketWorker;
 import java.time.Clock;
 import java.util.Map;
@@ -55,7 +56,7 @@ public final class BucketFunction implements RequestHandler<Map<String, Object>,
         this.pool = Executors.newFixedThreadPool(settings.maxConcurrency(), ExpiryStreamHandler.daemonThreads("punctual-bucket"));
         this.worker = new BucketWorker(new DynamoDbScheduleIndex(collaborators.dynamoDb(), settings.scheduleTable()),
                 new DynamoDbItemDeleter(collaborators.dynamoDb()), collaborators.buckets(), collaborators.clock(),
-                collaborators.sleeper(), pool);
+                collaborators.sleeper(), pool, collaborators.phases());
     }
 
     /**
@@ -70,15 +71,17 @@ public final class BucketFunction implements RequestHandler<Map<String, Object>,
         private final DynamoDbClient dynamoDb;
         private final Clock clock;
         private final Sleeper sleeper;
+        private final BucketPhases phases;
         private final OwnedClients owned;
 
         private Collaborators(ExpirySettings settings, Executions buckets, DynamoDbClient dynamoDb, Clock clock,
-                Sleeper sleeper, OwnedClients owned) {
+                Sleeper sleeper, BucketPhases phases, OwnedClients owned) {
             this.settings = settings;
             this.buckets = buckets;
             this.dynamoDb = dynamoDb;
             this.clock = clock;
             this.sleeper = sleeper;
+            this.phases = phases;
             this.owned = owned;
         }
 
@@ -102,6 +105,10 @@ public final class BucketFunction implements RequestHandler<Map<String, Object>,
             return sleeper;
         }
 
+        public BucketPhases phases() {
+            return phases;
+        }
+
         /** Closes what the builder built; what a caller passed in stays the caller's. */
         void close() throws Exception {
             owned.close();
@@ -121,6 +128,7 @@ public final class BucketFunction implements RequestHandler<Map<String, Object>,
         public static final class Builder extends CollaboratorsBuilder<Builder> {
 
             private Sleeper sleeper = Sleeper.SYSTEM;
+            private BucketPhases phases = BucketPhases.NONE;
 
             private Builder(Map<String, String> environment) {
                 super(environment, ExpirySettings::forBucketFunction);
@@ -137,10 +145,16 @@ public final class BucketFunction implements RequestHandler<Map<String, Object>,
                 return this;
             }
 
+            /** Default: {@link BucketPhases#NONE}; the local runtime's bench passes its timeline recorder. */
+            public Builder phases(BucketPhases value) {
+                this.phases = value;
+                return this;
+            }
+
             /** The collaborators; each call builds its own clients for the parts not set. */
             public Collaborators build() {
                 OwnedClients owned = ownedClients();
-                return new Collaborators(settings, owned.executions(executions), owned.dynamoDb(dynamoDb), clock, sleeper, owned);
+                return new Collaborators(settings, owned.executions(executions), owned.dynamoDb(dynamoDb), clock, sleeper, phases, owned);
             }
         }
     }

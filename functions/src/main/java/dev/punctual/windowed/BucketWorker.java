@@ -56,12 +56,20 @@ public final class BucketWorker {
     private final Clock clock;
     private final Sleeper sleeper;
     private final Executor pool;
+    private final BucketPhases phases;
 
     /**
      * @param buckets the {@code expire-bucket} state machine's executions, for children and successors
      * @param pool runs deletes and starts concurrently
      */
     public BucketWorker(ScheduleIndex index, ItemDeleter deleter, Executions buckets, Clock clock, Sleeper sleeper, Executor pool) {
+        this(index, deleter, buckets, clock, sleeper, pool, BucketPhases.NONE);
+    }
+
+    /** A worker that tells {@code phases} when each one-second bucket's work passes a phase. */
+    public BucketWorker(ScheduleIndex index, ItemDeleter deleter, Executions buckets, Clock clock, Sleeper sleeper, Executor pool,
+            BucketPhases phases) {
+        this.phases = Objects.requireNonNull(phases, "phases");
         this.index = Objects.requireNonNull(index, "index");
         this.deleter = Objects.requireNonNull(deleter, "deleter");
         this.buckets = Objects.requireNonNull(buckets, "buckets");
@@ -124,12 +132,17 @@ public final class BucketWorker {
     }
 
     private Result expire(Bucket bucket, String ttlAttribute) {
+        phases.invoked(bucket, clock.instant());
         sleeper.sleepUntil(clock, Instant.ofEpochSecond(bucket.start()));
-        index.seal(bucket, clock.instant());
+        Instant woke = clock.instant();
+        phases.woke(bucket, woke);
+        index.seal(bucket, woke);
+        phases.sealed(bucket, clock.instant());
         Set<ItemAtTtl> items = new LinkedHashSet<>();
         for (IndexEntry entry : index.entriesDue(bucket.table(), bucket.start())) {
             items.add(new ItemAtTtl(entry.key(), entry.ttl()));
         }
+        phases.read(bucket, items.size(), clock.instant());
         List<CompletableFuture<ItemDeleter.Result>> deletes = new ArrayList<>(items.size());
         for (ItemAtTtl item : items) {
             deletes.add(CompletableFuture.supplyAsync(

@@ -40,6 +40,54 @@ class BucketWorkerTest extends WindowedTestBase {
     }
 
     @Test
+    void secondBucket_tellsItsPhases_inOrder_withTheInstantEachEnded_andTheItemsRead() {
+        long due = T + 10;
+        Bucket bucket = Bucket.containing(TABLE, BucketLevel.SECOND, due);
+        table.put(key("a"), Long.toString(due));
+        table.put(key("b"), Long.toString(due));
+        index.putChunk(TABLE, due, "c1", List.of(new IndexEntry(key("a"), Long.toString(due), due),
+                new IndexEntry(key("b"), Long.toString(due), due)));
+        index.putChunk(TABLE, due, "c2", List.of(new IndexEntry(key("a"), Long.toString(due), due)));
+        Instant invokedAt = BucketInput.first(bucket, "ttl", NOW).wakeAt();
+        clock.set(invokedAt);
+        // The seal and the read each take 3 ms here.
+        index.beforeNext("seal", () -> clock.advance(Duration.ofMillis(3)));
+        index.beforeNext("entriesDue", () -> clock.advance(Duration.ofMillis(3)));
+        List<String> told = new java.util.concurrent.CopyOnWriteArrayList<>();
+        BucketPhases phases = new BucketPhases() {
+            @Override
+            public void invoked(Bucket b, Instant at) {
+                told.add("invoked " + b.start() + " " + at);
+            }
+
+            @Override
+            public void woke(Bucket b, Instant at) {
+                told.add("woke " + b.start() + " " + at);
+            }
+
+            @Override
+            public void sealed(Bucket b, Instant at) {
+                told.add("sealed " + b.start() + " " + at);
+            }
+
+            @Override
+            public void read(Bucket b, int items, Instant at) {
+                told.add("read " + b.start() + " " + at + " " + items);
+            }
+        };
+        BucketWorker observed = new BucketWorker(index, table, executions, clock, clock, pool, phases);
+
+        observed.work(BucketInput.first(bucket, "ttl", NOW));
+
+        Instant second = Instant.ofEpochSecond(due);
+        assertThat(told).containsExactly(
+                "invoked " + due + " " + invokedAt,
+                "woke " + due + " " + second,
+                "sealed " + due + " " + second.plusMillis(3),
+                "read " + due + " " + second.plusMillis(6) + " 2");
+    }
+
+    @Test
     void secondBucket_itemWhoseTtlChanged_isSupersededAndKept() {
         long due = T + 1;
         table.put(key("a"), Long.toString(due + 60));
