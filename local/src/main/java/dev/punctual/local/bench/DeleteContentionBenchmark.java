@@ -1,0 +1,302 @@
+package dev.punctual.local.bench;
+
+import com.amazonaws.services.lambda.runtime.events.StreamsEventResponse;
+import dev.punctual.local.dynamodb.DynamoDbLocalServer;
+import dev.punctual.local.stream.MappingSettings;
+import dev.punctual.local.stream.StreamPoller;
+import dev.punctual.statemachine.StreamWiring;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadInfo;
+import java.lang.management.ThreadMXBean;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.BillingMode;
+import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
+import software.amazon.awssdk.services.dynamodb.model.KeyType;
+import software.amazon.awssdk.services.dynamodb.model.KeysAndAttributes;
+import software.amazon.awssdk.services.dynamodb.model.PutRequest;
+import software.amazon.awssdk.services.dynamodb.model.ReturnConsumedCapacity;
+import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
+import software.amazon.awssdk.services.dynamodb.model.StreamViewType;
+import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
+
+/**
+ * What DynamoDB Local's single SQLite thread does besides the floor's deletes while the local runtime
+ * expires a second's items, one load at a time: the floor's burst of conditional deletes
+ * ({@link DeleteFloorBenchmark}) alone, then with each thing the runtime adds around it, then with all of
+ * them. Every round runs every variant once, in a rotated order, so a change in the machine's load
+ * weighs on all of them alike.
+ * <ul>
+ *   <li>{@code floor}: the floor's burst, as {@link DeleteFloorBenchmark} runs it;</li>
+ *   <li>{@code capacity}: each delete asks for its consumed capacity, as the runtime's metered client
+ *       ({@code MeteredDynamoDb}) does for the cost report;</li>
+ *   <li>{@code stream}: the runtime's stream poller reads the table's stream (every REMOVE record of
+ *       the burst) while the deletes run, with a function that does nothing;</li>
+ *   <li>{@code full}: the burst's table also holds {@code --table-items} other items (the bench's table
+ *       holds up to 60,000 when its first second falls due);</li>
+ *   <li>{@code probe}: the trial's early-delete probe, a consistent BatchGetItem of 100 items, 400 ms
+ *       into the burst, where the bench's probe of the next second falls;</li>
+ *   <li>{@code all}: everything above at once.</li>
+ * </ul>
+ * Besides the completion times it prints the CPU time the SQLite thread spent per variant: CPU time,
+ * unlike the wall clock, hardly moves with the rest of the machine's load, so the extra work each
+ * variant puts on the serial thread reads the same on a busy machine.
+ *
+ * <pre>
+ * java -cp local/target/punctual.jar dev.punctual.local.bench.DeleteContentionBenchmark [--burst 1000] [--rounds 6] [--threads 16] [--table-items 60000]
+ * </pre>
+ */
+public final class DeleteContentionBenchmark {
+
+    /** One thing the runtime adds around the deletes. */
+    enum Load {
+        CAPACITY, STREAM, FULL, PROBE
+    }
+
+    /** The variants, each a set of loads, in the order they are printed. */
+    private static final Map<String, Set<Load>> VARIANTS = new LinkedHashMap<>();
+
+    static {
+        VARIANTS.put("floor", EnumSet.noneOf(Load.class));
+        VARIANTS.put("capacity", EnumSet.of(Load.CAPACITY));
+        VARIANTS.put("stream", EnumSet.of(Load.STREAM));
+        VARIANTS.put("full", EnumSet.of(Load.FULL));
+        VARIANTS.put("probe", EnumSet.of(Load.PROBE));
+        VARIANTS.put("all", EnumSet.allOf(Load.class));
+    }
+
+    private static final String TTL = "1767225600";
+    private static final long PROBE_AFTER_MILLIS = 400;
+    private static final int PROBE_ITEMS = 100;
+    /** Rounds before this one warm the JIT and are left out of the summary. */
+    private static final int FIRST_WARM_ROUND = 3;
+
+    private DeleteContentionBenchmark() {
+    }
+
+    /** One variant's run: completion times (ms after the burst began, sorted) and the SQLite thread's CPU. */
+    private record Run(long[] completedMillis, double sqliteCpuMillis) {
+
+        long percentile(double p) {
+            return completedMillis[Math.max(0, (int) Math.ceil(completedMillis.length * p) - 1)];
+        }
+    }
+
+    public static void main(String[] args) throws Exception {
+        int burst = option(args, "--burst", 1000);
+        int rounds = option(args, "--rounds", 6);
+        int threads = option(args, "--threads", 16);
+        int tableItems = option(args, "--table-items", 60_000);
+        System.out.printf("DynamoDB Local conditional deletes, %d due at once, %d threads, in-process, %d CPUs, with"
+                + " what the runtime adds around them; %d other items in the full table%n", burst, threads,
+                Runtime.getRuntime().availableProcessors(), tableItems);
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        ScheduledExecutorService probes = Executors.newSingleThreadScheduledExecutor();
+        Map<String, List<Run>> runs = new LinkedHashMap<>();
+        VARIANTS.keySet().forEach(name -> runs.put(name, new ArrayList<>()));
+        try (DynamoDbLocalServer server = DynamoDbLocalServer.start(new DynamoDbLocalServer.Options(0, null));
+             StreamPoller poller = StreamPoller.builder()
+                     .dynamoDb(server.inProcess().dynamoDb())
+                     .streams(server.inProcess().streams())
+                     .handlerFactory(table -> (event, context) -> new StreamsEventResponse())
+                     .filterPatterns(table -> StreamWiring.filterPatterns(table.ttlAttribute(), true))
+                     .settings(MappingSettings.builder().build())
+                     .start()) {
+            DynamoDbClient dynamoDb = server.inProcess().dynamoDb();
+            poller.setEnabled(false);
+            long sqliteThread = sqliteThreadId();
+            // Two full tables, so the one the poller watches does not make the other's deletes pay for it.
+            createTable(dynamoDb, "full", false);
+            createTable(dynamoDb, "full-watched", true);
+            fill(dynamoDb, "full", "other-", tableItems);
+            fill(dynamoDb, "full-watched", "other-", tableItems);
+            // The watched table's INSERT records are read now, not in the first round that watches it.
+            poller.setEnabled(true);
+            poller.discoverTables();
+            caughtUp(poller);
+            poller.setEnabled(false);
+            List<String> order = new ArrayList<>(VARIANTS.keySet());
+            for (int round = 1; round <= rounds; round++) {
+                StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "round %d:", round));
+                for (int v = 0; v < order.size(); v++) {
+                    String name = order.get((v + round - 1) % order.size());
+                    Set<Load> loads = VARIANTS.get(name);
+                    Run run = run(dynamoDb, poller, pool, probes, sqliteThread, loads, burst, round + "-" + name);
+                    runs.get(name).add(run);
+                    line.append(String.format(Locale.ROOT, "  %s p99 %d ms (sqlite %.0f ms)", name, run.percentile(0.99),
+                            run.sqliteCpuMillis()));
+                }
+                System.out.println(line);
+            }
+            System.out.printf("%nmedian of rounds %d-%d: completion p50 / p99 / all, and the SQLite thread's CPU per burst%n",
+                    FIRST_WARM_ROUND, rounds);
+            double floorP99 = median(runs.get("floor"), r -> (double) r.percentile(0.99));
+            double floorCpu = median(runs.get("floor"), Run::sqliteCpuMillis);
+            for (Map.Entry<String, List<Run>> variant : runs.entrySet()) {
+                double p50 = median(variant.getValue(), r -> (double) r.percentile(0.50));
+                double p99 = median(variant.getValue(), r -> (double) r.percentile(0.99));
+                double all = median(variant.getValue(), r -> (double) r.percentile(1.0));
+                double cpu = median(variant.getValue(), Run::sqliteCpuMillis);
+                System.out.printf(Locale.ROOT, "%-9s p50 %5.0f ms  p99 %5.0f ms (%.2f x floor)  all %5.0f ms  sqlite CPU %5.0f ms"
+                        + " (%.2f x floor)%n", variant.getKey(), p50, p99, p99 / floorP99, all, cpu, cpu / floorCpu);
+            }
+        } finally {
+            pool.shutdownNow();
+            probes.shutdownNow();
+        }
+        // DynamoDB Local leaves non-daemon threads behind after its server is stopped.
+        System.exit(0);
+    }
+
+    private static Run run(DynamoDbClient dynamoDb, StreamPoller poller, ExecutorService pool,
+            ScheduledExecutorService probes, long sqliteThread, Set<Load> loads, int burst, String label) throws Exception {
+        boolean watched = loads.contains(Load.STREAM);
+        String table;
+        if (loads.contains(Load.FULL)) {
+            table = watched ? "full-watched" : "full";
+        } else {
+            table = "burst-" + label;
+            createTable(dynamoDb, table, watched);
+        }
+        String prefix = "burst-" + label + "-";
+        fill(dynamoDb, table, prefix, burst);
+        poller.setEnabled(watched);
+        if (watched) {
+            poller.discoverTables();
+            caughtUp(poller);
+        }
+        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        long cpuBefore = threads.getThreadCpuTime(sqliteThread);
+        long[] completed = new long[burst];
+        long start = System.nanoTime();
+        ScheduledFuture<?> probe = loads.contains(Load.PROBE)
+                ? probes.schedule(() -> probe(dynamoDb, table, prefix, burst), PROBE_AFTER_MILLIS, TimeUnit.MILLISECONDS)
+                : null;
+        List<Future<?>> deletes = new ArrayList<>(burst);
+        for (int i = 0; i < burst; i++) {
+            int index = i;
+            deletes.add(pool.submit(() -> {
+                dynamoDb.deleteItem(b -> b.tableName(table).key(Map.of("id", AttributeValue.fromS(prefix + index)))
+                        .conditionExpression("#ttl = :ttl").expressionAttributeNames(Map.of("#ttl", "expiresAt"))
+                        .expressionAttributeValues(Map.of(":ttl", AttributeValue.fromN(TTL)))
+                        .returnConsumedCapacity(loads.contains(Load.CAPACITY) ? ReturnConsumedCapacity.TOTAL : null));
+                completed[index] = (System.nanoTime() - start) / 1_000_000;
+            }));
+        }
+        for (Future<?> delete : deletes) {
+            delete.get();
+        }
+        if (probe != null) {
+            probe.get();
+        }
+        if (watched) {
+            // The poller reads the last REMOVE records after the last delete: that work is the stream's too.
+            caughtUp(poller);
+        }
+        double cpuMillis = (threads.getThreadCpuTime(sqliteThread) - cpuBefore) / 1e6;
+        poller.setEnabled(false);
+        Arrays.sort(completed);
+        return new Run(completed, cpuMillis);
+    }
+
+    /** The trial's early-delete probe: a consistent read of 100 of the burst's items. */
+    private static void probe(DynamoDbClient dynamoDb, String table, String prefix, int burst) {
+        List<Map<String, AttributeValue>> keys = new ArrayList<>();
+        for (int i = 0; i < Math.min(PROBE_ITEMS, burst); i++) {
+            keys.add(Map.of("id", AttributeValue.fromS(prefix + (burst - 1 - i * Math.max(1, burst / PROBE_ITEMS)))));
+        }
+        Map<String, KeysAndAttributes> pending = Map.of(table, KeysAndAttributes.builder().keys(keys).consistentRead(true)
+                .projectionExpression("#id").expressionAttributeNames(Map.of("#id", "id")).build());
+        while (!pending.isEmpty()) {
+            Map<String, KeysAndAttributes> request = pending;
+            pending = dynamoDb.batchGetItem(b -> b.requestItems(request)).unprocessedKeys();
+        }
+    }
+
+    /** Waits until the poller has read everything there is: its count of records read stops moving. */
+    private static void caughtUp(StreamPoller poller) throws InterruptedException {
+        long last = -1;
+        int still = 0;
+        while (still < 4) {
+            Thread.sleep(100);
+            long read = poller.metrics().snapshot().recordsRead();
+            still = read == last ? still + 1 : 0;
+            last = read;
+        }
+    }
+
+    /** The thread DynamoDB Local's SQLite queue runs every database job on. */
+    private static long sqliteThreadId() {
+        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        for (ThreadInfo info : threads.getThreadInfo(threads.getAllThreadIds())) {
+            if (info != null && info.getThreadName().startsWith("SQLiteQueue")) {
+                return info.getThreadId();
+            }
+        }
+        throw new IllegalStateException("no SQLiteQueue thread: DynamoDB Local is not the build this benchmark knows");
+    }
+
+    private static double median(List<Run> runs, java.util.function.ToDoubleFunction<Run> figure) {
+        double[] values = runs.stream().skip(FIRST_WARM_ROUND - 1).mapToDouble(figure).sorted().toArray();
+        if (values.length == 0) {
+            values = runs.stream().mapToDouble(figure).sorted().toArray();
+        }
+        return values.length % 2 == 1 ? values[values.length / 2]
+                : (values[values.length / 2 - 1] + values[values.length / 2]) / 2;
+    }
+
+    private static void createTable(DynamoDbClient dynamoDb, String table, boolean watched) {
+        dynamoDb.createTable(b -> b.tableName(table)
+                .keySchema(KeySchemaElement.builder().attributeName("id").keyType(KeyType.HASH).build())
+                .attributeDefinitions(AttributeDefinition.builder().attributeName("id")
+                        .attributeType(ScalarAttributeType.S).build())
+                .billingMode(BillingMode.PAY_PER_REQUEST)
+                .streamSpecification(s -> s.streamEnabled(true).streamViewType(StreamViewType.NEW_AND_OLD_IMAGES)));
+        if (watched) {
+            // The poller watches tables with a stream and TTL, as the runtime's does.
+            dynamoDb.updateTimeToLive(b -> b.tableName(table).timeToLiveSpecification(t -> t.enabled(true).attributeName("expiresAt")));
+        }
+    }
+
+    private static void fill(DynamoDbClient dynamoDb, String table, String prefix, int count) {
+        List<WriteRequest> batch = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            batch.add(WriteRequest.builder().putRequest(PutRequest.builder().item(Map.of(
+                    "id", AttributeValue.fromS(prefix + i),
+                    "expiresAt", AttributeValue.fromN(TTL),
+                    "note", AttributeValue.fromS("written by the delete contention benchmark"))).build()).build());
+            if (batch.size() == 25 || i == count - 1) {
+                Map<String, List<WriteRequest>> pending = Map.of(table, batch);
+                while (!pending.isEmpty()) {
+                    Map<String, List<WriteRequest>> request = pending;
+                    pending = dynamoDb.batchWriteItem(b -> b.requestItems(request)).unprocessedItems();
+                }
+                batch = new ArrayList<>();
+            }
+        }
+    }
+
+    private static int option(String[] args, String name, int fallback) {
+        for (int i = 0; i + 1 < args.length; i++) {
+            if (args[i].equals(name)) {
+                return Integer.parseInt(args[i + 1]);
+            }
+        }
+        return fallback;
+    }
+}
