@@ -53,6 +53,7 @@ public final class PunctualExpiryProps {
     private final Duration lagAlarmThreshold;
     private final IEventBus expiryEvents;
     private final boolean includeOldImage;
+    private final String stateMachineBaseName;
 
     private PunctualExpiryProps(Builder b) {
         this.table = Objects.requireNonNull(b.table, "table is required: an ITable with a stream");
@@ -81,6 +82,7 @@ public final class PunctualExpiryProps {
         }
         this.expiryEvents = b.expiryEvents;
         this.includeOldImage = b.includeOldImage;
+        this.stateMachineBaseName = b.stateMachineBaseName;
         if (includeOldImage && expiryEvents == null) {
             throw new IllegalArgumentException("includeOldImage(true) puts the item's old image into expiry events,"
                     + " which are off: set expiryEvents(bus) too (EventBus.fromEventBusName(scope, id, \"default\") for the default bus)");
@@ -160,6 +162,11 @@ public final class PunctualExpiryProps {
         return includeOldImage;
     }
 
+    /** The state machine's name before the mode's suffix, when set; see {@link Builder#stateMachineBaseName}. */
+    Optional<String> stateMachineBaseName() {
+        return Optional.ofNullable(stateMachineBaseName);
+    }
+
     /** The jar to deploy: the one set on the builder, else the one punctual-cdk carries (see {@link FunctionBundle}). */
     public Path functionJar() {
         return functionJar != null ? functionJar : FunctionBundle.locate();
@@ -208,6 +215,7 @@ public final class PunctualExpiryProps {
         private Duration lagAlarmThreshold = DEFAULT_LAG_ALARM_THRESHOLD;
         private IEventBus expiryEvents;
         private boolean includeOldImage;
+        private String stateMachineBaseName;
 
         private Builder() {
         }
@@ -342,6 +350,16 @@ public final class PunctualExpiryProps {
          */
         public Builder includeOldImage(boolean includeOldImage) {
             this.includeOldImage = includeOldImage;
+            return this;
+        }
+
+        /**
+         * The state machine's name before the mode's suffix, default a name unique within the app. The
+         * packaged template ({@link PunctualTemplateStack}) names it after the stack's id at deploy time,
+         * since one template is deployed once per table into the same account and Region.
+         */
+        Builder stateMachineBaseName(String stateMachineBaseName) {
+            this.stateMachineBaseName = stateMachineBaseName;
             return this;
         }
 
