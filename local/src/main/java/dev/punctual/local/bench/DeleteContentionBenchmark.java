@@ -118,6 +118,8 @@ public final class DeleteContentionBenchmark {
                      .settings(MappingSettings.builder().build())
                      .start()) {
             DynamoDbClient dynamoDb = server.inProcess().dynamoDb();
+            // As in the runtime: the watched tables have TTL on, and their items' TTL has passed.
+            server.stopNativeTtl();
             poller.setEnabled(false);
             long sqliteThread = sqliteThreadId();
             // Two full tables, so the one the poller watches does not make the other's deletes pay for it.

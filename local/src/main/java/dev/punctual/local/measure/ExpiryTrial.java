@@ -160,6 +160,7 @@ public final class ExpiryTrial {
         // Windowed mode has no execution per item to read the delete time from; the runtime's
         // ledger records when each conditional delete returned.
         runtime.deletions().track(settings.table());
+        runtime.bucketPhases().track(settings.table());
 
         int n = settings.items();
         long[] ttls = ttls(settings);
@@ -225,11 +226,15 @@ public final class ExpiryTrial {
             scheduledAll = clock.instant();
         }
 
-        List<ExpiryObservation> observations = observe(settings.table(), ttls, present, probes.seenGoneEarly(), windowed);
+        ExpiryTimeline.Builder timeline = ExpiryTimeline.builder();
+        List<ExpiryObservation> observations = observe(settings.table(), ttls, present, probes.seenGoneEarly(), windowed,
+                timeline);
         runtime.deletions().forget(settings.table());
+        runtime.bucketPhases().forget(settings.table());
         double seconds = Math.max(0.001, Duration.between(enabledAt, scheduledAll).toNanos() / 1e9);
         long heapMb = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed() / (1024 * 1024);
-        return AccuracyReport.of(observations, n / seconds, heapMb, runtime.throttled().since(throttledBefore));
+        return AccuracyReport.of(observations, n / seconds, heapMb, runtime.throttled().since(throttledBefore))
+                .withTimeline(timeline.build());
     }
 
     /**
@@ -620,7 +625,9 @@ public final class ExpiryTrial {
                 .items().forEach(item -> present.set(indexOf(item.get(KEY_ATTRIBUTE).s())));
     }
 
-    private List<ExpiryObservation> observe(String table, long[] ttls, BitSet present, BitSet seenGoneEarly, boolean windowed) {
+    /** Each item's observation; its instants go into {@code timeline} too, with windowed mode's bucket phases. */
+    private List<ExpiryObservation> observe(String table, long[] ttls, BitSet present, BitSet seenGoneEarly, boolean windowed,
+            ExpiryTimeline.Builder timeline) {
         StepFunctionsEngine engine = runtime.stepFunctionsEngine();
         Instant now = clock.instant();
         List<ExpiryObservation> observations = new ArrayList<>(ttls.length);
@@ -629,33 +636,50 @@ public final class ExpiryTrial {
                 Instant deletedAt = runtime.deletions().deletedAt(table, key(itemId(i))).orElse(null);
                 observations.add(new ExpiryObservation(Instant.ofEpochSecond(ttls[i]), deletedAt, present.get(i),
                         seenGoneEarly.get(i)));
+                timeline.item(ttls[i], null, deletedAt);
                 continue;
             }
             String ttlText = Long.toString(ttls[i]);
             TtlValue ttl = ((TtlValue.Valid) TtlValue.check(AttributeText.n(ttlText), TTL_ATTRIBUTE, now)).ttl();
             String name = ExecutionNames.name(table, ItemKey.of(Map.of(KEY_ATTRIBUTE, AttributeText.s(itemId(i)))), ttl);
-            Instant deletedAt = deletedAt(engine, Arns.execution(runtime.stateMachineArn(), name));
-            observations.add(new ExpiryObservation(Instant.ofEpochSecond(ttls[i]), deletedAt, present.get(i),
+            ExecutionTimes times = executionTimes(engine, Arns.execution(runtime.stateMachineArn(), name));
+            observations.add(new ExpiryObservation(Instant.ofEpochSecond(ttls[i]), times.deletedAt(), present.get(i),
                     seenGoneEarly.get(i)));
+            timeline.item(ttls[i], times.wokeAt(), times.deletedAt());
+        }
+        if (windowed) {
+            for (long second : java.util.Arrays.stream(ttls).distinct().toArray()) {
+                runtime.bucketPhases().phases(table, second).ifPresent(p -> timeline.bucket(second, p.invoked(), p.woke(),
+                        p.sealed(), p.read(), p.items()));
+            }
         }
         return observations;
     }
 
-    /** When the execution's conditional delete succeeded, if it ended {@code Expired}. */
-    private static Instant deletedAt(StepFunctionsEngine engine, String executionArn) {
+    /**
+     * From one per-item execution's history: when it left its Wait, and when its conditional delete
+     * succeeded if it ended {@code Expired}; either {@code null} when it did not happen.
+     */
+    private record ExecutionTimes(Instant wokeAt, Instant deletedAt) {
+    }
+
+    private static ExecutionTimes executionTimes(StepFunctionsEngine engine, String executionArn) {
         List<HistoryEvent> events;
         try {
-            events = engine.getExecutionHistory(executionArn, 10, null, true).items();
+            // Newest first: the last Wait exit and the last delete, after any retries.
+            events = engine.getExecutionHistory(executionArn, 20, null, true).items();
         } catch (StepFunctionsException noSuchExecution) {
-            return null;
+            return new ExecutionTimes(null, null);
         }
+        Instant wokeAt = events.stream().filter(e -> e.type().equals("WaitStateExited")).map(HistoryEvent::timestamp)
+                .findFirst().orElse(null);
         boolean expired = events.stream().anyMatch(e -> e.type().equals("ExecutionSucceeded")
                 && ExpiryWorkflow.outcomeOf(e.details().path("output").asText()).filter(ExpiryWorkflow.OUTCOME_EXPIRED::equals).isPresent());
         if (!expired) {
-            return null;
+            return new ExecutionTimes(wokeAt, null);
         }
-        return events.stream().filter(e -> e.type().equals("TaskSucceeded")).map(HistoryEvent::timestamp)
-                .findFirst().orElse(null);
+        return new ExecutionTimes(wokeAt, events.stream().filter(e -> e.type().equals("TaskSucceeded"))
+                .map(HistoryEvent::timestamp).findFirst().orElse(null));
     }
 
     private static String itemId(int index) {

@@ -41,6 +41,7 @@ import dev.punctual.local.stream.LocalLambdaContext;
 import dev.punctual.local.stream.MappingSettings;
 import dev.punctual.local.stream.StreamPoller;
 import dev.punctual.local.stream.WatchedTable;
+import dev.punctual.local.timeline.BucketPhaseRecorder;
 import dev.punctual.local.time.ClockTimer;
 import dev.punctual.local.time.Timer;
 import dev.punctual.local.time.TimerSleeper;
@@ -111,6 +112,7 @@ public final class LocalRuntime implements AutoCloseable {
     private final InProcessTransport stepFunctionsTransport;
     private final CostMeter costMeter = new CostMeter();
     private final DeletionLedger deletions = new DeletionLedger();
+    private final BucketPhaseRecorder bucketPhases = new BucketPhaseRecorder();
     private final RecordedMetrics metrics = new RecordedMetrics();
     private final MeteredDynamoDb punctualDynamoDb;
     private final Throttles throttles;
@@ -291,7 +293,8 @@ public final class LocalRuntime implements AutoCloseable {
                 BucketFunction.Collaborators.Builder bucketParts = BucketFunction.Collaborators.builder(bucketFunctionEnvironment())
                         .dynamoDb(punctualDynamoDb)
                         .clock(clock)
-                        .sleeper(sleeper);
+                        .sleeper(sleeper)
+                        .phases(bucketPhases);
                 if (stepFunctionsTransport != null) {
                     bucketParts.executions(register(SfnExecutions.create(bucketParts.settings(), bucketFunctionEnvironment(),
                             stepFunctionsTransport)));
@@ -396,6 +399,11 @@ public final class LocalRuntime implements AutoCloseable {
     /** When Punctual deleted each item of the tables it is asked to track. */
     public DeletionLedger deletions() {
         return deletions;
+    }
+
+    /** When each one-second bucket of the tables it is asked to track passed its phases (windowed mode). */
+    public BucketPhaseRecorder bucketPhases() {
+        return bucketPhases;
     }
 
     /** A DynamoDB client for the runtime's tables, owned by the runtime. */
