@@ -5,7 +5,7 @@ import java.time.Instant;
 /**
  * Told the instants at which a one-second bucket's work passes its phases, so that a benchmark can
  * show where a second's time goes: invoked (normally {@link dev.punctual.statemachine.BucketWorkflow#WARM_LEAD}
- * early), woke at its second, sealed, read. The deletes are not reported here: whoever runs the
+ * early), sealed, read, woke at its second. The deletes are not reported here: whoever runs the
  * worker sees each one return at its DynamoDB client.
  *
  * <p>Called on the worker's thread in the middle of its work, so an implementation only records the
@@ -20,27 +20,27 @@ public interface BucketPhases {
         }
 
         @Override
-        public void woke(Bucket bucket, Instant at) {
-        }
-
-        @Override
         public void sealed(Bucket bucket, Instant at) {
         }
 
         @Override
         public void read(Bucket bucket, int items, Instant at) {
         }
+
+        @Override
+        public void woke(Bucket bucket, Instant at) {
+        }
     };
 
-    /** The worker was handed the bucket; it now waits for the bucket's second. */
+    /** The worker was handed the bucket; it seals it now. */
     void invoked(Bucket bucket, Instant at);
-
-    /** The wait for the bucket's second ended. */
-    void woke(Bucket bucket, Instant at);
 
     /** The seal is written: entries indexed after it are the handler's to place. */
     void sealed(Bucket bucket, Instant at);
 
-    /** The bucket's entries are read: {@code items} distinct items to delete, which starts now. */
+    /** The bucket's entries are read: {@code items} distinct items to delete at its second. */
     void read(Bucket bucket, int items, Instant at);
+
+    /** The wait for the bucket's second ended; its deletes start now. */
+    void woke(Bucket bucket, Instant at);
 }

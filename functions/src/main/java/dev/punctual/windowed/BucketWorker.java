@@ -20,9 +20,13 @@ import java.util.concurrent.Executor;
 /**
  * The bucket function's core: what one {@code expire-bucket} execution does once its Wait ends.
  * <ul>
- *   <li>A one-second bucket waits for its second (its execution arrives
- *       {@link BucketWorkflow#WARM_LEAD} early, so the function is warm), seals the bucket, reads its
- *       entries and deletes each item conditionally, concurrently.</li>
+ *   <li>A one-second bucket arrives {@link BucketWorkflow#WARM_LEAD} early, so the function is warm;
+ *       it seals the bucket and reads its entries at once, waits for its second, and then deletes each
+ *       item conditionally, concurrently. Sealing and reading ahead leaves only the deletes to the
+ *       second itself: at one a second, the seal and the read otherwise queue behind the previous
+ *       second's last deletes, and every item of this second waits for them. An item indexed after the
+ *       seal is the stream handler's, which deletes it itself at its TTL (the seal protocol,
+ *       {@link BucketScheduler}).</li>
  *   <li>A coarse bucket seals itself, finds the finer buckets within it that hold entries and starts
  *       their executions.</li>
  *   <li>A bucket woken early by the one-year cap on executions starts its successor.</li>
@@ -132,17 +136,17 @@ public final class BucketWorker {
     }
 
     private Result expire(Bucket bucket, String ttlAttribute) {
-        phases.invoked(bucket, clock.instant());
-        sleeper.sleepUntil(clock, Instant.ofEpochSecond(bucket.start()));
-        Instant woke = clock.instant();
-        phases.woke(bucket, woke);
-        index.seal(bucket, woke);
+        Instant invoked = clock.instant();
+        phases.invoked(bucket, invoked);
+        index.seal(bucket, invoked);
         phases.sealed(bucket, clock.instant());
         Set<ItemAtTtl> items = new LinkedHashSet<>();
         for (IndexEntry entry : index.entriesDue(bucket.table(), bucket.start())) {
             items.add(new ItemAtTtl(entry.key(), entry.ttl()));
         }
         phases.read(bucket, items.size(), clock.instant());
+        sleeper.sleepUntil(clock, Instant.ofEpochSecond(bucket.start()));
+        phases.woke(bucket, clock.instant());
         List<CompletableFuture<ItemDeleter.Result>> deletes = new ArrayList<>(items.size());
         for (ItemAtTtl item : items) {
             deletes.add(CompletableFuture.supplyAsync(

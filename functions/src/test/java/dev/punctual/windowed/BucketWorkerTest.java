@@ -40,7 +40,7 @@ class BucketWorkerTest extends WindowedTestBase {
     }
 
     @Test
-    void secondBucket_tellsItsPhases_inOrder_withTheInstantEachEnded_andTheItemsRead() {
+    void secondBucket_sealsAndReadsOnArrival_deletesAtItsSecond_andTellsEachPhase() {
         long due = T + 10;
         Bucket bucket = Bucket.containing(TABLE, BucketLevel.SECOND, due);
         table.put(key("a"), Long.toString(due));
@@ -79,12 +79,12 @@ class BucketWorkerTest extends WindowedTestBase {
 
         observed.work(BucketInput.first(bucket, "ttl", NOW));
 
-        Instant second = Instant.ofEpochSecond(due);
-        assertThat(told).containsExactly(
+        assertThat(told).as("sealed and read on arrival, a second ahead; woken at the second").containsExactly(
                 "invoked " + due + " " + invokedAt,
-                "woke " + due + " " + second,
-                "sealed " + due + " " + second.plusMillis(3),
-                "read " + due + " " + second.plusMillis(6) + " 2");
+                "sealed " + due + " " + invokedAt.plusMillis(3),
+                "read " + due + " " + invokedAt.plusMillis(6) + " 2",
+                "woke " + due + " " + Instant.ofEpochSecond(due));
+        assertThat(table.deletes).allSatisfy(d -> assertThat(d.at()).isEqualTo(Instant.ofEpochSecond(due)));
     }
 
     @Test

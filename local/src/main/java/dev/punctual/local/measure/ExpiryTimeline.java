@@ -14,7 +14,7 @@ import java.util.TreeMap;
 /**
  * Where each TTL second's time went: for every second that items fell due in, when its work passed
  * each phase, as an offset from the start of that second (negative: before it). Windowed mode's
- * bucket reports when it was invoked, woke, sealed and read; per-item mode's executions when the first
+ * bucket reports when it was invoked, sealed, read and woke at its second; per-item mode's executions when the first
  * and the last of them woke from their Wait; in both modes the first and the last of the second's
  * deletes returned, from the same source as the lag (so a second's {@code lastDelete} is the largest
  * lag of its items). Over all seconds, each phase's percentiles say where the time usually goes,
@@ -27,14 +27,14 @@ public final class ExpiryTimeline {
     public enum Phase {
         /** Windowed: the bucket function was invoked (its Wait ends one second early, so it is warm). */
         INVOKED("invoked"),
-        /** Windowed: the bucket woke at its second; per-item: the first execution left its Wait. */
+        /** Windowed: the bucket's seal was written, on arrival. */
+        SEAL("seal"),
+        /** Windowed: the bucket's entries were read; it waits for its second. */
+        READ("read"),
+        /** Windowed: the bucket woke at its second and its deletes start; per-item: the first execution left its Wait. */
         WAKE("wake"),
         /** Per-item: the last execution left its Wait. */
         LAST_WAKE("lastWake"),
-        /** Windowed: the bucket's seal was written. */
-        SEAL("seal"),
-        /** Windowed: the bucket's entries were read; its deletes start. */
-        READ("read"),
         /** The first delete returned. */
         FIRST_DELETE("firstDelete"),
         /** The last delete returned. */

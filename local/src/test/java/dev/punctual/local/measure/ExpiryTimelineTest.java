@@ -40,14 +40,14 @@ class ExpiryTimelineTest {
     void bucket_addsWindowedPhases_beforeTheSecondAsNegativeOffsets() {
         ExpiryTimeline timeline = ExpiryTimeline.builder()
                 .item(S, null, SECOND.plusMillis(30))
-                .bucket(S, SECOND.minusMillis(998), SECOND.plusNanos(250_000), SECOND.plusMillis(2), SECOND.plusMillis(9), 1)
+                .bucket(S, SECOND.minusMillis(998), SECOND.plusNanos(250_000), SECOND.minusMillis(995), SECOND.minusMillis(990), 1)
                 .build();
 
         ExpiryTimeline.Second second = timeline.seconds().get(0);
         assertThat(second.millis(Phase.INVOKED)).contains(-998.0);
+        assertThat(second.millis(Phase.SEAL)).contains(-995.0);
+        assertThat(second.millis(Phase.READ)).contains(-990.0);
         assertThat(second.millis(Phase.WAKE)).contains(0.25);
-        assertThat(second.millis(Phase.SEAL)).contains(2.0);
-        assertThat(second.millis(Phase.READ)).contains(9.0);
         assertThat(second.itemsRead()).isEqualTo(1);
         assertThat(second.millis(Phase.LAST_WAKE)).as("per-item mode's only").isEmpty();
     }
@@ -78,7 +78,7 @@ class ExpiryTimelineTest {
     void toJson_everySecond_listsEachSecondWithItsCountsAndPhases() throws Exception {
         ExpiryTimeline timeline = ExpiryTimeline.builder()
                 .item(S, null, SECOND.plusMillis(30))
-                .bucket(S, SECOND.minusMillis(999), SECOND, SECOND.plusMillis(2), SECOND.plusMillis(9), 1)
+                .bucket(S, SECOND.minusMillis(999), SECOND, SECOND.minusMillis(997), SECOND.minusMillis(991), 1)
                 .build();
 
         JsonNode second = JSON.readTree(timeline.toJson(true)).path("perSecond").get(0);
@@ -88,7 +88,8 @@ class ExpiryTimelineTest {
         assertThat(second.path("deleted").asInt()).isEqualTo(1);
         assertThat(second.path("itemsRead").asInt()).isEqualTo(1);
         assertThat(second.path("invoked").asDouble()).isEqualTo(-999.0);
-        assertThat(second.path("read").asDouble()).isEqualTo(9.0);
+        assertThat(second.path("read").asDouble()).isEqualTo(-991.0);
+        assertThat(second.path("wake").asDouble()).isEqualTo(0.0);
         assertThat(second.path("firstDelete").asDouble()).isEqualTo(30.0);
         assertThat(second.path("lastDelete").asDouble()).isEqualTo(30.0);
     }
