@@ -28,12 +28,16 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.BillingMode;
 import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
 import software.amazon.awssdk.services.dynamodb.model.KeyType;
+import software.amazon.awssdk.services.dynamodb.model.GetRecordsResponse;
 import software.amazon.awssdk.services.dynamodb.model.KeysAndAttributes;
+import software.amazon.awssdk.services.dynamodb.model.OperationType;
 import software.amazon.awssdk.services.dynamodb.model.PutRequest;
 import software.amazon.awssdk.services.dynamodb.model.ReturnConsumedCapacity;
 import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
+import software.amazon.awssdk.services.dynamodb.model.ShardIteratorType;
 import software.amazon.awssdk.services.dynamodb.model.StreamViewType;
 import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
+import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
 
 /**
  * What DynamoDB Local's single SQLite thread does besides the floor's deletes while the local runtime
@@ -54,8 +58,9 @@ import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
  *   <li>{@code all}: everything above at once.</li>
  * </ul>
  * Besides the completion times it prints the CPU time the SQLite thread spent per variant: CPU time,
- * unlike the wall clock, hardly moves with the rest of the machine's load, so the extra work each
- * variant puts on the serial thread reads the same on a busy machine.
+ * unlike the wall clock, moves little with the rest of the machine's load, so the extra work each
+ * variant puts on the serial thread reads much the same on a busy machine. Last, it splits a
+ * GetRecords call's cost into a part per call and a part per record.
  *
  * <pre>
  * java -cp local/target/punctual.jar dev.punctual.local.bench.DeleteContentionBenchmark [--burst 1000] [--rounds 6] [--threads 16] [--table-items 60000]
@@ -157,6 +162,7 @@ public final class DeleteContentionBenchmark {
                 System.out.printf(Locale.ROOT, "%-9s p50 %5.0f ms  p99 %5.0f ms (%.2f x floor)  all %5.0f ms  sqlite CPU %5.0f ms"
                         + " (%.2f x floor)%n", variant.getKey(), p50, p99, p99 / floorP99, all, cpu, cpu / floorCpu);
             }
+            streamReadCost(dynamoDb, server.inProcess().streams(), sqliteThread, burst);
         } finally {
             pool.shutdownNow();
             probes.shutdownNow();
@@ -214,6 +220,64 @@ public final class DeleteContentionBenchmark {
         poller.setEnabled(false);
         Arrays.sort(completed);
         return new Run(completed, cpuMillis);
+    }
+
+    /**
+     * What reading a stream costs the SQLite thread, split into a part per GetRecords call and a part
+     * per record read: many calls on a caught-up shard, then the records of a burst of deletes read
+     * in pages of {@code limit}, for limits from the poller's largest to a record a call.
+     */
+    private static void streamReadCost(DynamoDbClient dynamoDb, DynamoDbStreamsClient streams, long sqliteThread, int burst) {
+        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        System.out.printf("%nGetRecords, SQLite thread's CPU:%n");
+        for (int round = 1; round <= 3; round++) {
+            String table = "stream-cost-" + round;
+            createTable(dynamoDb, table, false);
+            String streamArn = dynamoDb.describeTable(b -> b.tableName(table)).table().latestStreamArn();
+            String shard = streams.describeStream(b -> b.streamArn(streamArn)).streamDescription().shards().get(0).shardId();
+            fill(dynamoDb, table, "cost-" + round + "-", burst);
+            String iterator = streams.getShardIterator(b -> b.streamArn(streamArn).shardId(shard)
+                    .shardIteratorType(ShardIteratorType.LATEST)).shardIterator();
+            int calls = 200;
+            long before = threads.getThreadCpuTime(sqliteThread);
+            for (int i = 0; i < calls; i++) {
+                String at = iterator;
+                iterator = streams.getRecords(b -> b.shardIterator(at).limit(1000)).nextShardIterator();
+            }
+            double perEmptyCall = (threads.getThreadCpuTime(sqliteThread) - before) / 1e3 / calls;
+            String prefix = "cost-" + round + "-";
+            for (int i = 0; i < burst; i++) {
+                int index = i;
+                dynamoDb.deleteItem(b -> b.tableName(table).key(Map.of("id", AttributeValue.fromS(prefix + index))));
+            }
+            StringBuilder line = new StringBuilder(String.format(Locale.ROOT,
+                    "round %d: empty call %.0f us", round, perEmptyCall));
+            for (int limit : new int[] {1000, 50, 1}) {
+                String start = streams.getShardIterator(b -> b.streamArn(streamArn).shardId(shard)
+                        .shardIteratorType(ShardIteratorType.TRIM_HORIZON)).shardIterator();
+                // Skip the INSERT records of the fills, then read the burst's REMOVE records.
+                int read = 0;
+                int removes = 0;
+                long cpu = 0;
+                String at = start;
+                while (at != null && removes < burst) {
+                    String page = at;
+                    long callBefore = threads.getThreadCpuTime(sqliteThread);
+                    GetRecordsResponse response = streams.getRecords(b -> b.shardIterator(page).limit(limit));
+                    long spent = threads.getThreadCpuTime(sqliteThread) - callBefore;
+                    long pageRemoves = response.records().stream().filter(r -> r.eventName() == OperationType.REMOVE).count();
+                    if (pageRemoves > 0) {
+                        cpu += spent;
+                        read += response.records().size();
+                    }
+                    removes += (int) pageRemoves;
+                    at = response.records().isEmpty() ? null : response.nextShardIterator();
+                }
+                line.append(String.format(Locale.ROOT, ", %d records in pages of %d: %.0f us a record", read, limit,
+                        cpu / 1e3 / Math.max(1, read)));
+            }
+            System.out.println(line);
+        }
     }
 
     /** The trial's early-delete probe: a consistent read of 100 of the burst's items. */
