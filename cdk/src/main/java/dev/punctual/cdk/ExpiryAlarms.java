@@ -8,7 +8,8 @@ import software.amazon.awscdk.services.cloudwatch.Alarm;
 
 /**
  * The alarms {@link PunctualExpiry} creates, one per way expiries can go late or missing. The execution
- * alarms watch the state machine of the construct's mode ({@code expire-item} or {@code expire-bucket}).
+ * alarms watch the state machine of the construct's mode ({@code expire-item} or {@code expire-bucket});
+ * a mode adds alarms on its own resources ({@link #modeAlarms()}).
  */
 public final class ExpiryAlarms {
 
@@ -17,7 +18,7 @@ public final class ExpiryAlarms {
     private final Alarm deadLetters;
     private final Alarm executionsFailed;
     private final Alarm executionsTimedOut;
-    private final Alarm bucketFunctionErrors;
+    private final List<Alarm> modeAlarms;
     private final Alarm expiryLag;
     private final Alarm backstopWins;
 
@@ -29,19 +30,18 @@ public final class ExpiryAlarms {
      * @param executionsFailed an expiry execution failed, e.g. DeleteItem or the bucket function kept
      *     failing past its retries
      * @param executionsTimedOut an execution ran into Step Functions' one-year limit
-     * @param bucketFunctionErrors windowed mode only, else {@code null}: the bucket function failed; its
-     *     execution retries the whole bucket
+     * @param modeAlarms alarms on the mode's own resources (windowed: the bucket function failed)
      * @param expiryLag the expiry lag's p99 is above the threshold: items are deleted late
      * @param backstopWins native TTL deleted an item: Punctual did not delete it on time
      */
     ExpiryAlarms(Alarm iteratorAge, Alarm functionErrors, Alarm deadLetters, Alarm executionsFailed,
-            Alarm executionsTimedOut, Alarm bucketFunctionErrors, Alarm expiryLag, Alarm backstopWins) {
+            Alarm executionsTimedOut, List<Alarm> modeAlarms, Alarm expiryLag, Alarm backstopWins) {
         this.iteratorAge = Objects.requireNonNull(iteratorAge);
         this.functionErrors = Objects.requireNonNull(functionErrors);
         this.deadLetters = Objects.requireNonNull(deadLetters);
         this.executionsFailed = Objects.requireNonNull(executionsFailed);
         this.executionsTimedOut = Objects.requireNonNull(executionsTimedOut);
-        this.bucketFunctionErrors = bucketFunctionErrors;
+        this.modeAlarms = List.copyOf(modeAlarms);
         this.expiryLag = Objects.requireNonNull(expiryLag);
         this.backstopWins = Objects.requireNonNull(backstopWins);
     }
@@ -73,7 +73,12 @@ public final class ExpiryAlarms {
 
     /** Windowed mode: the bucket function failed (its execution retries the bucket). Empty per item. */
     public Optional<Alarm> bucketFunctionErrors() {
-        return Optional.ofNullable(bucketFunctionErrors);
+        return modeAlarms.stream().filter(alarm -> alarm.getNode().getId().equals("BucketFunctionErrorsAlarm")).findFirst();
+    }
+
+    /** The alarms the construct's mode adds on its own resources; empty per item. */
+    public List<Alarm> modeAlarms() {
+        return modeAlarms;
     }
 
     /** The expiry lag's p99 is above {@link PunctualExpiryProps#lagAlarmThreshold()}. */
@@ -90,7 +95,7 @@ public final class ExpiryAlarms {
     public List<Alarm> all() {
         List<Alarm> all = new ArrayList<>(List.of(iteratorAge, functionErrors, deadLetters, executionsFailed,
                 executionsTimedOut));
-        bucketFunctionErrors().ifPresent(all::add);
+        all.addAll(modeAlarms);
         all.add(expiryLag);
         all.add(backstopWins);
         return List.copyOf(all);

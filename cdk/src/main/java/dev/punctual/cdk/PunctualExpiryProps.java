@@ -58,7 +58,8 @@ public final class PunctualExpiryProps {
     private PunctualExpiryProps(Builder b) {
         this.table = Objects.requireNonNull(b.table, "table is required: an ITable with a stream");
         this.ttlAttribute = StreamWiring.requireSafeAttributeName(b.ttlAttribute);
-        this.mode = Objects.requireNonNull(b.mode, "mode is required: ExpiryMode.PER_ITEM (default) or WINDOWED");
+        this.mode = Objects.requireNonNull(b.mode, "mode is required: one of ExpiryMode."
+                + java.util.Arrays.stream(ExpiryMode.values()).map(Enum::name).toList() + ", PER_ITEM by default");
         this.batchSize = requireRange("batchSize", b.batchSize, 1, MAX_BATCH_SIZE);
         this.parallelizationFactor = requireRange("parallelizationFactor", b.parallelizationFactor, 1,
                 MAX_PARALLELIZATION_FACTOR);
@@ -173,16 +174,17 @@ public final class PunctualExpiryProps {
     }
 
     /**
-     * Windowed mode never stops executions: a bucket execution serves many items, and an index entry made
-     * stale by a TTL change or a delete is harmless because the bucket's delete is conditional. Asking for
-     * cancellation there is a misunderstanding worth reporting rather than ignoring.
+     * A mode that cannot stop stale executions ({@link ExpiryMode#stopsStaleExecutions()}; windowed: a
+     * bucket execution serves many items, and an index entry made stale is harmless because the bucket's
+     * delete is conditional) has cancellation off. Asking for it there is a misunderstanding worth
+     * reporting rather than ignoring.
      */
     private static boolean cancellation(ExpiryMode mode, Boolean requested) {
-        if (mode == ExpiryMode.WINDOWED) {
+        if (!mode.stopsStaleExecutions()) {
             if (Boolean.TRUE.equals(requested)) {
-                throw new IllegalArgumentException("cancellation applies to per-item mode only: windowed mode"
-                        + " never stops executions (a stale index entry deletes nothing, the delete is"
-                        + " conditional); leave cancellation unset or false with mode(ExpiryMode.WINDOWED)");
+                throw new IllegalArgumentException("cancellation applies only to modes that stop stale executions: "
+                        + mode.label() + " mode never stops executions (a stale entry deletes nothing, the delete is"
+                        + " conditional); leave cancellation unset or false with mode(ExpiryMode." + mode.name() + ")");
             }
             return false;
         }

@@ -3,6 +3,7 @@ package dev.punctual.cdk;
 import dev.punctual.statemachine.ExpiryMode;
 import dev.punctual.statemachine.PunctualVersion;
 import java.nio.file.Path;
+import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import software.amazon.awscdk.App;
@@ -49,8 +50,8 @@ public final class PunctualTemplateStack extends Stack {
 
     private final TemplateParameters parameters;
     private final String codePath;
-    private final PunctualExpiry perItem;
-    private final PunctualExpiry windowed;
+    /** One construct per mode, each created only where the {@code Mode} parameter names its mode. */
+    private final Map<ExpiryMode, PunctualExpiry> expiries = new EnumMap<>(ExpiryMode.class);
 
     /**
      * @param functionJar the Lambda bundle both modes' functions run; the template names it
@@ -68,8 +69,9 @@ public final class PunctualTemplateStack extends Stack {
         ITable table = PunctualExpiry.importTable(this, "Table", parameters.tableName(), parameters.tableStreamArn());
         IEventBus bus = EventBus.fromEventBusName(this, "ExpiryEventBus", parameters.expiryEventBusName());
         ITopic topic = Topic.fromTopicArn(this, "AlarmTopic", parameters.alarmTopicArn());
-        this.perItem = createExpiry("PerItem", ExpiryMode.PER_ITEM, table, bus, topic, functionJar);
-        this.windowed = createExpiry("Windowed", ExpiryMode.WINDOWED, table, bus, topic, functionJar);
+        for (ExpiryMode mode : ExpiryMode.values()) {
+            expiries.put(mode, createExpiry(pascalCase(mode), mode, table, bus, topic, functionJar));
+        }
         createOutputs();
     }
 
@@ -94,7 +96,7 @@ public final class PunctualTemplateStack extends Stack {
 
     /** The construct created when {@code Mode} is {@code mode}. */
     public PunctualExpiry expiry(ExpiryMode mode) {
-        return mode == ExpiryMode.WINDOWED ? windowed : perItem;
+        return expiries.get(mode);
     }
 
     private PunctualExpiry createExpiry(String id, ExpiryMode mode, ITable table, IEventBus bus, ITopic topic,
@@ -112,21 +114,40 @@ public final class PunctualTemplateStack extends Stack {
     }
 
     private void createOutputs() {
-        String perItemCondition = parameters.modeCondition(ExpiryMode.PER_ITEM).getLogicalId();
+        // Only a mode with a schedule index (windowed) outputs its name, where that mode is chosen.
+        ExpiryMode indexed = expiries.keySet().stream().filter(mode -> expiries.get(mode).scheduleIndex().isPresent())
+                .findFirst().orElseThrow();
         StackOutputs.add(this, parameters.tableName(),
-                byMode(perItemCondition, perItem.stateMachine().getStateMachineArn(),
-                        windowed.stateMachine().getStateMachineArn()),
-                byMode(perItemCondition, perItem.function().getFunctionName(), windowed.function().getFunctionName()),
-                byMode(perItemCondition, perItem.deadLetterQueue().getQueueUrl(),
-                        windowed.deadLetterQueue().getQueueUrl()),
-                windowed.scheduleIndex().map(Table::getTableName), parameters.modeCondition(ExpiryMode.WINDOWED));
+                byMode(expiry -> expiry.stateMachine().getStateMachineArn()),
+                byMode(expiry -> expiry.function().getFunctionName()),
+                byMode(expiry -> expiry.deadLetterQueue().getQueueUrl()),
+                expiries.get(indexed).scheduleIndex().map(Table::getTableName), parameters.modeCondition(indexed));
         CfnOutput.Builder.create(this, "PunctualVersion").value(PunctualVersion.current())
                 .description("The Punctual release this stack runs (also the punctual:version tag and punctualVersion"
                         + " on every log line)")
                 .build();
     }
 
-    private static String byMode(String perItemCondition, String perItemValue, String windowedValue) {
-        return Fn.conditionIf(perItemCondition, perItemValue, windowedValue).toString();
+    /**
+     * The value of the construct the {@code Mode} parameter chose: {@code Fn::If} on each mode's condition
+     * in turn, the last mode's value where no earlier condition holds.
+     */
+    private String byMode(java.util.function.Function<PunctualExpiry, String> value) {
+        List<ExpiryMode> modes = List.copyOf(expiries.keySet());
+        String chosen = value.apply(expiries.get(modes.get(modes.size() - 1)));
+        for (int i = modes.size() - 2; i >= 0; i--) {
+            chosen = Fn.conditionIf(parameters.modeCondition(modes.get(i)).getLogicalId(),
+                    value.apply(expiries.get(modes.get(i))), chosen).toString();
+        }
+        return chosen;
+    }
+
+    /** A mode's label as a construct id: {@code per-item} is {@code PerItem}. */
+    static String pascalCase(ExpiryMode mode) {
+        StringBuilder id = new StringBuilder();
+        for (String word : mode.label().split("-")) {
+            id.append(Character.toUpperCase(word.charAt(0))).append(word.substring(1));
+        }
+        return id.toString();
     }
 }

@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -30,7 +31,6 @@ import software.amazon.awscdk.services.lambda.Function;
 import software.amazon.awscdk.services.logs.CfnLogGroup;
 import software.amazon.awscdk.services.sns.ITopic;
 import software.amazon.awscdk.services.stepfunctions.CfnStateMachine;
-import software.constructs.IConstruct;
 
 /**
  * The packaged template's parameters: every production choice of {@link PunctualExpiryProps}, each with
@@ -103,8 +103,8 @@ final class TemplateParameters {
     private final CfnParameter tracing;
     private final CfnParameter logLevel;
     private final CfnParameter logRetentionDays;
-    private final CfnCondition perItem;
-    private final CfnCondition windowed;
+    /** Per mode, the condition under which its construct is created: the {@code Mode} parameter names it. */
+    private final Map<ExpiryMode, CfnCondition> modeConditions = new EnumMap<>(ExpiryMode.class);
     private final CfnCondition cancellationOn;
     private final CfnCondition expiryEventsOn;
     private final CfnCondition includeOldImageOn;
@@ -182,8 +182,10 @@ final class TemplateParameters {
                 .description("Days the functions' and the state machine's logs are kept")
                 .build();
 
-        this.perItem = condition("IsPerItem", Fn.conditionEquals(mode.getValueAsString(), ExpiryMode.PER_ITEM.label()));
-        this.windowed = condition("IsWindowed", Fn.conditionEquals(mode.getValueAsString(), ExpiryMode.WINDOWED.label()));
+        for (ExpiryMode expiryMode : ExpiryMode.values()) {
+            modeConditions.put(expiryMode, condition("Is" + PunctualTemplateStack.pascalCase(expiryMode),
+                    Fn.conditionEquals(mode.getValueAsString(), expiryMode.label())));
+        }
         this.cancellationOn = condition("CancellationOn", Fn.conditionEquals(cancellation.getValueAsString(), "true"));
         this.expiryEventsOn = condition("ExpiryEventsOn",
                 Fn.conditionNot(Fn.conditionEquals(expiryEventBusName.getValueAsString(), "")));
@@ -226,7 +228,7 @@ final class TemplateParameters {
 
     /** The condition under which a mode's construct is created. */
     CfnCondition modeCondition(ExpiryMode expiryMode) {
-        return expiryMode == ExpiryMode.WINDOWED ? windowed : perItem;
+        return modeConditions.get(expiryMode);
     }
 
     /**
@@ -246,7 +248,7 @@ final class TemplateParameters {
                 .expiryEvents(bus)
                 .includeOldImage(true)
                 .functionJar(functionJar);
-        if (expiryMode == ExpiryMode.PER_ITEM) {
+        if (expiryMode.stopsStaleExecutions()) {
             builder.cancellation(true);
         }
         return builder.build();
@@ -259,51 +261,48 @@ final class TemplateParameters {
      * @param codePath the functions' code, relative to the template
      */
     void applyTo(PunctualExpiry expiry, PunctualExpiryProps props, String codePath) {
-        boolean perItemMode = expiry.mode() == ExpiryMode.PER_ITEM;
         String busArn = props.expiryEvents().orElseThrow().getEventBusArn();
 
-        CfnFunction function = defaultChild(expiry.function(), CfnFunction.class);
+        CfnFunction function = CfnQueries.defaultChild(expiry.function(), CfnFunction.class);
         function.addPropertyOverride("Environment.Variables." + StreamWiring.ENV_MAX_CONCURRENCY,
                 maxConcurrency.getValueAsString());
-        if (perItemMode) {
+        if (expiry.mode().stopsStaleExecutions()) {
             function.addPropertyOverride("Environment.Variables." + StreamWiring.ENV_CANCEL_STALE,
                     cancellation.getValueAsString());
         }
         function.addPropertyOverride("Environment.Variables." + ExpiryEvents.ENV_EVENT_BUS,
-                when(expiryEventsOn, busArn));
+                CfnQueries.when(expiryEventsOn, busArn));
         function.addPropertyOverride("Environment.Variables." + ExpiryEvents.ENV_INCLUDE_OLD_IMAGE,
-                when(includeOldImageOn, "true"));
+                CfnQueries.when(includeOldImageOn, "true"));
 
-        List<Function> functions = new ArrayList<>(List.of(expiry.function()));
-        expiry.bucketFunction().ifPresent(functions::add);
-        for (Function each : functions) {
-            CfnFunction cfn = defaultChild(each, CfnFunction.class);
+        for (Function each : expiry.functions()) {
+            CfnFunction cfn = CfnQueries.defaultChild(each, CfnFunction.class);
             cfn.addPropertyOverride("Code", codePath);
             cfn.addPropertyOverride("Environment.Variables.POWERTOOLS_LOG_LEVEL", logLevel.getValueAsString());
-            cfn.addPropertyOverride("TracingConfig", when(tracingOn, Map.of("Mode", "Active")));
-            defaultChild(each.getCurrentVersion(), CfnResource.class)
+            cfn.addPropertyOverride("TracingConfig", CfnQueries.when(tracingOn, Map.of("Mode", "Active")));
+            CfnQueries.defaultChild(each.getCurrentVersion(), CfnResource.class)
                     .addPropertyOverride("Description", versionDescription());
         }
 
-        CfnStateMachine stateMachine = defaultChild(expiry.stateMachine(), CfnStateMachine.class);
+        CfnStateMachine stateMachine = CfnQueries.defaultChild(expiry.stateMachine(), CfnStateMachine.class);
         stateMachine.addPropertyOverride("TracingConfiguration", Fn.conditionIf(tracingOn.getLogicalId(),
                 Map.of("Enabled", true), Map.of("Enabled", false)));
 
-        CfnEventSourceMapping mapping = single(expiry, CfnEventSourceMapping.class);
+        CfnEventSourceMapping mapping = CfnQueries.single(expiry, CfnEventSourceMapping.class);
         mapping.addPropertyOverride("BatchSize", batchSize.getValueAsNumber());
         mapping.addPropertyOverride("ParallelizationFactor", parallelizationFactor.getValueAsNumber());
         mapping.addPropertyOverride("MaximumRetryAttempts", maxRetryAttempts.getValueAsNumber());
         mapping.addPropertyOverride("MaximumRecordAgeInSeconds", maxRecordAgeSeconds.getValueAsNumber());
 
-        all(expiry, CfnLogGroup.class).forEach(group ->
+        CfnQueries.all(expiry, CfnLogGroup.class).forEach(group ->
                 group.addPropertyOverride("RetentionInDays", logRetentionDays.getValueAsNumber()));
 
-        CfnAlarm lag = defaultChild(expiry.alarms().expiryLag(), CfnAlarm.class);
+        CfnAlarm lag = CfnQueries.defaultChild(expiry.alarms().expiryLag(), CfnAlarm.class);
         lag.addPropertyOverride("Threshold", lagAlarmThresholdMs.getValueAsNumber());
         lag.addPropertyOverride("AlarmDescription", withThreshold(lag.getAlarmDescription(),
                 props.lagAlarmThreshold().toMillis()));
 
-        all(expiry, CfnPolicy.class).forEach(policy -> policy.addPropertyOverride("PolicyDocument.Statement",
+        CfnQueries.all(expiry, CfnPolicy.class).forEach(policy -> policy.addPropertyOverride("PolicyDocument.Statement",
                 conditionalStatements(policy)));
     }
 
@@ -349,11 +348,11 @@ final class TemplateParameters {
         List<Object> statements = new ArrayList<>();
         for (Object each : (List<?>) ((Map<?, ?>) document).get("Statement")) {
             Map<?, ?> statement = (Map<?, ?>) each;
-            List<String> actions = actions(statement);
+            List<String> actions = CfnQueries.actions(statement);
             if (actions.stream().allMatch(action -> action.startsWith("xray:"))) {
-                statements.add(when(tracingOn, statement));
+                statements.add(CfnQueries.when(tracingOn, statement));
             } else if (actions.contains("events:PutEvents")) {
-                statements.add(when(expiryEventsOn, statement));
+                statements.add(CfnQueries.when(expiryEventsOn, statement));
             } else if (actions.contains("states:StopExecution")) {
                 Map<Object, Object> withoutStop = new LinkedHashMap<>(statement);
                 List<String> remaining = actions.stream().filter(a -> !a.equals("states:StopExecution")).toList();
@@ -364,16 +363,6 @@ final class TemplateParameters {
             }
         }
         return statements;
-    }
-
-    private static List<String> actions(Map<?, ?> statement) {
-        Object action = statement.get("Action");
-        return action instanceof List<?> list ? list.stream().map(Object::toString).toList() : List.of(action.toString());
-    }
-
-    /** {@code value} where the condition holds; the property or list element is left out where not. */
-    private static Object when(CfnCondition condition, Object value) {
-        return Fn.conditionIf(condition.getLogicalId(), value, Aws.NO_VALUE);
     }
 
     private Map<String, Object> interfaceMetadata() {
@@ -404,22 +393,5 @@ final class TemplateParameters {
 
     private CfnCondition condition(String id, ICfnConditionExpression expression) {
         return CfnCondition.Builder.create(stack, id).expression(expression).build();
-    }
-
-    private static <T> T defaultChild(IConstruct construct, Class<T> type) {
-        return type.cast(construct.getNode().getDefaultChild());
-    }
-
-    private static <T> T single(IConstruct scope, Class<T> type) {
-        List<T> found = all(scope, type);
-        if (found.size() != 1) {
-            throw new IllegalStateException("Expected one " + type.getSimpleName() + " under "
-                    + scope.getNode().getPath() + ", found " + found.size());
-        }
-        return found.get(0);
-    }
-
-    private static <T> List<T> all(IConstruct scope, Class<T> type) {
-        return scope.getNode().findAll().stream().filter(type::isInstance).map(type::cast).toList();
     }
 }

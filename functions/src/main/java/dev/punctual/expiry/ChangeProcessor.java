@@ -1,38 +1,30 @@
 package dev.punctual.expiry;
 
 import java.time.Clock;
+import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.IdentityHashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ThreadFactory;
-import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.Executor;
 
 /**
- * Runs a batch of stream changes through the rules and the scheduler: changes to different items
- * concurrently (at most {@code maxConcurrency} at once), changes to the same item one after another
- * in stream order.
+ * Runs a batch of stream changes through the rules and a mode's {@link Scheduler}, the same way in
+ * every mode: each change is decided, the scheduler carries the decisions out, and {@link ItemOrder}
+ * keeps changes to the same item in stream order (changes to different items run concurrently, on
+ * {@code pool}) and fails an item's later changes once one of them failed. The listener hears of every
+ * change once, in stream order.
  *
- * <p>When a change fails, the later changes to the same item in the batch are not tried and are
- * reported failed too; changes to other items go on. Lambda retries from the lowest sequence
- * number reported, so reporting only the first failure would be enough for Lambda itself, but
- * naming every record left undone states the outcome exactly, for any consumer of the response
- * (the local runtime's poller among them), and never lets a later change of an item overtake an
- * earlier one that has to be retried.
+ * <p>Whoever needs items scheduled the way a table's mode does (the stream handler, a backfill) hands
+ * their changes to {@link #schedule} and reads one result per change.
  */
-public final class ChangeProcessor implements BatchProcessor {
+public final class ChangeProcessor {
 
     /** Hears about every change, once: the place to log decisions and to count them. */
     public interface Listener {
         /** A change was decided and carried out. */
-        void decided(StreamChange change, Decision decision, ExpiryScheduler.Applied applied);
+        void decided(StreamChange change, Decision decision, Scheduled scheduled);
 
         /** Carrying out a change failed; it is reported for retry. */
         void failed(StreamChange change, Decision decision, RuntimeException error);
@@ -42,83 +34,73 @@ public final class ChangeProcessor implements BatchProcessor {
     }
 
     private final ExpiryRules rules;
-    private final ExpiryScheduler scheduler;
+    private final Scheduler scheduler;
     private final Clock clock;
     private final Listener listener;
-    private final ExecutorService pool;
+    private final Executor pool;
 
     /**
-     * @param maxConcurrency changes carried out at once, so Step Functions calls in flight at once
+     * @param pool runs the changes of different items concurrently; its size bounds the Step Functions
+     *     calls in flight at once. The caller owns it.
      */
-    public ChangeProcessor(ExpiryRules rules, ExpiryScheduler scheduler, Clock clock, Listener listener, int maxConcurrency) {
+    public ChangeProcessor(ExpiryRules rules, Scheduler scheduler, Clock clock, Listener listener, Executor pool) {
         this.rules = Objects.requireNonNull(rules, "rules");
         this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
         this.clock = Objects.requireNonNull(clock, "clock");
         this.listener = Objects.requireNonNull(listener, "listener");
-        if (maxConcurrency < 1) {
-            throw new IllegalArgumentException("maxConcurrency must be at least 1, got " + maxConcurrency);
-        }
-        this.pool = Executors.newFixedThreadPool(maxConcurrency, daemonThreads());
+        this.pool = Objects.requireNonNull(pool, "pool");
     }
 
-    @Override
+    /**
+     * Processes {@code changes} (in stream order) and returns the sequence numbers to report as
+     * batch item failures, in stream order; empty when everything succeeded.
+     */
+    public List<String> process(List<StreamChange> changes) {
+        return process(changes, ThrottleBackoff.noRetries());
+    }
+
+    /**
+     * As {@link #process(List)}, retrying throttled Step Functions calls within {@code retries}'
+     * deadline; a change still throttled then is reported failed like any other.
+     */
     public List<String> process(List<StreamChange> changes, ThrottleBackoff.Batch retries) {
-        Map<ItemIdentity, List<StreamChange>> byItem = new LinkedHashMap<>();
-        for (StreamChange change : changes) {
-            byItem.computeIfAbsent(new ItemIdentity(change.table(), change.key()), item -> new ArrayList<>()).add(change);
-        }
-        List<CompletableFuture<List<StreamChange>>> runs = new ArrayList<>(byItem.size());
-        for (List<StreamChange> itemChanges : byItem.values()) {
-            runs.add(CompletableFuture.supplyAsync(() -> processItem(itemChanges, retries), pool));
-        }
-        Set<StreamChange> failed = Collections.newSetFromMap(new IdentityHashMap<>());
-        for (CompletableFuture<List<StreamChange>> run : runs) {
-            failed.addAll(run.join());
-        }
-        List<String> sequenceNumbers = new ArrayList<>(failed.size());
-        for (StreamChange change : changes) {
-            if (failed.contains(change)) {
-                sequenceNumbers.add(change.sequenceNumber());
-            }
-        }
-        return sequenceNumbers;
-    }
-
-    private List<StreamChange> processItem(List<StreamChange> itemChanges, ThrottleBackoff.Batch retries) {
-        List<StreamChange> failed = new ArrayList<>();
-        String failedAt = null;
-        for (StreamChange change : itemChanges) {
-            if (failedAt != null) {
-                failed.add(change);
-                listener.skipped(change, failedAt);
-                continue;
-            }
-            Decision decision = rules.decide(change, clock.instant());
-            try {
-                listener.decided(change, decision, scheduler.apply(decision, retries));
-            } catch (RuntimeException e) {
-                failed.add(change);
-                failedAt = change.sequenceNumber();
-                listener.failed(change, decision, e);
+        List<String> failed = new ArrayList<>();
+        for (ItemOrder.Result<Scheduled> result : schedule(changes, retries)) {
+            if (!(result instanceof ItemOrder.Done)) {
+                failed.add(result.change().sequenceNumber());
             }
         }
         return failed;
     }
 
-    @Override
-    public void close() {
-        pool.shutdown();
-    }
-
-    private record ItemIdentity(String table, ItemKey key) {
-    }
-
-    private static ThreadFactory daemonThreads() {
-        AtomicInteger count = new AtomicInteger();
-        return runnable -> {
-            Thread thread = new Thread(runnable, "punctual-expiry-" + count.incrementAndGet());
-            thread.setDaemon(true);
-            return thread;
-        };
+    /**
+     * Decides every change and has the mode's scheduler carry the decisions out. Returns what became of
+     * each change, in stream order, after telling the listener.
+     */
+    public List<ItemOrder.Result<Scheduled>> schedule(List<StreamChange> changes, ThrottleBackoff.Batch retries) {
+        Instant now = clock.instant();
+        Map<StreamChange, Decision> decisions = new IdentityHashMap<>();
+        List<Decision> inOrder = new ArrayList<>(changes.size());
+        for (StreamChange change : changes) {
+            Decision decision = rules.decide(change, now);
+            decisions.put(change, decision);
+            inOrder.add(decision);
+        }
+        Scheduler.Step step = scheduler.begin(inOrder, retries);
+        List<ItemOrder.Result<Scheduled>> results = ItemOrder.run(changes, change -> {
+            Decision decision = decisions.get(change);
+            return decision.verdict() == Decision.Verdict.IGNORE ? Unscheduled.IGNORED : step.carryOut(decision);
+        }, pool);
+        for (ItemOrder.Result<Scheduled> result : results) {
+            StreamChange change = result.change();
+            if (result instanceof ItemOrder.Done<Scheduled> done) {
+                listener.decided(change, decisions.get(change), done.value());
+            } else if (result instanceof ItemOrder.Failed<Scheduled> failure) {
+                listener.failed(change, decisions.get(change), failure.error());
+            } else if (result instanceof ItemOrder.Skipped<Scheduled> skipped) {
+                listener.skipped(change, skipped.failedSequenceNumber());
+            }
+        }
+        return results;
     }
 }

@@ -28,7 +28,7 @@ public final class ExpiryMetrics implements ChangeProcessor.Listener {
     }
 
     @Override
-    public void decided(StreamChange change, Decision decision, ExpiryScheduler.Applied applied) {
+    public void decided(StreamChange change, Decision decision, Scheduled scheduled) {
         Map<String, String> table = Map.of(DIMENSION_TABLE, change.table());
         if (decision.reason() == Reason.REMOVED_AT_EXPIRY) {
             decision.ttl().ifPresent(ttl -> {

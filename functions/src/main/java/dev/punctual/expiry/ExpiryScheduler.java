@@ -14,8 +14,10 @@ import java.util.Optional;
  * {@link ExecutionNames#restartName}, derived from the closed holder; a duplicate of the record, or
  * a backfill, meets the same holder and so the same restart name. Names are reusable 90 days after
  * an execution closes; until then, each recreation walks one step further along these names.
+ *
+ * <p>Per-item mode's {@link Scheduler}: it works record by record, so a batch needs no preparation.
  */
-public final class ExpiryScheduler {
+public final class ExpiryScheduler implements Scheduler {
 
     /** Restarts tried for one item before the record is failed; each is one recreation within 90 days. */
     public static final int MAX_RESTARTS = 8;
@@ -26,8 +28,8 @@ public final class ExpiryScheduler {
         this.executions = executions;
     }
 
-    /** What carrying out a decision did. */
-    public enum Outcome {
+    /** What carrying out a decision did, per item. */
+    public enum Outcome implements dev.punctual.expiry.Outcome {
         /** A new execution was started. */
         STARTED,
         /** A new execution was started under a restart name (a closed execution held the name). */
@@ -37,13 +39,7 @@ public final class ExpiryScheduler {
         /** Stale executions were stopped (or there were none left to stop) and nothing started. */
         STOPPED,
         /** Nothing to do. */
-        IGNORED,
-        /** Windowed mode: indexed into a bucket whose execution deletes it at its TTL. */
-        INDEXED,
-        /** Windowed mode: its TTL had passed, so it was deleted at once. */
-        DELETED,
-        /** Windowed mode: its TTL had passed and the item had already changed or gone; nothing deleted. */
-        SUPERSEDED
+        IGNORED
     }
 
     /**
@@ -53,15 +49,22 @@ public final class ExpiryScheduler {
      * @param stopped the stale executions StopExecution succeeded for: those that were running and are now
      *     stopped, and those that had already ended, whose stop Step Functions also answers with success
      */
-    public record Applied(Outcome outcome, String execution, List<String> stopped) {
+    public record Applied(Outcome outcome, String execution, List<String> stopped) implements Scheduled {
         public Applied {
             stopped = List.copyOf(stopped);
         }
 
         /** The execution started or found pending, if any. */
+        @Override
         public Optional<String> executionName() {
             return Optional.ofNullable(execution);
         }
+    }
+
+    /** Nothing to prepare: each decision is carried out on its own, by {@link #apply(Decision, ThrottleBackoff.Batch)}. */
+    @Override
+    public Step begin(List<Decision> decisions, ThrottleBackoff.Batch retries) {
+        return decision -> apply(decision, retries);
     }
 
     /**

@@ -12,8 +12,8 @@ public final class ListenerChain implements ChangeProcessor.Listener {
     }
 
     @Override
-    public void decided(StreamChange change, Decision decision, ExpiryScheduler.Applied applied) {
-        listeners.forEach(listener -> listener.decided(change, decision, applied));
+    public void decided(StreamChange change, Decision decision, Scheduled scheduled) {
+        listeners.forEach(listener -> listener.decided(change, decision, scheduled));
     }
 
     @Override

@@ -58,16 +58,6 @@ public record StreamChange(
         }
     }
 
-    /** The old image's TTL, if the record has an old image holding the attribute. */
-    public Optional<AttributeText> oldTtlValue() {
-        return Optional.ofNullable(oldTtl);
-    }
-
-    /** The new image's TTL, if the record has a new image holding the attribute. */
-    public Optional<AttributeText> newTtlValue() {
-        return Optional.ofNullable(newTtl);
-    }
-
     /** When the change was written, if the record says. */
     public Optional<Instant> approximateCreationTime() {
         return Optional.ofNullable(approximateCreation);

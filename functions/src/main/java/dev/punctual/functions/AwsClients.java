@@ -2,7 +2,6 @@ package dev.punctual.functions;
 
 import dev.punctual.statemachine.StreamWiring;
 import java.time.Duration;
-import java.util.Map;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
@@ -37,8 +36,8 @@ final class AwsClients {
     }
 
     /** Whether a client for {@code endpointSet} should sign with the local runtime's credentials. */
-    static boolean local(boolean endpointSet, Map<String, String> environment) {
-        return endpointSet && !environment.containsKey("AWS_ACCESS_KEY_ID");
+    static boolean local(boolean endpointSet, ExpirySettings settings) {
+        return endpointSet && !settings.accessKeyInEnvironment();
     }
 
     static AwsCredentialsProvider credentials(boolean local) {
@@ -51,7 +50,7 @@ final class AwsClients {
     }
 
     /** An EventBridge client for expiry events, configured from {@code settings}. */
-    static EventBridgeClient eventBridge(ExpirySettings settings, Map<String, String> environment) {
+    static EventBridgeClient eventBridge(ExpirySettings settings) {
         EventBridgeClientBuilder builder = EventBridgeClient.builder()
                 .httpClientBuilder(Apache5HttpClient.builder()
                         .connectionTimeout(Duration.ofSeconds(2))
@@ -59,13 +58,13 @@ final class AwsClients {
                 .overrideConfiguration(o -> o.retryStrategy(RetryMode.STANDARD)
                         .apiCallTimeout(API_CALL_TIMEOUT)
                         .apiCallAttemptTimeout(ATTEMPT_TIMEOUT));
-        boolean local = local(settings.eventsEndpoint().isPresent(), environment);
+        boolean local = local(settings.eventsEndpoint().isPresent(), settings);
         settings.eventsEndpoint().ifPresent(builder::endpointOverride);
         return builder.credentialsProvider(credentials(local)).region(region(local, settings)).build();
     }
 
     /** A DynamoDB client for the table and the schedule index, configured from {@code settings}. */
-    static DynamoDbClient dynamoDb(ExpirySettings settings, Map<String, String> environment) {
+    static DynamoDbClient dynamoDb(ExpirySettings settings) {
         DynamoDbClientBuilder builder = DynamoDbClient.builder()
                 .httpClientBuilder(Apache5HttpClient.builder()
                         .maxConnections(DYNAMODB_CONNECTIONS)
@@ -74,7 +73,7 @@ final class AwsClients {
                 .overrideConfiguration(o -> o.retryStrategy(RetryMode.STANDARD)
                         .apiCallTimeout(API_CALL_TIMEOUT)
                         .apiCallAttemptTimeout(ATTEMPT_TIMEOUT));
-        boolean local = local(settings.dynamoDbEndpoint().isPresent(), environment);
+        boolean local = local(settings.dynamoDbEndpoint().isPresent(), settings);
         settings.dynamoDbEndpoint().ifPresent(builder::endpointOverride);
         return builder.credentialsProvider(credentials(local)).region(region(local, settings)).build();
     }

@@ -5,7 +5,7 @@ import static software.amazon.lambda.powertools.logging.argument.StructuredArgum
 import dev.punctual.expiry.ChangeProcessor;
 import dev.punctual.expiry.Decision;
 import dev.punctual.expiry.ExecutionNames;
-import dev.punctual.expiry.ExpiryScheduler;
+import dev.punctual.expiry.Scheduled;
 import dev.punctual.expiry.StreamChange;
 import dev.punctual.expiry.ThrottleBackoff;
 import dev.punctual.expiry.ThrottledException;
@@ -28,12 +28,12 @@ final class DecisionLog implements ChangeProcessor.Listener {
     private static final Logger LOG = LoggerFactory.getLogger(ExpiryStreamHandler.class);
 
     @Override
-    public void decided(StreamChange change, Decision decision, ExpiryScheduler.Applied applied) {
+    public void decided(StreamChange change, Decision decision, Scheduled scheduled) {
         List<Object> fields = common(change, decision);
-        fields.add(entry("outcome", lower(applied.outcome())));
-        applied.executionName().ifPresent(name -> fields.add(entry("execution", name)));
-        if (!applied.stopped().isEmpty()) {
-            fields.add(entry("stopped", applied.stopped()));
+        fields.add(entry("outcome", lower(scheduled.outcome().name())));
+        scheduled.executionName().ifPresent(name -> fields.add(entry("execution", name)));
+        if (!scheduled.stopped().isEmpty()) {
+            fields.add(entry("stopped", scheduled.stopped()));
         }
         if (decision.reason().warn()) {
             LOG.warn(decision.detail(), fields.toArray());
@@ -91,13 +91,13 @@ final class DecisionLog implements ChangeProcessor.Listener {
         fields.add(entry("table", change.table()));
         fields.add(entry("keyDigest", ExecutionNames.keyDigest(change.table(), change.key())));
         decision.ttl().ifPresent(ttl -> fields.add(entry("ttl", ttl)));
-        fields.add(entry("decision", lower(decision.verdict())));
+        fields.add(entry("decision", lower(decision.verdict().name())));
         fields.add(entry("reason", decision.reason().name()));
         fields.add(entry("sequenceNumber", change.sequenceNumber()));
         return fields;
     }
 
-    private static String lower(Enum<?> value) {
-        return value.name().toLowerCase(Locale.ROOT);
+    private static String lower(String name) {
+        return name.toLowerCase(Locale.ROOT);
     }
 }

@@ -13,11 +13,16 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The stream handler's configuration, read from the environment variables named in
- * {@link StreamWiring}. Anything missing or malformed fails at start-up with a message naming the
- * variable, rather than on the first record.
+ * A function's configuration: the one place the environment is read (the variables named in
+ * {@link StreamWiring} and {@link ExpiryEvents}, and what Lambda itself sets). Anything missing or
+ * malformed fails at start-up with a message naming the variable, rather than on the first record.
  */
 public final class ExpirySettings {
+
+    /** Set by Lambda in every function's environment: only there do metrics go out as EMF log lines. */
+    private static final String LAMBDA_FUNCTION_NAME = "AWS_LAMBDA_FUNCTION_NAME";
+    /** Credentials of the environment: with one, a client signs with it even against an endpoint override. */
+    private static final String AWS_ACCESS_KEY_ID = "AWS_ACCESS_KEY_ID";
 
     private static final Pattern STATE_MACHINE_ARN =
             Pattern.compile("arn:([a-z0-9-]+):states:([a-z0-9-]+):([0-9]*):stateMachine:([^:\\s]{1,80})");
@@ -37,6 +42,8 @@ public final class ExpirySettings {
     private final String eventBus;
     private final boolean includeOldImage;
     private final URI eventsEndpoint;
+    private final boolean inLambda;
+    private final boolean accessKeyInEnvironment;
 
     private ExpirySettings(Map<String, String> environment, boolean ttlAttributeRequired) {
         String arn = required(environment, StreamWiring.ENV_STATE_MACHINE_ARN);
@@ -64,11 +71,13 @@ public final class ExpirySettings {
                 environment.get(StreamWiring.ENV_STEP_FUNCTIONS_ENDPOINT));
         this.dynamoDbEndpoint = endpoint(StreamWiring.ENV_DYNAMODB_ENDPOINT, environment.get(StreamWiring.ENV_DYNAMODB_ENDPOINT));
         this.mode = mode(environment.get(StreamWiring.ENV_MODE));
-        boolean needsIndex = mode == ExpiryMode.WINDOWED || !ttlAttributeRequired;
-        this.scheduleTable = needsIndex ? required(environment, StreamWiring.ENV_SCHEDULE_TABLE) : null;
+        String table = environment.get(StreamWiring.ENV_SCHEDULE_TABLE);
+        this.scheduleTable = table == null || table.isBlank() ? null : table.strip();
         this.maxConcurrency = maxConcurrency(environment.get(StreamWiring.ENV_MAX_CONCURRENCY),
                 ttlAttributeRequired ? StreamWiring.DEFAULT_MAX_CONCURRENCY : StreamWiring.DEFAULT_BUCKET_CONCURRENCY);
-        this.cancelStale = flag(StreamWiring.ENV_CANCEL_STALE, environment.get(StreamWiring.ENV_CANCEL_STALE), true);
+        // A mode that cannot stop stale executions ignores the flag rather than failing on it.
+        this.cancelStale = flag(StreamWiring.ENV_CANCEL_STALE, environment.get(StreamWiring.ENV_CANCEL_STALE), true)
+                && mode.stopsStaleExecutions();
         String bus = environment.get(ExpiryEvents.ENV_EVENT_BUS);
         this.eventBus = bus == null || bus.isBlank() ? null : bus.strip();
         this.includeOldImage = flag(ExpiryEvents.ENV_INCLUDE_OLD_IMAGE, environment.get(ExpiryEvents.ENV_INCLUDE_OLD_IMAGE), false);
@@ -77,6 +86,8 @@ public final class ExpirySettings {
                     + " is true but " + ExpiryEvents.ENV_EVENT_BUS + " is not set; set the bus to publish expiry events");
         }
         this.eventsEndpoint = endpoint(ExpiryEvents.ENV_EVENTS_ENDPOINT, environment.get(ExpiryEvents.ENV_EVENTS_ENDPOINT));
+        this.inLambda = environment.containsKey(LAMBDA_FUNCTION_NAME);
+        this.accessKeyInEnvironment = environment.containsKey(AWS_ACCESS_KEY_ID);
     }
 
     /**
@@ -120,6 +131,7 @@ public final class ExpirySettings {
         return maxConcurrency;
     }
 
+    /** Whether to stop executions made stale by a TTL change or a delete; never in a mode that cannot. */
     public boolean cancelStale() {
         return cancelStale;
     }
@@ -129,10 +141,16 @@ public final class ExpirySettings {
         return mode;
     }
 
-    /** The schedule index table (windowed mode and the bucket function). */
+    /**
+     * The schedule index table, for the modes and functions that use one; they ask for it while they
+     * are built, so a function missing it fails at start-up.
+     *
+     * @throws IllegalArgumentException naming the variable when it is not set
+     */
     public String scheduleTable() {
         if (scheduleTable == null) {
-            throw new IllegalStateException(StreamWiring.ENV_SCHEDULE_TABLE + " is only read in windowed mode");
+            throw new IllegalArgumentException("Environment variable " + StreamWiring.ENV_SCHEDULE_TABLE
+                    + " is required but not set (" + mode.label() + " mode indexes items in the schedule table)");
         }
         return scheduleTable;
     }
@@ -155,6 +173,19 @@ public final class ExpirySettings {
     /** The EventBridge endpoint to use instead of AWS's (the local runtime), if set. */
     public Optional<URI> eventsEndpoint() {
         return Optional.ofNullable(eventsEndpoint);
+    }
+
+    /** Whether the function runs in Lambda (which sets {@code AWS_LAMBDA_FUNCTION_NAME}). */
+    public boolean inLambda() {
+        return inLambda;
+    }
+
+    /**
+     * Whether the environment holds credentials ({@code AWS_ACCESS_KEY_ID}); without them, a client
+     * pointed at an endpoint override signs as the local runtime expects.
+     */
+    public boolean accessKeyInEnvironment() {
+        return accessKeyInEnvironment;
     }
 
     /** The ARN of this state machine's execution named {@code executionName}. */
@@ -192,7 +223,7 @@ public final class ExpirySettings {
         try {
             return ExpiryMode.fromLabel(value);
         } catch (IllegalArgumentException e) {
-            throw invalid(StreamWiring.ENV_MODE, value, "per-item or windowed");
+            throw invalid(StreamWiring.ENV_MODE, value, ExpiryMode.choices());
         }
     }
 

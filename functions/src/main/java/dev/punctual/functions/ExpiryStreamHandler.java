@@ -4,47 +4,34 @@ import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.RequestHandler;
 import com.amazonaws.services.lambda.runtime.events.DynamodbEvent;
 import com.amazonaws.services.lambda.runtime.events.StreamsEventResponse;
-import dev.punctual.events.EventBridgeBus;
-import dev.punctual.events.EventBus;
 import dev.punctual.events.EventPublisher;
-import dev.punctual.expiry.BatchProcessor;
 import dev.punctual.expiry.ChangeProcessor;
-import dev.punctual.expiry.Executions;
 import dev.punctual.expiry.ExpiryMetrics;
 import dev.punctual.expiry.ExpiryRules;
-import dev.punctual.expiry.ExpiryScheduler;
 import dev.punctual.expiry.ListenerChain;
 import dev.punctual.expiry.MetricSink;
-import dev.punctual.expiry.Sleeper;
 import dev.punctual.expiry.StreamChange;
 import dev.punctual.expiry.ThrottleBackoff;
-import dev.punctual.statemachine.ExpiryMode;
 import dev.punctual.statemachine.PunctualVersion;
-import dev.punctual.statemachine.StreamWiring;
-import dev.punctual.windowed.BucketScheduler;
-import dev.punctual.windowed.WindowedProcessor;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.Executors;
-import java.util.concurrent.ThreadFactory;
-import java.util.concurrent.atomic.AtomicInteger;
-import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import java.util.concurrent.ThreadLocalRandom;
 import software.amazon.lambda.powertools.logging.PowertoolsLogging;
 
 /**
- * The Lambda function on a table's DynamoDB stream. In per-item mode it starts one
- * {@code expire-item} execution per item and TTL, named deterministically, and stops executions a
- * TTL change or an early delete made stale. In windowed mode it indexes each item under its TTL
- * second and starts the bucket executions that will delete it ({@link WindowedProcessor}). Either
- * way it returns the records to retry as a partial batch response ({@code ReportBatchItemFailures}).
+ * The Lambda function on a table's DynamoDB stream. It decides what each record calls for and has the
+ * table's mode schedule it ({@link FunctionModes}): per item, one {@code expire-item} execution per
+ * item and TTL, named deterministically, stopping executions a TTL change or an early delete made
+ * stale; windowed, each item indexed under its TTL second and the bucket executions that will delete
+ * it started. Either way it returns the records to retry as a partial batch response
+ * ({@code ReportBatchItemFailures}).
  *
  * <p>Throttled Step Functions calls are retried with backoff and full jitter while the invocation has
  * time ({@link Context#getRemainingTimeInMillis()} less {@link #SAFETY_MARGIN}); only records still
@@ -53,8 +40,8 @@ import software.amazon.lambda.powertools.logging.PowertoolsLogging;
  * time on backoff is what keeps a burst of throttling out of the dead-letter queue.
  *
  * <p>Configured by the environment variables of {@link dev.punctual.statemachine.StreamWiring}.
- * The local runtime passes its own {@link Collaborators}: executions over its in-process transport,
- * its DynamoDB client and its metric recorder.
+ * The local runtime passes its own {@link FunctionParts}: executions over its in-process transport,
+ * its DynamoDB client, its timer's clock and sleeper, and its metric recorder.
  */
 public final class ExpiryStreamHandler implements RequestHandler<DynamodbEvent, StreamsEventResponse>, AutoCloseable {
 
@@ -72,206 +59,43 @@ public final class ExpiryStreamHandler implements RequestHandler<DynamodbEvent, 
      */
     static final Duration SAFETY_MARGIN = AwsClients.API_CALL_TIMEOUT.plusSeconds(5);
 
-    /** Set by Lambda in every function's environment: only there do metrics go out as EMF log lines. */
-    private static final String LAMBDA_FUNCTION_NAME = "AWS_LAMBDA_FUNCTION_NAME";
-
     private final ExpirySettings settings;
     private final ThrottleBackoff backoff;
-    private final BatchProcessor processor;
+    private final ExecutorService pool;
+    private final ChangeProcessor processor;
     private final DecisionLog log;
     private final MetricSink metrics;
     private final Clock clock;
     private final ItemExpiredEvents expiryEvents;
-    private final Collaborators collaborators;
+    private final FunctionParts parts;
 
     /** The Lambda runtime's constructor: configuration and clients from {@code System.getenv()}. */
     public ExpiryStreamHandler() {
-        this(Collaborators.builder(System.getenv()).build());
+        this(FunctionParts.builder(System.getenv()).build());
     }
 
     /**
-     * A handler working with {@code collaborators}: the local runtime's in-process routes, or a test's
-     * fakes. Closing the handler closes what {@link Collaborators.Builder#build()} built for it.
+     * A handler working with {@code parts}: the local runtime's in-process routes, or a test's fakes.
+     * Closing the handler closes the parts (what they built, not what was given to them).
+     *
+     * @throws IllegalArgumentException naming an environment variable the table's mode needs and is not set
      */
-    public ExpiryStreamHandler(Collaborators collaborators) {
-        this.collaborators = collaborators;
-        this.settings = collaborators.settings();
-        this.metrics = collaborators.metrics();
-        this.backoff = collaborators.backoff();
+    public ExpiryStreamHandler(FunctionParts parts) {
+        this.parts = parts;
+        this.settings = parts.settings();
+        this.metrics = parts.metrics();
+        this.backoff = parts.backoff();
         this.log = new DecisionLog();
-        this.clock = collaborators.clock();
-        EventBus eventBus = collaborators.eventBus();
-        this.expiryEvents = eventBus == null ? ItemExpiredEvents.OFF
-                : new ItemExpiredEvents(new ExpiryRules(settings.ttlAttribute(), false),
-                        new EventPublisher(eventBus, collaborators.eventBackoff(), ThreadLocalRandom.current()::nextDouble),
-                        settings.includeOldImage());
+        this.clock = parts.clock();
+        this.expiryEvents = parts.eventBus()
+                .map(bus -> new ItemExpiredEvents(new ExpiryRules(settings.ttlAttribute(), false),
+                        new EventPublisher(bus, parts.sleeper(), ThreadLocalRandom.current()::nextDouble),
+                        settings.includeOldImage()))
+                .orElse(ItemExpiredEvents.OFF);
         ChangeProcessor.Listener listener = new ListenerChain(log, new ExpiryMetrics(clock, metrics));
-        this.processor = settings.mode() == ExpiryMode.WINDOWED
-                ? windowed(settings, collaborators.executions(), collaborators.dynamoDb(), clock, listener)
-                : new ChangeProcessor(new ExpiryRules(settings.ttlAttribute(), settings.cancelStale()),
-                        new ExpiryScheduler(collaborators.executions()), clock, listener, settings.maxConcurrency());
-    }
-
-    /**
-     * What the handler works with, as Powertools' handlers take theirs: its settings, the Step Functions
-     * executions it starts and stops, the DynamoDB client for windowed mode's index, its clock, its
-     * backoff on throttling, where its metrics go, and the bus its expiry events go to with the sleeper
-     * their retries back off on. A builder rather than a record, so that a new
-     * collaborator comes with a default built from the environment and no caller has to change.
-     */
-    public static final class Collaborators {
-
-        private final ExpirySettings settings;
-        private final Executions executions;
-        private final DynamoDbClient dynamoDb;
-        private final Clock clock;
-        private final ThrottleBackoff backoff;
-        private final MetricSink metrics;
-        private final EventBus eventBus;
-        private final Sleeper eventBackoff;
-        private final OwnedClients owned;
-
-        private Collaborators(ExpirySettings settings, Executions executions, DynamoDbClient dynamoDb, Clock clock,
-                ThrottleBackoff backoff, MetricSink metrics, EventBus eventBus, Sleeper eventBackoff, OwnedClients owned) {
-            this.settings = settings;
-            this.executions = executions;
-            this.dynamoDb = dynamoDb;
-            this.clock = clock;
-            this.backoff = backoff;
-            this.metrics = metrics;
-            this.eventBus = eventBus;
-            this.eventBackoff = eventBackoff;
-            this.owned = owned;
-        }
-
-        /**
-         * Collaborators configured from {@code environment} (the variables of {@link StreamWiring});
-         * every part not set on the builder is built from it as in Lambda.
-         *
-         * @throws IllegalArgumentException naming the variable that is missing or malformed
-         */
-        public static Builder builder(Map<String, String> environment) {
-            return new Builder(environment);
-        }
-
-        public ExpirySettings settings() {
-            return settings;
-        }
-
-        public Executions executions() {
-            return executions;
-        }
-
-        /** The client for windowed mode's schedule index and deletes; {@code null} in per-item mode. */
-        public DynamoDbClient dynamoDb() {
-            return dynamoDb;
-        }
-
-        public Clock clock() {
-            return clock;
-        }
-
-        public ThrottleBackoff backoff() {
-            return backoff;
-        }
-
-        public MetricSink metrics() {
-            return metrics;
-        }
-
-        /** Where expiry events go; {@code null} when they are off. */
-        public EventBus eventBus() {
-            return eventBus;
-        }
-
-        /** What retries of a refused expiry event back off on. */
-        public Sleeper eventBackoff() {
-            return eventBackoff;
-        }
-
-        /** Closes what the builder built; what a caller passed in stays the caller's. */
-        void close() throws Exception {
-            owned.close();
-        }
-
-        /** Builds the parts a caller did not set, from the environment. */
-        public static final class Builder extends CollaboratorsBuilder<Builder> {
-
-            private ThrottleBackoff backoff;
-            private MetricSink metrics;
-            private EventBus eventBus;
-            private Sleeper eventBackoff = Sleeper.SYSTEM;
-
-            private Builder(Map<String, String> environment) {
-                super(environment, ExpirySettings::fromEnvironment);
-            }
-
-            @Override
-            Builder self() {
-                return this;
-            }
-
-            /** Default: backoff on the system clock with real pauses. */
-            public Builder backoff(ThrottleBackoff value) {
-                this.backoff = value;
-                return this;
-            }
-
-            /** Default: embedded metric format inside Lambda, nowhere outside it. */
-            public Builder metrics(MetricSink value) {
-                this.metrics = value;
-                return this;
-            }
-
-            /** Default when the environment names a bus: an {@link EventBridgeBus} with its own client; none otherwise. */
-            public Builder eventBus(EventBus value) {
-                this.eventBus = value;
-                return this;
-            }
-
-            /** Default: {@link Sleeper#SYSTEM}. */
-            public Builder eventBackoff(Sleeper value) {
-                this.eventBackoff = value;
-                return this;
-            }
-
-            /** The collaborators; each call builds its own clients for the parts not set. */
-            public Collaborators build() {
-                OwnedClients owned = ownedClients();
-                MetricSink sink = metrics != null ? metrics
-                        : environment.containsKey(LAMBDA_FUNCTION_NAME) ? new PowertoolsMetricSink() : MetricSink.DISCARD;
-                return new Collaborators(settings, owned.executions(executions),
-                        settings.mode() == ExpiryMode.WINDOWED ? owned.dynamoDb(dynamoDb) : dynamoDb,
-                        clock, backoff != null ? backoff : realBackoff(), sink,
-                        owned.eventBus(eventBus), eventBackoff, owned);
-            }
-        }
-    }
-
-    /**
-     * Windowed mode's processor. Its rules never stop executions: there are no per-item executions
-     * to stop, and a stale index entry is harmless because its delete is conditional.
-     */
-    private static BatchProcessor windowed(ExpirySettings settings, Executions buckets, DynamoDbClient dynamoDb, Clock clock,
-            ChangeProcessor.Listener log) {
-        ExecutorService pool = Executors.newFixedThreadPool(settings.maxConcurrency(), daemonThreads("punctual-windowed"));
-        BucketScheduler scheduler = new BucketScheduler(new DynamoDbScheduleIndex(dynamoDb, settings.scheduleTable()),
-                new DynamoDbItemDeleter(dynamoDb), buckets, clock, Sleeper.SYSTEM, pool);
-        return new WindowedProcessor(new ExpiryRules(settings.ttlAttribute(), false), scheduler, clock, log, pool::shutdown);
-    }
-
-    /** Backoff on the real clock, with real pauses: what the function uses outside tests. */
-    static ThrottleBackoff realBackoff() {
-        return new ThrottleBackoff(Clock.systemUTC(), Sleeper.SYSTEM, ThreadLocalRandom.current());
-    }
-
-    static ThreadFactory daemonThreads(String prefix) {
-        AtomicInteger count = new AtomicInteger();
-        return runnable -> {
-            Thread thread = new Thread(runnable, prefix + "-" + count.incrementAndGet());
-            thread.setDaemon(true);
-            return thread;
-        };
+        this.pool = Executors.newFixedThreadPool(settings.maxConcurrency(), DaemonThreads.named("punctual-expiry"));
+        this.processor = new ChangeProcessor(new ExpiryRules(settings.ttlAttribute(), settings.cancelStale()),
+                FunctionModes.scheduler(settings.mode(), parts, pool), clock, listener, pool);
     }
 
     @Override
@@ -324,10 +148,10 @@ public final class ExpiryStreamHandler implements RequestHandler<DynamodbEvent, 
                 ? "" : record.getDynamodb().getSequenceNumber();
     }
 
-    /** Releases the worker threads and the clients the handler built (the local runtime's shutdown). */
+    /** Releases the worker threads and the clients the parts built (the local runtime's shutdown). */
     @Override
     public void close() throws Exception {
-        processor.close();
-        collaborators.close();
+        pool.shutdown();
+        parts.close();
     }
 }

@@ -4,7 +4,6 @@ import dev.punctual.expiry.Executions;
 import dev.punctual.expiry.ThrottledException;
 import dev.punctual.statemachine.ExpiryWorkflow;
 import java.time.Duration;
-import java.util.Map;
 import java.util.Objects;
 import software.amazon.awssdk.core.exception.SdkServiceException;
 import software.amazon.awssdk.core.retry.RetryMode;
@@ -37,27 +36,24 @@ public final class SfnExecutions implements Executions, AutoCloseable {
 
     /**
      * An adapter with its own client, configured from {@code settings}. With an endpoint override
-     * and no {@code AWS_ACCESS_KEY_ID} in {@code environment} it signs with the dummy credentials
+     * and no {@code AWS_ACCESS_KEY_ID} in the environment it signs with the dummy credentials
      * {@code local}/{@code local} in us-east-1, which is what the local runtime accepts; otherwise
      * it uses the default credential chain and the state machine's region.
      */
-    public static SfnExecutions create(ExpirySettings settings, Map<String, String> environment) {
-        return new SfnExecutions(client(settings, environment, null), settings);
+    public static SfnExecutions create(ExpirySettings settings) {
+        return new SfnExecutions(client(settings, null), settings);
     }
 
     /**
-     * As {@link #create(ExpirySettings, Map)}, with the client's requests carried by {@code transport}
+     * As {@link #create(ExpirySettings)}, with the client's requests carried by {@code transport}
      * instead of the Apache HTTP client: the local runtime's in-process route to its engine. The
      * transport belongs to the caller.
      */
-    public static SfnExecutions create(ExpirySettings settings, Map<String, String> environment,
-            SdkHttpClient transport) {
-        return new SfnExecutions(client(settings, environment, Objects.requireNonNull(transport, "transport")),
-                settings);
+    public static SfnExecutions create(ExpirySettings settings, SdkHttpClient transport) {
+        return new SfnExecutions(client(settings, Objects.requireNonNull(transport, "transport")), settings);
     }
 
-    private static SfnClient client(ExpirySettings settings, Map<String, String> environment,
-            SdkHttpClient transport) {
+    private static SfnClient client(ExpirySettings settings, SdkHttpClient transport) {
         SfnClientBuilder builder = SfnClient.builder();
         if (transport == null) {
             builder.httpClientBuilder(Apache5HttpClient.builder()
@@ -70,7 +66,7 @@ public final class SfnExecutions implements Executions, AutoCloseable {
         builder.overrideConfiguration(o -> o.retryStrategy(RetryMode.STANDARD)
                 .apiCallTimeout(AwsClients.API_CALL_TIMEOUT)
                 .apiCallAttemptTimeout(AwsClients.ATTEMPT_TIMEOUT));
-        boolean local = AwsClients.local(settings.stepFunctionsEndpoint().isPresent(), environment);
+        boolean local = AwsClients.local(settings.stepFunctionsEndpoint().isPresent(), settings);
         settings.stepFunctionsEndpoint().ifPresent(builder::endpointOverride);
         return builder.credentialsProvider(AwsClients.credentials(local))
                 .region(AwsClients.region(local, settings))

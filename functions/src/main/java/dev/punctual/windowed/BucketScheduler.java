@@ -1,8 +1,12 @@
 package dev.punctual.windowed;
 
+import dev.punctual.expiry.Decision;
+import dev.punctual.expiry.ExecutionInput;
 import dev.punctual.expiry.ExecutionNames;
 import dev.punctual.expiry.Executions;
 import dev.punctual.expiry.ItemKey;
+import dev.punctual.expiry.Scheduled;
+import dev.punctual.expiry.Scheduler;
 import dev.punctual.expiry.Sleeper;
 import dev.punctual.expiry.ThrottleBackoff;
 import java.time.Clock;
@@ -15,7 +19,9 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
 
 /**
@@ -36,8 +42,15 @@ import java.util.concurrent.Executor;
  * </ul>
  * Both may act on one entry; the delete is conditional, so the item is deleted once and the second
  * delete finds it gone. Items whose TTL has already passed are deleted at once, without the index.
+ *
+ * <p>Windowed mode's {@link Scheduler}: a batch's items are scheduled together when it begins, so one
+ * index write and one bucket start serve many items; each record then reads where its item went. Order
+ * within an item does not matter here (entries only add, and each delete checks the TTL it was indexed
+ * with), yet {@link dev.punctual.expiry.ChangeProcessor} still fails an item's later records after a
+ * failed one, so the batch response reads as in per-item mode. It stops no executions: the rules are
+ * built with cancellation off ({@link dev.punctual.statemachine.ExpiryMode#stopsStaleExecutions()}).
  */
-public final class BucketScheduler {
+public final class BucketScheduler implements Scheduler {
 
     /**
      * Bytes of entries one index item holds at most: DynamoDB allows 400 KB per item; the margin
@@ -57,6 +70,11 @@ public final class BucketScheduler {
             Objects.requireNonNull(expireAt, "expireAt");
         }
 
+        /** The item a decision to schedule names. */
+        static Request of(ExecutionInput input) {
+            return new Request(input.table(), input.ttlAttribute(), input.key(), input.ttl(), input.expireAt());
+        }
+
         long due() {
             return expireAt.getEpochSecond();
         }
@@ -66,8 +84,8 @@ public final class BucketScheduler {
         }
     }
 
-    /** What scheduling one item did. */
-    public enum Outcome {
+    /** What scheduling one item did, windowed. */
+    public enum Outcome implements dev.punctual.expiry.Outcome {
         /** Indexed; the named bucket execution deletes it at its TTL. */
         INDEXED,
         /** Its TTL had passed, or its one-second bucket was sealed: deleted by the handler, at its TTL. */
@@ -77,7 +95,18 @@ public final class BucketScheduler {
     }
 
     /** Where an item ended up: the outcome and, for {@link Outcome#INDEXED}, the bucket's execution. */
-    public record Placement(Outcome outcome, String execution) {
+    public record Placement(Outcome outcome, String execution) implements Scheduled {
+
+        @Override
+        public Optional<String> executionName() {
+            return Optional.ofNullable(execution);
+        }
+
+        /** None: windowed mode stops no executions. */
+        @Override
+        public List<String> stopped() {
+            return List.of();
+        }
     }
 
     private final ScheduleIndex index;
@@ -99,6 +128,26 @@ public final class BucketScheduler {
         this.clock = Objects.requireNonNull(clock, "clock");
         this.sleeper = Objects.requireNonNull(sleeper, "sleeper");
         this.pool = Objects.requireNonNull(pool, "pool");
+    }
+
+    /** Schedules the items of every decision to start one, together; each record then reads its placement. */
+    @Override
+    public Step begin(List<Decision> decisions, ThrottleBackoff.Batch retries) {
+        List<Request> requests = new ArrayList<>();
+        for (Decision decision : decisions) {
+            decision.start().ifPresent(start -> requests.add(Request.of(start.input())));
+        }
+        Map<Request, CompletableFuture<Placement>> placements = schedule(requests, retries);
+        return decision -> {
+            if (decision.start().isEmpty()) {
+                throw new IllegalStateException("windowed mode stops no executions, yet was asked to carry out " + decision);
+            }
+            try {
+                return placements.get(Request.of(decision.start().get().input())).join();
+            } catch (CompletionException e) {
+                throw e.getCause() instanceof RuntimeException cause ? cause : e;
+            }
+        };
     }
 
     /** As {@link #schedule(List, ThrottleBackoff.Batch)}, with no retries of throttled calls. */

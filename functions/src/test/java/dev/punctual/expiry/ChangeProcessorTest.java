@@ -6,10 +6,11 @@ import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
@@ -20,28 +21,18 @@ class ChangeProcessorTest {
     private static final Instant NOW = Instant.parse("2026-01-01T00:00:00Z");
     private static final Clock CLOCK = Clock.fixed(NOW, ZoneOffset.UTC);
 
-    private final List<String> heard = Collections.synchronizedList(new ArrayList<>());
-    private final ChangeProcessor.Listener listener = new ChangeProcessor.Listener() {
-        @Override
-        public void decided(StreamChange change, Decision decision, ExpiryScheduler.Applied applied) {
-            heard.add(change.sequenceNumber() + " " + applied.outcome());
-        }
-
-        @Override
-        public void failed(StreamChange change, Decision decision, RuntimeException error) {
-            heard.add(change.sequenceNumber() + " failed " + error.getMessage());
-        }
-
-        @Override
-        public void skipped(StreamChange change, String failedSequenceNumber) {
-            heard.add(change.sequenceNumber() + " skipped after " + failedSequenceNumber);
-        }
-    };
-    private ChangeProcessor processor;
+    private final RecordingListener listener = new RecordingListener();
+    private ExecutorService pool;
 
     @AfterEach
     void close() {
-        processor.close();
+        pool.shutdown();
+    }
+
+    /** A processor whose changes run on a pool of {@code threads}, closed after the test. */
+    private ChangeProcessor processor(Scheduler scheduler, int threads) {
+        pool = Executors.newFixedThreadPool(threads);
+        return new ChangeProcessor(new ExpiryRules("ttl", true), scheduler, CLOCK, listener, pool);
     }
 
     private static StreamChange change(String item, String sequence, String oldTtl, String newTtl) {
@@ -54,7 +45,7 @@ class ChangeProcessorTest {
     void process_whenARecordFails_reportsItAndTheItemsLaterRecordsButGoesOnWithOtherItems() {
         FakeExecutions executions = new FakeExecutions();
         executions.failStarts(name -> name.startsWith("20260101T000140Z"), new IllegalStateException("throttled"));
-        processor = new ChangeProcessor(new ExpiryRules("ttl", true), new ExpiryScheduler(executions), CLOCK, listener, 4);
+        ChangeProcessor processor = processor(new ExpiryScheduler(executions), 4);
 
         List<String> failed = processor.process(List.of(
                 change("a", "1", null, "1767225700"),
@@ -64,7 +55,7 @@ class ChangeProcessorTest {
                 change("a", "5", "1767225900", "1767226100")));
 
         assertThat(failed).containsExactly("1", "3", "5");
-        assertThat(heard).containsExactlyInAnyOrder("1 failed throttled", "3 skipped after 1", "5 skipped after 1",
+        assertThat(listener.heard()).containsExactlyInAnyOrder("1 failed throttled", "3 skipped after 1", "5 skipped after 1",
                 "2 STARTED", "4 STARTED");
         // Records 3 and 5 (item a at 00:05:00Z and 00:08:20Z) were never started; b's TTL change stopped
         // its first execution and started the next.
@@ -77,7 +68,7 @@ class ChangeProcessorTest {
     @Test
     void process_keepsEachItemsRecordsInStreamOrder() {
         FakeExecutions executions = new FakeExecutions();
-        processor = new ChangeProcessor(new ExpiryRules("ttl", true), new ExpiryScheduler(executions), CLOCK, listener, 8);
+        ChangeProcessor processor = processor(new ExpiryScheduler(executions), 8);
         List<StreamChange> batch = new ArrayList<>();
         for (int item = 0; item < 20; item++) {
             batch.add(change("i" + item, item + "-1", null, "1767225700"));
@@ -89,7 +80,7 @@ class ChangeProcessorTest {
 
         for (int item = 0; item < 20; item++) {
             String prefix = item + "-";
-            List<String> mine = heard.stream().filter(line -> line.startsWith(prefix)).toList();
+            List<String> mine = listener.heard().stream().filter(line -> line.startsWith(prefix)).toList();
             assertThat(mine).containsExactly(prefix + "1 STARTED", prefix + "2 STARTED", prefix + "3 STARTED");
         }
     }
@@ -127,7 +118,7 @@ class ChangeProcessorTest {
                 throw new UnsupportedOperationException();
             }
         };
-        processor = new ChangeProcessor(new ExpiryRules("ttl", true), new ExpiryScheduler(slow), CLOCK, listener, limit);
+        ChangeProcessor processor = processor(new ExpiryScheduler(slow), limit);
         List<StreamChange> batch = new ArrayList<>();
         for (int item = 0; item < 40; item++) {
             batch.add(change("i" + item, Integer.toString(item), null, "1767225700"));
@@ -136,6 +127,6 @@ class ChangeProcessorTest {
         assertThat(processor.process(batch)).isEmpty();
 
         assertThat(mostInFlight.get()).isEqualTo(limit);
-        assertThat(heard).hasSize(40);
+        assertThat(listener.heard()).hasSize(40);
     }
 }

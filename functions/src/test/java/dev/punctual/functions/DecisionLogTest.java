@@ -56,7 +56,7 @@ class DecisionLogTest {
         // Powertools warns about reserved keys through its own logger, which only the root logger hears.
         config.getRootLogger().addAppender(capture, null, null);
         context.updateLoggers();
-        handler = new ExpiryStreamHandler(collaborators().executions(new FakeExecutions())
+        handler = new ExpiryStreamHandler(parts().executions(new FakeExecutions())
                 .clock(Clock.fixed(ExpiryStreamHandlerTest.NOW, ZoneOffset.UTC)).metrics(MetricSink.DISCARD).build());
     }
 
@@ -155,13 +155,13 @@ class DecisionLogTest {
     private ExpiryStreamHandler throttlingHandler(FakeExecutions executions) throws Exception {
         handler.close();
         SteppingClock clock = new SteppingClock(ExpiryStreamHandlerTest.NOW);
-        handler = new ExpiryStreamHandler(collaborators().executions(executions).clock(clock)
+        handler = new ExpiryStreamHandler(parts().executions(executions).clock(clock)
                 .backoff(new ThrottleBackoff(clock, clock, new Random(7))).metrics(MetricSink.DISCARD).build());
         return handler;
     }
 
-    private static ExpiryStreamHandler.Collaborators.Builder collaborators() {
-        return ExpiryStreamHandler.Collaborators.builder(Map.of(
+    private static FunctionParts.Builder parts() {
+        return FunctionParts.builder(Map.of(
                 StreamWiring.ENV_STATE_MACHINE_ARN, ExpiryStreamHandlerTest.STATE_MACHINE,
                 StreamWiring.ENV_TTL_ATTRIBUTE, "ttl"));
     }

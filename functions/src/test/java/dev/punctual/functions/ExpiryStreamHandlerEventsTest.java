@@ -40,13 +40,13 @@ class ExpiryStreamHandlerEventsTest {
     private final List<ExpiryStreamHandler> handlers = new ArrayList<>();
 
     private ExpiryStreamHandler handler(Instant now, boolean includeOldImage) {
-        ExpiryStreamHandler handler = new ExpiryStreamHandler(ExpiryStreamHandler.Collaborators.builder(Map.of(
+        ExpiryStreamHandler handler = new ExpiryStreamHandler(FunctionParts.builder(Map.of(
                         StreamWiring.ENV_STATE_MACHINE_ARN, ExpiryStreamHandlerTest.STATE_MACHINE,
                         StreamWiring.ENV_TTL_ATTRIBUTE, "ttl",
                         ExpiryEvents.ENV_EVENT_BUS, "orders-events",
                         ExpiryEvents.ENV_INCLUDE_OLD_IMAGE, Boolean.toString(includeOldImage)))
                 .executions(executions).clock(Clock.fixed(now, ZoneOffset.UTC)).metrics(MetricSink.DISCARD)
-                .eventBus(bus).eventBackoff(duration -> { }).build());
+                .eventBus(bus).sleeper(duration -> { }).build());
         handlers.add(handler);
         return handler;
     }
@@ -114,15 +114,15 @@ class ExpiryStreamHandlerEventsTest {
 
     @Test
     void eventsOff_publishNothing() {
-        ExpiryStreamHandler.Collaborators collaborators = ExpiryStreamHandler.Collaborators.builder(Map.of(
+        FunctionParts parts = FunctionParts.builder(Map.of(
                         StreamWiring.ENV_STATE_MACHINE_ARN, ExpiryStreamHandlerTest.STATE_MACHINE,
                         StreamWiring.ENV_TTL_ATTRIBUTE, "ttl"))
                 .executions(executions).clock(Clock.fixed(WRITTEN, ZoneOffset.UTC)).metrics(MetricSink.DISCARD).build();
-        ExpiryStreamHandler handler = new ExpiryStreamHandler(collaborators);
+        ExpiryStreamHandler handler = new ExpiryStreamHandler(parts);
         handlers.add(handler);
 
-        assertThat(collaborators.settings().eventBus()).isEmpty();
-        assertThat(collaborators.eventBus()).isNull();
+        assertThat(parts.settings().eventBus()).isEmpty();
+        assertThat(parts.eventBus()).isEmpty();
         assertThat(failures(handler.handleRequest(EventLoader.loadDynamoDbEvent("events/remove-by-ttl-service.json"), TestLambdaContext.invocation()))).isEmpty();
     }
 

@@ -27,7 +27,7 @@ class ExpiryStreamHandlerMetricsTest {
     private final ExpiryStreamHandler handler = handler(new FakeExecutions());
 
     private ExpiryStreamHandler handler(FakeExecutions executions) {
-        return new ExpiryStreamHandler(ExpiryStreamHandler.Collaborators.builder(Map.of(
+        return new ExpiryStreamHandler(FunctionParts.builder(Map.of(
                         StreamWiring.ENV_STATE_MACHINE_ARN, "arn:aws:states:us-east-1:123456789012:stateMachine:expire-item",
                         StreamWiring.ENV_TTL_ATTRIBUTE, "ttl"))
                 .executions(executions).clock(Clock.fixed(HANDLED_AT, ZoneOffset.UTC)).metrics(metrics).build());

@@ -32,7 +32,7 @@ class ExpiryStreamHandlerTest {
     private ExpiryStreamHandler handler = handler(true);
 
     private ExpiryStreamHandler handler(boolean cancelStale) {
-        return new ExpiryStreamHandler(ExpiryStreamHandler.Collaborators.builder(Map.of(
+        return new ExpiryStreamHandler(FunctionParts.builder(Map.of(
                         StreamWiring.ENV_STATE_MACHINE_ARN, STATE_MACHINE,
                         StreamWiring.ENV_TTL_ATTRIBUTE, "ttl",
                         StreamWiring.ENV_CANCEL_STALE, Boolean.toString(cancelStale),

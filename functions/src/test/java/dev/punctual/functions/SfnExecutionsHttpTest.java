@@ -110,7 +110,7 @@ class SfnExecutionsHttpTest {
                 + "\"startDate\":1767225600.0}");
 
         StreamsEventResponse response;
-        try (ExpiryStreamHandler handler = new ExpiryStreamHandler(ExpiryStreamHandler.Collaborators.builder(environment()).build())) {
+        try (ExpiryStreamHandler handler = new ExpiryStreamHandler(FunctionParts.builder(environment()).build())) {
             response = handler.handleRequest(event, TestLambdaContext.invocation());
         }
 
@@ -149,7 +149,7 @@ class SfnExecutionsHttpTest {
         };
         StreamsEventResponse response;
         SteppingClock backoffClock = new SteppingClock(ExpiryStreamHandlerTest.NOW);
-        try (ExpiryStreamHandler handler = new ExpiryStreamHandler(ExpiryStreamHandler.Collaborators.builder(environment())
+        try (ExpiryStreamHandler handler = new ExpiryStreamHandler(FunctionParts.builder(environment())
                 .clock(Clock.fixed(ExpiryStreamHandlerTest.NOW, ZoneOffset.UTC))
                 .backoff(new ThrottleBackoff(backoffClock, backoffClock, new Random(3))).metrics(MetricSink.DISCARD).build())) {
             response = handler.handleRequest(EventLoader.loadDynamoDbEvent("events/mixed-batch.json"),
@@ -177,7 +177,7 @@ class SfnExecutionsHttpTest {
     @Test
     void describe_readsAHandOverToASuccessorFromTheOutput() throws Exception {
         ExpirySettings settings = ExpirySettings.fromEnvironment(environment());
-        try (SfnExecutions executions = SfnExecutions.create(settings, environment())) {
+        try (SfnExecutions executions = SfnExecutions.create(settings)) {
             answers = request -> Answer.ok("{\"status\":\"SUCCEEDED\",\"stopDate\":1767225601.5,"
                     + "\"output\":\"{\\\"outcome\\\":\\\"ContinuedAsNew\\\",\\\"successor\\\":\\\"arn:x\\\"}\"}");
             assertThat(executions.describe("n")).isEqualTo(new Executions.Holder(Executions.Status.CONTINUED,

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.amazonaws.services.lambda.runtime.events.DynamodbEvent;
 import com.amazonaws.services.lambda.runtime.events.StreamsEventResponse;
 import dev.punctual.functions.ExpiryStreamHandler;
+import dev.punctual.functions.FunctionParts;
 import dev.punctual.local.account.LocalAccount;
 import dev.punctual.local.dynamodb.LocalDynamoDbClients;
 import dev.punctual.local.measure.AccuracyReport;
@@ -196,7 +197,7 @@ class ExpiryEndToEndTest {
                 LocalAccount.REGION)));
         List<StreamsEventResponse> responses = new ArrayList<>();
         try (ExpiryStreamHandler handler = new ExpiryStreamHandler(
-                    ExpiryStreamHandler.Collaborators.builder(runtime.handlerEnvironment(table.watched())).build())) {
+                    FunctionParts.builder(runtime.handlerEnvironment(table.watched())).build())) {
             responses.add(handler.handleRequest(event, TestLambdaContext.invocation()));
             responses.add(handler.handleRequest(event, TestLambdaContext.invocation()));
         }

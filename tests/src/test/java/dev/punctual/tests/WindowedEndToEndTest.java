@@ -6,6 +6,7 @@ import com.amazonaws.services.lambda.runtime.events.DynamodbEvent;
 import com.amazonaws.services.lambda.runtime.events.DynamodbEvent.DynamodbStreamRecord;
 import dev.punctual.functions.DynamoDbScheduleIndex;
 import dev.punctual.functions.ExpiryStreamHandler;
+import dev.punctual.functions.FunctionParts;
 import dev.punctual.local.account.LocalAccount;
 import dev.punctual.local.cli.PunctualCommand;
 import dev.punctual.local.dynamodb.LocalDynamoDbClients;
@@ -186,7 +187,7 @@ class WindowedEndToEndTest {
         Collections.reverse(reordered);
 
         try (ExpiryStreamHandler handler = new ExpiryStreamHandler(
-                    ExpiryStreamHandler.Collaborators.builder(runtime.handlerEnvironment(table.watched())).build())) {
+                    FunctionParts.builder(runtime.handlerEnvironment(table.watched())).build())) {
             assertThat(handler.handleRequest(event(records), TestLambdaContext.invocation()).getBatchItemFailures()).isEmpty();
             assertThat(handler.handleRequest(event(reordered), TestLambdaContext.invocation()).getBatchItemFailures()).isEmpty();
         }

@@ -1,9 +1,9 @@
 package dev.punctual.local.billing;
 
+import dev.punctual.functions.DynamoDbItemDeleter;
 import java.time.Clock;
 import java.util.function.Predicate;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
-import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.BatchWriteItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.BatchWriteItemResponse;
 import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
@@ -83,10 +83,9 @@ public final class MeteredDynamoDb implements DynamoDbClient {
         return response;
     }
 
-    /** The TTL text a Punctual delete compares ({@code #ttl = :ttl}), or {@code null}. */
+    /** The TTL text a Punctual delete compares, or {@code null} for any other delete. */
     private static String comparedTtl(DeleteItemRequest request) {
-        AttributeValue ttl = request.hasExpressionAttributeValues() ? request.expressionAttributeValues().get(":ttl") : null;
-        return ttl == null ? null : ttl.n();
+        return DynamoDbItemDeleter.comparedTtl(request).orElse(null);
     }
 
     @Override

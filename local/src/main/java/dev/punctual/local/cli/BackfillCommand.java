@@ -118,7 +118,7 @@ final class BackfillCommand implements Callable<Integer> {
                     stateMachineArn);
             out.flush();
             BackfillSummary summary;
-            try (SfnExecutions executions = SfnExecutions.create(ExpirySettings.fromEnvironment(environment), environment);
+            try (SfnExecutions executions = SfnExecutions.create(ExpirySettings.fromEnvironment(environment));
                  Bar bar = new Bar(!noProgress)) {
                 summary = new Backfill(dynamoDb, executions, Clock.systemUTC(), Sleeper.SYSTEM).run(options, bar);
             }

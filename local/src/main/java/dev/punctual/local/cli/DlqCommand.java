@@ -1,6 +1,7 @@
 package dev.punctual.local.cli;
 
 import dev.punctual.functions.ExpiryStreamHandler;
+import dev.punctual.functions.FunctionParts;
 import dev.punctual.local.account.LocalAccount;
 import dev.punctual.local.runtime.LocalDefaults;
 import dev.punctual.local.stream.DeadLetter;
@@ -103,7 +104,7 @@ final class DlqCommand {
         public Integer call() throws Exception {
             List<ExpiryStreamHandler> handlers = new ArrayList<>();
             DeadLetters letters = DeadLetters.open(streamDirectory(spec, dataDirectory), table -> {
-                ExpiryStreamHandler handler = new ExpiryStreamHandler(ExpiryStreamHandler.Collaborators.builder(Map.of(
+                ExpiryStreamHandler handler = new ExpiryStreamHandler(FunctionParts.builder(Map.of(
                         StreamWiring.ENV_STATE_MACHINE_ARN, stateMachineArn,
                         StreamWiring.ENV_TTL_ATTRIBUTE, table.ttlAttribute(),
                         StreamWiring.ENV_STEP_FUNCTIONS_ENDPOINT, endpoint.toString())).build());

@@ -3,8 +3,6 @@ package dev.punctual.local.cli;
 import dev.punctual.local.console.ConsoleServer;
 import dev.punctual.local.runtime.LocalDefaults;
 import dev.punctual.local.runtime.LocalRuntime;
-import dev.punctual.statemachine.ExpiryMode;
-import dev.punctual.statemachine.ScheduleIndexTable;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -85,9 +83,7 @@ final class LocalCommand implements Callable<Integer> {
         out.println(ConsoleOptions.line(console));
         out.printf("Mode                %s%n", options.mode());
         out.printf("State machine       %s%n", runtime.scheduledStateMachineArn());
-        if (options.mode() == ExpiryMode.WINDOWED) {
-            out.printf("Schedule index      %s%n", ScheduleIndexTable.LOCAL_TABLE_NAME);
-        }
+        runtime.mode().facts().forEach((label, value) -> out.printf("%-20s%s%n", label, value));
         out.printf("Quotas              %s%n", QuotaOptions.describe(options.quotas()));
         out.printf("Data                %s%n", options.dataDirectory() == null ? "in memory" : options.dataDirectory().toAbsolutePath());
         if (runtime.recovery().executionsResumed() > 0 || runtime.recovery().recordsReplayed() > 0) {

@@ -2,7 +2,7 @@ package dev.punctual.local.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.punctual.local.console.IndexedPending;
+import dev.punctual.local.modes.IndexedPending;
 import dev.punctual.local.runtime.LocalClients;
 import dev.punctual.local.runtime.LocalDefaults;
 import dev.punctual.statemachine.ExpiryWorkflow;

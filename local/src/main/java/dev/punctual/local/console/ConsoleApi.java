@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.punctual.local.events.EventStore;
+import dev.punctual.local.modes.PendingWork;
 import dev.punctual.local.runtime.LocalClients;
 import dev.punctual.local.runtime.LocalRuntime;
 import dev.punctual.local.stepfunctions.executions.ExecutionDescription;
@@ -18,9 +19,7 @@ import dev.punctual.local.stream.DeadLetter;
 import dev.punctual.local.stream.RedriveResult;
 import dev.punctual.local.stream.StreamPollerMetrics;
 import dev.punctual.local.stream.WatchedTable;
-import dev.punctual.statemachine.Arns;
 import dev.punctual.statemachine.ExpiryEvents;
-import dev.punctual.statemachine.ExpiryMode;
 import dev.punctual.statemachine.ScheduleIndexTable;
 import java.io.IOException;
 import java.time.Clock;
@@ -30,7 +29,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.TreeMap;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.sfn.SfnClient;
 
@@ -46,33 +44,24 @@ final class ConsoleApi implements AutoCloseable {
     static final int MAX_PAGE = 500;
 
     private static final ObjectMapper JSON = new ObjectMapper();
-    /** Windowed mode's pending items come from a scan of the schedule index; the overview reuses one for this long. */
-    private static final Duration WINDOWED_SCAN_REUSE = Duration.ofSeconds(1);
 
     private final LocalRuntime runtime;
     private final Clock clock;
-    private final PendingIndex pendingItems;
     private final ExpiryRecorder expiries;
     private final SfnClient sfn;
     private final DynamoDbClient dynamoDb;
-    private List<IndexedPending.Item> windowedScan;
-    private Instant windowedScanAt = Instant.MIN;
+    /** Pending work, read the way the runtime's mode keeps it. */
+    private final PendingWork pending;
 
     ConsoleApi(LocalRuntime runtime, Clock clock) {
         this.runtime = runtime;
         this.clock = clock;
         this.expiries = new ExpiryRecorder(clock);
-        this.pendingItems = new PendingIndex(runtime.stateMachineArn());
         runtime.deletions().addListener(expiries);
         runtime.stepFunctionsEngine().addListener(expiries);
-        pendingItems.attach(runtime.stepFunctionsEngine());
-        boolean windowed = runtime.options().mode() == ExpiryMode.WINDOWED;
-        this.sfn = windowed ? LocalClients.stepFunctions(runtime.stepFunctionsEndpoint()) : null;
-        this.dynamoDb = windowed ? LocalClients.dynamoDb(runtime.dynamoDbEndpoint()) : null;
-    }
-
-    private boolean windowed() {
-        return sfn != null;
+        this.sfn = LocalClients.stepFunctions(runtime.stepFunctionsEndpoint());
+        this.dynamoDb = LocalClients.dynamoDb(runtime.dynamoDbEndpoint());
+        this.pending = runtime.mode().pendingWork(new PendingWork.Sources(runtime.stepFunctionsEngine(), clock, sfn, dynamoDb));
     }
 
     /** {@code /api/overview}: tables, pending per table, the last minute's expiries, the lag chart, counters. */
@@ -81,7 +70,7 @@ final class ConsoleApi implements AutoCloseable {
         ObjectNode body = JSON.createObjectNode();
         body.put("now", now.toEpochMilli());
         body.put("mode", runtime.options().mode().label());
-        Map<String, Integer> pending = windowed() ? windowedCounts() : pendingItems.countsByTable();
+        Map<String, Integer> pending = this.pending.countsByTable();
         Map<String, StreamPollerMetrics.Snapshot> streams = runtime.streamPoller().tableMetrics();
         ArrayNode tables = body.putArray("tables");
         for (WatchedTable table : sortedTables()) {
@@ -98,7 +87,7 @@ final class ConsoleApi implements AutoCloseable {
         ObjectNode counters = body.putObject("counters");
         counters.put("expired", expiries.expired());
         counters.put("early", expiries.early());
-        counters.put("missed", windowed() ? windowedMissed(now) : pendingItems.countBefore(now.minus(MISSED_AFTER), Integer.MAX_VALUE));
+        counters.put("missed", this.pending.countDueBefore(now.minus(MISSED_AFTER)));
         counters.put("superseded", expiries.superseded());
         counters.put("failedExecutions", expiries.failedExecutions());
         counters.put("deadLetters", runtime.deadLetters().list().stream().filter(l -> l.redriven().isEmpty()).count());
@@ -112,7 +101,7 @@ final class ConsoleApi implements AutoCloseable {
     /**
      * {@code /api/pending}: one page of pending expirations sorted by expiry.
      *
-     * @param after where the previous page ended (per-item: a cursor; windowed: an offset), or {@code null}
+     * @param after where the previous page ended ({@code next} of that page), or {@code null}
      */
     ObjectNode pending(String table, String after, int limit) {
         Instant now = clock.instant();
@@ -122,46 +111,19 @@ final class ConsoleApi implements AutoCloseable {
         ArrayNode tables = body.putArray("tables");
         sortedTables().forEach(t -> tables.add(t.tableName()));
         ArrayNode items = body.putArray("items");
-        if (windowed()) {
-            int offset = parseOffset(after);
-            List<IndexedPending.Item> all = windowedItems(table, true);
-            IndexedPending index = new IndexedPending(sfn, dynamoDb, runtime.bucketStateMachineArn().orElseThrow(),
-                    ScheduleIndexTable.LOCAL_TABLE_NAME);
-            int end = Math.min(all.size(), offset + limit);
-            for (IndexedPending.Item item : all.subList(Math.min(offset, end), end)) {
-                if (!index.current(item)) {
-                    continue;
-                }
-                ObjectNode row = items.addObject();
-                row.put("expireAt", item.expireAt().toEpochMilli());
-                row.put("table", item.table());
-                row.put("key", IndexedPending.keyJson(item.key()));
-                row.put("ttl", item.ttl());
-                row.put("bucket", item.bucket());
-                // Between indexing an item and starting its bucket's execution, no execution reaches it yet.
-                row.put("executionArn", IndexedPending.NO_RUNNING_BUCKET.equals(item.bucket()) ? null
-                        : executionArn(runtime.bucketStateMachineArn().orElseThrow(), item.bucket()));
-            }
-            body.put("total", all.size());
-            if (end < all.size()) {
-                body.put("next", Integer.toString(end));
-            }
-            return body;
-        }
-        List<PendingIndex.Pending> page = pendingItems.page(table, PendingIndex.Cursor.decode(after), limit + 1);
-        for (PendingIndex.Pending pending : page.subList(0, Math.min(limit, page.size()))) {
+        PendingWork.Page page = pending.page(table, after, limit);
+        for (PendingWork.Row pendingRow : page.rows()) {
             ObjectNode row = items.addObject();
-            row.put("expireAt", pending.expireAt().toEpochMilli());
-            row.put("table", pending.table());
-            row.put("key", pending.key());
-            row.put("ttl", pending.ttl());
-            row.put("execution", pending.name());
-            row.put("executionArn", pending.executionArn());
+            row.put("expireAt", pendingRow.expireAt().toEpochMilli());
+            row.put("table", pendingRow.table());
+            row.put("key", pendingRow.key());
+            row.put("ttl", pendingRow.ttl());
+            row.put(pendingRow.holderField(), pendingRow.holder());
+            row.put("executionArn", pendingRow.executionArn());
         }
-        body.put("total", pendingItems.count(table));
-        if (page.size() > limit) {
-            PendingIndex.Pending last = page.get(limit - 1);
-            body.put("next", new PendingIndex.Cursor(last.expireAt(), last.executionArn()).encode());
+        body.put("total", page.total());
+        if (page.next() != null) {
+            body.put("next", page.next());
         }
         return body;
     }
@@ -374,48 +336,12 @@ final class ConsoleApi implements AutoCloseable {
                 + runtime.stateMachineArn() + runtime.bucketStateMachineArn().map(a -> " or " + a).orElse(""));
     }
 
-    private synchronized List<IndexedPending.Item> windowedItems(String table, boolean fresh) {
-        Instant now = clock.instant();
-        if (fresh || windowedScan == null || Duration.between(windowedScanAt, now).compareTo(WINDOWED_SCAN_REUSE) > 0) {
-            windowedScan = new IndexedPending(sfn, dynamoDb, runtime.bucketStateMachineArn().orElseThrow(),
-                    ScheduleIndexTable.LOCAL_TABLE_NAME).items(null);
-            windowedScanAt = now;
-        }
-        return table == null ? windowedScan : windowedScan.stream().filter(i -> i.table().equals(table)).toList();
-    }
-
-    private Map<String, Integer> windowedCounts() {
-        Map<String, Integer> counts = new TreeMap<>();
-        windowedItems(null, false).forEach(item -> counts.merge(item.table(), 1, Integer::sum));
-        return counts;
-    }
-
-    private int windowedMissed(Instant now) {
-        Instant overdue = now.minus(MISSED_AFTER);
-        return (int) windowedItems(null, false).stream().filter(i -> i.expireAt().isBefore(overdue)).count();
-    }
-
-    private static String executionArn(String stateMachineArn, String name) {
-        return Arns.execution(stateMachineArn, name);
-    }
-
     private static ExecutionStatus parseStatus(String status) {
         try {
             return ExecutionStatus.valueOf(status);
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("status must be RUNNING, SUCCEEDED, FAILED, TIMED_OUT, ABORTED or ALL, got '"
                     + status + "'");
-        }
-    }
-
-    private static int parseOffset(String after) {
-        if (after == null || after.isEmpty()) {
-            return 0;
-        }
-        try {
-            return Math.max(0, Integer.parseInt(after));
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("'after' is not a position this console returned: " + after);
         }
     }
 
@@ -435,10 +361,8 @@ final class ConsoleApi implements AutoCloseable {
     public void close() {
         runtime.deletions().removeListener(expiries);
         runtime.stepFunctionsEngine().removeListener(expiries);
-        runtime.stepFunctionsEngine().removeListener(pendingItems);
-        if (sfn != null) {
-            sfn.close();
-            dynamoDb.close();
-        }
+        pending.close();
+        sfn.close();
+        dynamoDb.close();
     }
 }

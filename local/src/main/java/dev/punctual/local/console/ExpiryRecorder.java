@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.punctual.local.billing.DeletionLedger;
 import dev.punctual.local.measure.Percentiles;
+import dev.punctual.local.modes.IndexedPending;
 import dev.punctual.local.stepfunctions.executions.ExecutionDescription;
 import dev.punctual.local.stepfunctions.executions.ExecutionListener;
 import dev.punctual.local.stepfunctions.executions.ExecutionStatus;

@@ -2,13 +2,13 @@ package dev.punctual.local.http;
 
 import com.sun.net.httpserver.HttpHandler;
 import com.sun.net.httpserver.HttpServer;
+import dev.punctual.functions.DaemonThreads;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * One HTTP endpoint of the local runtime: the JDK's server bound to a loopback address, running its
@@ -45,13 +45,9 @@ public final class LoopbackHttpServer implements AutoCloseable {
         // Without TCP_NODELAY the JDK server's separate header and body writes meet the client's delayed
         // ACK and every response waits ~40 ms. The JDK reads it once, when the first server is made.
         System.setProperty("sun.net.httpserver.nodelay", "true");
-        AtomicInteger created = new AtomicInteger();
         ThreadPoolExecutor workers = new ThreadPoolExecutor(threads, threads, 60, TimeUnit.SECONDS,
-                new ArrayBlockingQueue<>(QUEUE), runnable -> {
-                    Thread thread = new Thread(runnable, endpoint.replace(' ', '-') + "-http-" + created.incrementAndGet());
-                    thread.setDaemon(true);
-                    return thread;
-                }, new ThreadPoolExecutor.CallerRunsPolicy());
+                new ArrayBlockingQueue<>(QUEUE), DaemonThreads.named(endpoint.replace(' ', '-') + "-http"),
+                new ThreadPoolExecutor.CallerRunsPolicy());
         try {
             HttpServer server = HttpServer.create(address, backlog);
             server.createContext("/", handler);

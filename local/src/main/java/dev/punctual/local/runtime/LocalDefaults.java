@@ -1,5 +1,6 @@
 package dev.punctual.local.runtime;
 
+import dev.punctual.local.modes.WindowedLocal;
 import dev.punctual.local.account.LocalAccount;
 import dev.punctual.statemachine.Arns;
 import java.net.URI;
@@ -21,10 +22,6 @@ public final class LocalDefaults {
     public static final String LOOPBACK = "127.0.0.1";
     /** Name of the expire-item state machine the runtime creates. */
     public static final String STATE_MACHINE_NAME = "punctual-expire-item";
-    /** Name of windowed mode's expire-bucket state machine. */
-    public static final String BUCKET_STATE_MACHINE_NAME = "punctual-expire-bucket";
-    /** Name of windowed mode's in-process bucket function. */
-    public static final String BUCKET_FUNCTION_NAME = "punctual-bucket";
     /** Role ARN the state machine is created with (never checked locally). */
     public static final String ROLE_ARN = "arn:aws:iam::" + LocalAccount.ACCOUNT_ID + ":role/punctual-local";
 
@@ -40,13 +37,12 @@ public final class LocalDefaults {
     /** ARN of windowed mode's expire-bucket state machine on the local runtime. */
     public static String bucketStateMachineArn() {
         return Arns.stateMachine(LocalAccount.PARTITION, LocalAccount.REGION, LocalAccount.ACCOUNT_ID,
-                BUCKET_STATE_MACHINE_NAME);
+                WindowedLocal.STATE_MACHINE_NAME);
     }
 
-    /** ARN of the in-process bucket function, as the expire-bucket definition names it. */
-    public static String bucketFunctionArn() {
-        return "arn:aws:lambda:" + LocalAccount.REGION + ":" + LocalAccount.ACCOUNT_ID + ":function:"
-                + BUCKET_FUNCTION_NAME;
+    /** ARN of the in-process function {@code name}, as a state machine definition names it. */
+    public static String functionArn(String name) {
+        return "arn:aws:lambda:" + LocalAccount.REGION + ":" + LocalAccount.ACCOUNT_ID + ":function:" + name;
     }
 
     /** Endpoint URI on loopback for a port. */

@@ -3,6 +3,7 @@ package dev.punctual.local.stream;
 import com.amazonaws.services.lambda.runtime.RequestHandler;
 import com.amazonaws.services.lambda.runtime.events.DynamodbEvent;
 import com.amazonaws.services.lambda.runtime.events.StreamsEventResponse;
+import dev.punctual.functions.DaemonThreads;
 import dev.punctual.local.account.LocalAccount;
 import dev.punctual.local.time.ClockTimer;
 import dev.punctual.local.time.Timer;
@@ -83,11 +84,7 @@ public final class StreamPoller implements AutoCloseable {
         this.region = builder.region;
         this.checkpoints = builder.dataDirectory == null ? Checkpoints.inMemory() : Checkpoints.inDirectory(builder.dataDirectory);
         this.deadLetters = new DeadLetters(builder.dataDirectory, handlers, clock, region);
-        this.discovery = Executors.newSingleThreadExecutor(runnable -> {
-            Thread thread = new Thread(runnable, "stream-discovery");
-            thread.setDaemon(true);
-            return thread;
-        });
+        this.discovery = Executors.newSingleThreadExecutor(DaemonThreads.named("stream-discovery"));
     }
 
     /** A builder; dynamoDb, streams and handlerFactory are required. */

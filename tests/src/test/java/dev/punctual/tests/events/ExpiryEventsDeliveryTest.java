@@ -6,6 +6,7 @@ import com.amazonaws.services.lambda.runtime.events.DynamodbEvent.DynamodbStream
 import com.amazonaws.services.lambda.runtime.events.models.dynamodb.Identity;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.punctual.functions.ExpiryStreamHandler;
+import dev.punctual.functions.FunctionParts;
 import dev.punctual.local.dynamodb.LocalDynamoDbClients;
 import dev.punctual.local.runtime.LocalRuntime;
 import dev.punctual.local.stream.WatchedTable;
@@ -55,7 +56,7 @@ class ExpiryEventsDeliveryTest {
             Map<String, String> environment = new HashMap<>(runtime.handlerEnvironment(new WatchedTable(TABLE, streamArn, ExpiryTable.TTL)));
             environment.put(ExpiryEvents.ENV_INCLUDE_OLD_IMAGE, "true");
 
-            try (ExpiryStreamHandler handler = new ExpiryStreamHandler(ExpiryStreamHandler.Collaborators.builder(environment).build())) {
+            try (ExpiryStreamHandler handler = new ExpiryStreamHandler(FunctionParts.builder(environment).build())) {
                 List<DynamodbStreamRecord> inserts = TableStream.read(streams, streamArn, 3);
                 // Punctual expires "small" and "large"; "native" stands for an item native TTL deleted first.
                 assertThat(handler.handleRequest(TableStream.event(inserts.subList(0, 2)), TestLambdaContext.invocation()).getBatchItemFailures()).isEmpty();

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.amazonaws.services.lambda.runtime.events.DynamodbEvent.DynamodbStreamRecord;
 import dev.punctual.functions.ExpiryStreamHandler;
+import dev.punctual.functions.FunctionParts;
 import dev.punctual.local.dynamodb.LocalDynamoDbClients;
 import dev.punctual.local.runtime.LocalRuntime;
 import dev.punctual.local.stream.WatchedTable;
@@ -51,7 +52,7 @@ class DuplicateDeliveryTest {
             List<DynamodbStreamRecord> batch = TableStream.read(streams, streamArn, ITEMS);
 
             try (ExpiryStreamHandler handler = new ExpiryStreamHandler(
-                    ExpiryStreamHandler.Collaborators.builder(runtime.handlerEnvironment(new WatchedTable(TABLE, streamArn, FaultFixtures.TTL))).build())) {
+                    FunctionParts.builder(runtime.handlerEnvironment(new WatchedTable(TABLE, streamArn, FaultFixtures.TTL))).build())) {
                 List<DynamodbStreamRecord> reordered = new ArrayList<>(batch);
                 Collections.reverse(reordered);
                 assertThat(handler.handleRequest(TableStream.event(batch), TestLambdaContext.invocation()).getBatchItemFailures()).isEmpty();

@@ -1,5 +1,6 @@
 package dev.punctual.local.stepfunctions.executions;
 
+import dev.punctual.functions.DaemonThreads;
 import dev.punctual.local.stepfunctions.asl.Interpreter;
 import dev.punctual.local.stepfunctions.asl.ParsedDefinition;
 import dev.punctual.local.stepfunctions.asl.errors.InvalidDefinitionException;
@@ -46,11 +47,7 @@ final class ExecutionHost {
         this.arns = arns;
         this.registry = registry;
         this.launcher = new ThreadPoolExecutor(launcherThreads, launcherThreads, 60, TimeUnit.SECONDS,
-                new LinkedBlockingQueue<>(), runnable -> {
-                    Thread t = new Thread(runnable, "sfn-launcher");
-                    t.setDaemon(true);
-                    return t;
-                });
+                new LinkedBlockingQueue<>(), DaemonThreads.named("sfn-launcher"));
     }
 
     Journal journal() {

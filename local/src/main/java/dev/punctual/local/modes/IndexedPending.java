@@ -1,4 +1,4 @@
-package dev.punctual.local.console;
+package dev.punctual.local.modes;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;

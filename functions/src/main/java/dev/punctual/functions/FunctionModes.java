@@ -1,0 +1,40 @@
+package dev.punctual.functions;
+
+import dev.punctual.expiry.ExpiryScheduler;
+import dev.punctual.expiry.Scheduler;
+import dev.punctual.statemachine.ExpiryMode;
+import dev.punctual.windowed.BucketScheduler;
+import java.util.concurrent.Executor;
+
+/**
+ * Where this module registers each {@link ExpiryMode}: the {@link Scheduler} that carries out a
+ * table's decisions in that mode, built from a function's parts. Everything else the functions do is
+ * the same in every mode and asks the scheduler. A new mode adds its package (its scheduler and
+ * outcomes) and one case here, which builds the SDK adapters it needs.
+ */
+public final class FunctionModes {
+
+    private FunctionModes() {
+    }
+
+    /**
+     * The scheduler of {@code mode}, working with {@code parts}: their executions are those of the state
+     * machine the mode starts ({@link ExpirySettings#stateMachineArn()}); a mode asks for the other parts
+     * it needs (a DynamoDB client, the sleeper), so a function builds only what its mode uses. Whoever
+     * must schedule items the way a table's mode does (the stream handler, a backfill) hands the
+     * scheduler to a {@link dev.punctual.expiry.ChangeProcessor}.
+     *
+     * @param pool runs the scheduler's concurrent calls, where it makes any
+     * @throws IllegalArgumentException naming the environment variable the mode needs and is not set
+     */
+    public static Scheduler scheduler(ExpiryMode mode, FunctionParts parts, Executor pool) {
+        return switch (mode) {
+            case PER_ITEM -> new ExpiryScheduler(parts.executions());
+            case WINDOWED -> {
+                String indexTable = parts.settings().scheduleTable();
+                yield new BucketScheduler(new DynamoDbScheduleIndex(parts.dynamoDb(), indexTable),
+                        new DynamoDbItemDeleter(parts.dynamoDb()), parts.executions(), parts.clock(), parts.sleeper(), pool);
+            }
+        };
+    }
+}

@@ -1,0 +1,98 @@
+package dev.punctual.local.modes;
+
+import com.amazonaws.services.lambda.runtime.RequestHandler;
+import dev.punctual.expiry.Sleeper;
+import dev.punctual.statemachine.ExpiryMode;
+import dev.punctual.windowed.BucketPhases;
+import java.net.URI;
+import java.time.Clock;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
+import software.amazon.awssdk.http.SdkHttpClient;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+
+/**
+ * What one {@link ExpiryMode} wires into the local runtime, as the CDK construct deploys it in AWS: its
+ * tables, its state machine and its functions, what the stream handler is told beyond the shared
+ * environment, and how the console reads its pending work. The runtime wires everything shared (DynamoDB
+ * Local, the engine and its API, the expire-item machine, the stream poller) and asks the mode for the
+ * rest. {@link LocalModes} registers each mode.
+ */
+public interface LocalMode {
+
+    /** Wires the mode into a starting runtime. */
+    Wired wire(Context context);
+
+    /** What the runtime offers a mode while it starts. */
+    interface Context {
+
+        /** The expire-item state machine, which the runtime deploys in every mode. */
+        String expireItemArn();
+
+        /** Creates the state machine, or updates it on a data directory that holds it; its ARN. */
+        String deploy(String name, String definition);
+
+        /** The ARN of the in-process function {@code name}, as a definition names it. */
+        String functionArn(String name);
+
+        /**
+         * Serves {@code handler} as the in-process function {@code name} that Task states invoke, billed
+         * at {@code memoryMb}, with Lambda's payload conversion between JSON and maps.
+         */
+        void function(String name, int memoryMb, RequestHandler<Map<String, Object>, Map<String, Object>> handler);
+
+        /** The runtime's DynamoDB client, to create the mode's tables with. */
+        DynamoDbClient dynamoDb();
+
+        /** The DynamoDB client Punctual's own calls go through (metered for the cost report). */
+        DynamoDbClient punctualDynamoDb();
+
+        Clock clock();
+
+        /** Waits on the runtime's timer. */
+        Sleeper sleeper();
+
+        /** The in-process route to the Step Functions API; empty when functions go over HTTP. */
+        Optional<SdkHttpClient> stepFunctionsTransport();
+
+        URI stepFunctionsEndpoint();
+
+        URI dynamoDbEndpoint();
+
+        /** Closes {@code closeable} with the runtime, before what was registered earlier. */
+        <T extends AutoCloseable> T register(T closeable);
+
+        /** Threads of the engine's Task states: what a function's concurrency beyond them only queues on. */
+        int taskThreads();
+
+        /** Where a bucket function tells the phases of its one-second buckets, for the trial's timeline. */
+        BucketPhases bucketPhases();
+    }
+
+    /**
+     * A mode wired into a running runtime: what the runtime, the console, {@code punctual local} and the
+     * trial ask of it.
+     *
+     * @param stateMachineArn the state machine whose executions the stream handler starts
+     * @param handlerEnvironment environment variables the stream handler gets beyond the shared ones
+     * @param facts what {@code punctual local} prints about the mode, label to value, beyond its state machine
+     * @param executionPerItem whether each pending item is an open execution of {@code stateMachineArn}
+     *     whose history records its delete (per item); otherwise the runtime's deletion ledger is where
+     *     deletes show
+     * @param pending the pending work as the console lists it, read the way this mode keeps it
+     */
+    record Wired(String stateMachineArn, Map<String, String> handlerEnvironment, Map<String, String> facts,
+            boolean executionPerItem, Function<PendingWork.Sources, PendingWork> pending) {
+
+        public Wired {
+            handlerEnvironment = Map.copyOf(handlerEnvironment);
+            facts = Map.copyOf(facts);
+        }
+
+        /** The mode's pending work, read from {@code sources}. */
+        public PendingWork pendingWork(PendingWork.Sources sources) {
+            return pending.apply(sources);
+        }
+    }
+}

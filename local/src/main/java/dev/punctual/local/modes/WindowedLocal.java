@@ -1,0 +1,169 @@
+package dev.punctual.local.modes;
+
+import dev.punctual.functions.BucketFunction;
+import dev.punctual.functions.ExpirySettings;
+import dev.punctual.functions.FunctionParts;
+import dev.punctual.local.account.LocalAccount;
+import dev.punctual.statemachine.Arns;
+import dev.punctual.statemachine.ExpiryMode;
+import dev.punctual.statemachine.ScheduleIndexTable;
+import dev.punctual.statemachine.StateMachineDefinitions;
+import dev.punctual.statemachine.StreamWiring;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
+import software.amazon.awssdk.services.dynamodb.model.BillingMode;
+import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
+import software.amazon.awssdk.services.dynamodb.model.KeyType;
+import software.amazon.awssdk.services.dynamodb.model.ResourceInUseException;
+import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
+
+/**
+ * {@link ExpiryMode#WINDOWED} on the local runtime, as the construct deploys it: the schedule index
+ * table (one for every watched table), the expire-bucket state machine and the bucket function,
+ * in-process. Its pending work is what the index holds for buckets not yet worked ({@link IndexedPending}).
+ */
+public final class WindowedLocal implements LocalMode {
+
+    /** Name of the expire-bucket state machine on the local runtime. */
+    public static final String STATE_MACHINE_NAME = "punctual-expire-bucket";
+    /** Name of the in-process bucket function. */
+    public static final String FUNCTION_NAME = "punctual-bucket";
+
+    /** A scan of the index serves the console's overview for this long. */
+    private static final Duration SCAN_REUSE = Duration.ofSeconds(1);
+
+    @Override
+    public Wired wire(Context context) {
+        createScheduleIndex(context.dynamoDb());
+        String stateMachineArn = context.deploy(STATE_MACHINE_NAME,
+                StateMachineDefinitions.expireBucket(LocalAccount.PARTITION, context.functionArn(FUNCTION_NAME)));
+        Map<String, String> environment = bucketFunctionEnvironment(context, stateMachineArn);
+        FunctionParts.Builder parts = FunctionParts.builder(ExpirySettings.forBucketFunction(environment))
+                .dynamoDb(context.punctualDynamoDb())
+                .clock(context.clock())
+                .sleeper(context.sleeper());
+        context.stepFunctionsTransport().ifPresent(parts::stepFunctionsTransport);
+        BucketFunction function = context.register(new BucketFunction(parts.build(), context.bucketPhases()));
+        context.function(FUNCTION_NAME, StreamWiring.BUCKET_FUNCTION_MEMORY_MB, function);
+        return new Wired(stateMachineArn,
+                Map.of(StreamWiring.ENV_SCHEDULE_TABLE, ScheduleIndexTable.LOCAL_TABLE_NAME,
+                        StreamWiring.ENV_DYNAMODB_ENDPOINT, context.dynamoDbEndpoint().toString()),
+                Map.of("Schedule index", ScheduleIndexTable.LOCAL_TABLE_NAME), false,
+                sources -> new IndexedItems(sources, stateMachineArn));
+    }
+
+    /**
+     * The bucket function's environment, as the CDK construct sets it in Lambda, but with as many
+     * deletes in flight as the state machine's task threads: DynamoDB Local runs a table's deletes one
+     * at a time, so more threads only queue on its lock.
+     */
+    private static Map<String, String> bucketFunctionEnvironment(Context context, String stateMachineArn) {
+        return Map.of(
+                StreamWiring.ENV_MAX_CONCURRENCY, Integer.toString(context.taskThreads()),
+                StreamWiring.ENV_STATE_MACHINE_ARN, stateMachineArn,
+                StreamWiring.ENV_SCHEDULE_TABLE, ScheduleIndexTable.LOCAL_TABLE_NAME,
+                StreamWiring.ENV_STEP_FUNCTIONS_ENDPOINT, context.stepFunctionsEndpoint().toString(),
+                StreamWiring.ENV_DYNAMODB_ENDPOINT, context.dynamoDbEndpoint().toString());
+    }
+
+    /** The schedule index as the construct creates it in AWS (on-demand, TTL on its expiresAt). */
+    private static void createScheduleIndex(DynamoDbClient dynamoDb) {
+        try {
+            dynamoDb.createTable(r -> r.tableName(ScheduleIndexTable.LOCAL_TABLE_NAME)
+                    .billingMode(BillingMode.PAY_PER_REQUEST)
+                    .attributeDefinitions(
+                            AttributeDefinition.builder().attributeName(ScheduleIndexTable.PARTITION_KEY)
+                                    .attributeType(ScalarAttributeType.S).build(),
+                            AttributeDefinition.builder().attributeName(ScheduleIndexTable.SORT_KEY)
+                                    .attributeType(ScalarAttributeType.S).build())
+                    .keySchema(
+                            KeySchemaElement.builder().attributeName(ScheduleIndexTable.PARTITION_KEY).keyType(KeyType.HASH).build(),
+                            KeySchemaElement.builder().attributeName(ScheduleIndexTable.SORT_KEY).keyType(KeyType.RANGE).build()));
+            dynamoDb.updateTimeToLive(r -> r.tableName(ScheduleIndexTable.LOCAL_TABLE_NAME)
+                    .timeToLiveSpecification(t -> t.enabled(true).attributeName(ScheduleIndexTable.EXPIRES_AT)));
+        } catch (ResourceInUseException exists) {
+            // A data directory from an earlier run already holds the index.
+        }
+    }
+
+    /**
+     * The index's items whose one-second bucket is not sealed yet. A page is read afresh and its items
+     * checked against the table (stale entries left out); counts reuse one scan for a second.
+     */
+    private static final class IndexedItems implements PendingWork {
+
+        private final Sources sources;
+        private final String stateMachineArn;
+        private List<IndexedPending.Item> scan;
+        private Instant scannedAt = Instant.MIN;
+
+        IndexedItems(Sources sources, String stateMachineArn) {
+            this.sources = sources;
+            this.stateMachineArn = stateMachineArn;
+        }
+
+        @Override
+        public Map<String, Integer> countsByTable() {
+            Map<String, Integer> counts = new TreeMap<>();
+            items(null, false).forEach(item -> counts.merge(item.table(), 1, Integer::sum));
+            return counts;
+        }
+
+        @Override
+        public int countDueBefore(Instant instant) {
+            return (int) items(null, false).stream().filter(i -> i.expireAt().isBefore(instant)).count();
+        }
+
+        @Override
+        public Page page(String table, String after, int limit) {
+            int offset = parseOffset(after);
+            List<IndexedPending.Item> all = items(table, true);
+            IndexedPending index = new IndexedPending(sources.sfn(), sources.dynamoDb(), stateMachineArn,
+                    ScheduleIndexTable.LOCAL_TABLE_NAME);
+            int end = Math.min(all.size(), offset + limit);
+            List<Row> rows = new ArrayList<>();
+            for (IndexedPending.Item item : all.subList(Math.min(offset, end), end)) {
+                if (!index.current(item)) {
+                    continue;
+                }
+                // Between indexing an item and starting its bucket's execution, no execution reaches it yet.
+                rows.add(new Row(item.expireAt(), item.table(), IndexedPending.keyJson(item.key()), item.ttl(), "bucket",
+                        item.bucket(), IndexedPending.NO_RUNNING_BUCKET.equals(item.bucket()) ? null
+                                : Arns.execution(stateMachineArn, item.bucket())));
+            }
+            return new Page(rows, all.size(), end < all.size() ? Integer.toString(end) : null);
+        }
+
+        private synchronized List<IndexedPending.Item> items(String table, boolean fresh) {
+            Instant now = sources.clock().instant();
+            if (fresh || scan == null || Duration.between(scannedAt, now).compareTo(SCAN_REUSE) > 0) {
+                scan = new IndexedPending(sources.sfn(), sources.dynamoDb(), stateMachineArn,
+                        ScheduleIndexTable.LOCAL_TABLE_NAME).items(null);
+                scannedAt = now;
+            }
+            return table == null ? scan : scan.stream().filter(i -> i.table().equals(table)).toList();
+        }
+
+        private static int parseOffset(String after) {
+            if (after == null || after.isEmpty()) {
+                return 0;
+            }
+            try {
+                return Math.max(0, Integer.parseInt(after));
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("'after' is not a position this console returned: " + after);
+            }
+        }
+
+        @Override
+        public void close() {
+            // The clients belong to the console.
+        }
+    }
+}

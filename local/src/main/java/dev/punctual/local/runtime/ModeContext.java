@@ -1,0 +1,127 @@
+package dev.punctual.local.runtime;
+
+import com.amazonaws.services.lambda.runtime.RequestHandler;
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.punctual.expiry.Sleeper;
+import dev.punctual.local.account.LocalAccount;
+import dev.punctual.local.modes.LocalMode;
+import dev.punctual.local.stepfunctions.tasks.LambdaFunctions;
+import dev.punctual.local.stream.LocalLambdaContext;
+import dev.punctual.windowed.BucketPhases;
+import java.net.URI;
+import java.time.Clock;
+import java.util.Map;
+import java.util.Optional;
+import software.amazon.awssdk.http.SdkHttpClient;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+
+/**
+ * What a mode wires itself into the runtime with ({@link LocalMode.Context}): the runtime's parts as they
+ * stand once the engine runs. What the mode starts, the runtime owns and closes.
+ */
+final class ModeContext implements LocalMode.Context {
+
+    /** Converts payloads between the engine's JSON and a function's Map, as Lambda's runtime does. */
+    private static final ObjectMapper PAYLOADS = new ObjectMapper();
+
+    private final DynamoDbClient dynamoDb;
+    private final URI dynamoDbEndpoint;
+    private final LambdaFunctions functions;
+    private final FunctionHost host;
+    private final BucketPhases bucketPhases;
+    private final Lifetimes owned;
+
+    /**
+     * @param dynamoDb the runtime's client, for the mode's tables
+     * @param functions where the engine's Lambda Task states find in-process functions
+     * @param bucketPhases what the runtime records of windowed buckets' phases
+     * @param owned what the runtime closes, the latest first
+     */
+    ModeContext(DynamoDbClient dynamoDb, URI dynamoDbEndpoint, LambdaFunctions functions, FunctionHost host,
+            BucketPhases bucketPhases, Lifetimes owned) {
+        this.dynamoDb = dynamoDb;
+        this.dynamoDbEndpoint = dynamoDbEndpoint;
+        this.functions = functions;
+        this.host = host;
+        this.bucketPhases = bucketPhases;
+        this.owned = owned;
+    }
+
+    @Override
+    public BucketPhases bucketPhases() {
+        return bucketPhases;
+    }
+
+    @Override
+    public String expireItemArn() {
+        return host.stepFunctions().expireItemArn();
+    }
+
+    @Override
+    public String deploy(String name, String definition) {
+        return host.stepFunctions().deploy(name, definition);
+    }
+
+    @Override
+    public String functionArn(String name) {
+        return LocalDefaults.functionArn(name);
+    }
+
+    @Override
+    public void function(String name, int memoryMb, RequestHandler<Map<String, Object>, Map<String, Object>> handler) {
+        functions.register(name, payload -> host.invoke(memoryMb, () -> invoke(name, handler, payload)));
+    }
+
+    /** One invocation, its payload converted as Lambda's runtime converts it. */
+    private JsonNode invoke(String name, RequestHandler<Map<String, Object>, Map<String, Object>> handler, JsonNode payload) {
+        Map<String, Object> input = PAYLOADS.convertValue(payload, new TypeReference<Map<String, Object>>() { });
+        return PAYLOADS.valueToTree(handler.handleRequest(input, new LocalLambdaContext(name, LocalAccount.REGION, host.clock())));
+    }
+
+    @Override
+    public DynamoDbClient dynamoDb() {
+        return dynamoDb;
+    }
+
+    @Override
+    public DynamoDbClient punctualDynamoDb() {
+        return host.dynamoDb();
+    }
+
+    @Override
+    public Clock clock() {
+        return host.clock();
+    }
+
+    @Override
+    public Sleeper sleeper() {
+        return host.sleeper();
+    }
+
+    @Override
+    public Optional<SdkHttpClient> stepFunctionsTransport() {
+        return host.stepFunctions().inProcessTransport();
+    }
+
+    @Override
+    public URI stepFunctionsEndpoint() {
+        return host.stepFunctions().endpoint();
+    }
+
+    @Override
+    public URI dynamoDbEndpoint() {
+        return dynamoDbEndpoint;
+    }
+
+    @Override
+    public <T extends AutoCloseable> T register(T closeable) {
+        return owned.own(closeable);
+    }
+
+    @Override
+    public int taskThreads() {
+        return LocalStepFunctions.TASK_THREADS;
+    }
+}
