@@ -56,6 +56,10 @@ class TrialTimelineTest {
                     assertThat(second.millis(Phase.SEAL)).isEmpty();
                 }
             }
+            assertThat(report.timeline().resources().window()).as("measured from a second before the first TTL")
+                    .isGreaterThanOrEqualTo(Duration.ofSeconds(SPREAD_SECONDS));
+            assertThat(report.timeline().resources().databaseThreadCpuMillis()).as("the deletes ran on DynamoDB Local's thread")
+                    .isPositive();
             double largestLastDelete = seconds.stream().mapToDouble(s -> s.millis(Phase.LAST_DELETE).orElseThrow()).max()
                     .orElseThrow();
             assertThat(largestLastDelete).as("the largest last delete is the largest lag")

@@ -19,7 +19,8 @@ import java.util.TreeMap;
  * deletes returned, from the same source as the lag (so a second's {@code lastDelete} is the largest
  * lag of its items). Over all seconds, each phase's percentiles say where the time usually goes,
  * {@code drain} (last delete minus first) compares with DynamoDB Local's floor for a burst of deletes,
- * and {@code overran} counts seconds whose deletes ran into the next second.
+ * {@code overran} counts seconds whose deletes ran into the next second, and {@code cpu}
+ * ({@link ResourceUse}) says how busy the process and DynamoDB Local's database thread were meanwhile.
  */
 public final class ExpiryTimeline {
 
@@ -84,14 +85,21 @@ public final class ExpiryTimeline {
     }
 
     private final List<Second> seconds;
+    private final ResourceUse resources;
 
-    private ExpiryTimeline(List<Second> seconds) {
+    private ExpiryTimeline(List<Second> seconds, ResourceUse resources) {
         this.seconds = List.copyOf(seconds);
+        this.resources = resources;
     }
 
     /** No seconds: a trial that measured none. */
     public static ExpiryTimeline empty() {
-        return new ExpiryTimeline(List.of());
+        return new ExpiryTimeline(List.of(), ResourceUse.none());
+    }
+
+    /** What the process spent from a second before the first TTL until the trial stopped waiting. */
+    public ResourceUse resources() {
+        return resources;
     }
 
     /** The seconds, in order. */
@@ -115,7 +123,8 @@ public final class ExpiryTimeline {
                 separator = ",";
             }
         }
-        json.append("},\"drainMs\":").append(spread(drains())).append(",\"overran\":").append(overran());
+        json.append("},\"drainMs\":").append(spread(drains())).append(",\"overran\":").append(overran())
+                .append(",\"cpu\":").append(resources.toJson());
         if (everySecond) {
             json.append(",\"perSecond\":[");
             for (int i = 0; i < seconds.size(); i++) {
@@ -150,6 +159,7 @@ public final class ExpiryTimeline {
         text.append(String.format(Locale.ROOT, "%n  %-16s %s (last delete minus first)", "drain", spreadText(drains())));
         text.append(String.format(Locale.ROOT, "%n  %-16s %d seconds (deletes still running at the next second)", "overran",
                 overran()));
+        text.append(String.format(Locale.ROOT, "%n%s", resources.toText()));
         if (everySecond) {
             for (Second second : seconds) {
                 text.append(String.format(Locale.ROOT, "%n  %d  %d items, %d deleted", second.second(), second.items(),
@@ -194,8 +204,15 @@ public final class ExpiryTimeline {
     public static final class Builder {
 
         private final Map<Long, Collecting> seconds = new TreeMap<>();
+        private ResourceUse resources = ResourceUse.none();
 
         private Builder() {
+        }
+
+        /** What the process spent while the items fell due. */
+        public Builder resources(ResourceUse used) {
+            this.resources = used;
+            return this;
         }
 
         /**
@@ -236,7 +253,7 @@ public final class ExpiryTimeline {
         public ExpiryTimeline build() {
             List<Second> built = new ArrayList<>(seconds.size());
             seconds.values().forEach(c -> built.add(c.second()));
-            return new ExpiryTimeline(built);
+            return new ExpiryTimeline(built, resources);
         }
     }
 

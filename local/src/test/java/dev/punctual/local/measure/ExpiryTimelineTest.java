@@ -75,6 +75,23 @@ class ExpiryTimelineTest {
     }
 
     @Test
+    void toJson_givesTheResourcesUsed_perSecondOfTheWindow() throws Exception {
+        ExpiryTimeline timeline = ExpiryTimeline.builder()
+                .resources(new ResourceUse(java.time.Duration.ofSeconds(4), 6_000, 2_800, 3, 45))
+                .item(S, null, SECOND.plusMillis(30))
+                .build();
+
+        JsonNode cpu = JSON.readTree(timeline.toJson(false)).path("cpu");
+
+        assertThat(cpu.path("windowSeconds").asDouble()).isEqualTo(4.0);
+        assertThat(cpu.path("processMsPerSecond").asDouble()).isEqualTo(1500.0);
+        assertThat(cpu.path("databaseThreadMsPerSecond").asDouble()).isEqualTo(700.0);
+        assertThat(cpu.path("gcCount").asInt()).isEqualTo(3);
+        assertThat(cpu.path("gcMs").asInt()).isEqualTo(45);
+        assertThat(timeline.toText(false)).contains("process 1500 ms/s, DynamoDB Local's database thread 700 ms/s, over 4.0 s");
+    }
+
+    @Test
     void toJson_everySecond_listsEachSecondWithItsCountsAndPhases() throws Exception {
         ExpiryTimeline timeline = ExpiryTimeline.builder()
                 .item(S, null, SECOND.plusMillis(30))
