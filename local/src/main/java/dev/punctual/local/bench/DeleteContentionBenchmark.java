@@ -95,7 +95,7 @@ public final class DeleteContentionBenchmark {
     }
 
     /** One variant's run: completion times (ms after the burst began, sorted) and the SQLite thread's CPU. */
-    private record Run(long[] completedMillis, double sqliteCpuMillis) {
+    private record Run(long[] completedMillis, double sqliteCpuMillis, double processCpuMillis) {
 
         long percentile(double p) {
             return completedMillis[Math.max(0, (int) Math.ceil(completedMillis.length * p) - 1)];
@@ -150,7 +150,7 @@ public final class DeleteContentionBenchmark {
                 }
                 System.out.println(line);
             }
-            System.out.printf("%nmedian of rounds %d-%d: completion p50 / p99 / all, and the SQLite thread's CPU per burst%n",
+            System.out.printf("%nmedian of rounds %d-%d: completion p50 / p99 / all, the SQLite thread's and the process's CPU per burst%n",
                     FIRST_WARM_ROUND, rounds);
             double floorP99 = median(runs.get("floor"), r -> (double) r.percentile(0.99));
             double floorCpu = median(runs.get("floor"), Run::sqliteCpuMillis);
@@ -159,8 +159,10 @@ public final class DeleteContentionBenchmark {
                 double p99 = median(variant.getValue(), r -> (double) r.percentile(0.99));
                 double all = median(variant.getValue(), r -> (double) r.percentile(1.0));
                 double cpu = median(variant.getValue(), Run::sqliteCpuMillis);
+                double process = median(variant.getValue(), Run::processCpuMillis);
                 System.out.printf(Locale.ROOT, "%-9s p50 %5.0f ms  p99 %5.0f ms (%.2f x floor)  all %5.0f ms  sqlite CPU %5.0f ms"
-                        + " (%.2f x floor)%n", variant.getKey(), p50, p99, p99 / floorP99, all, cpu, cpu / floorCpu);
+                        + " (%.2f x floor)  process CPU %5.0f ms%n", variant.getKey(), p50, p99, p99 / floorP99, all, cpu,
+                        cpu / floorCpu, process);
             }
             streamReadCost(dynamoDb, server.inProcess().streams(), sqliteThread, burst);
         } finally {
@@ -190,6 +192,7 @@ public final class DeleteContentionBenchmark {
         }
         ThreadMXBean threads = ManagementFactory.getThreadMXBean();
         long cpuBefore = threads.getThreadCpuTime(sqliteThread);
+        long processBefore = processCpuNanos();
         long[] completed = new long[burst];
         long start = System.nanoTime();
         ScheduledFuture<?> probe = loads.contains(Load.PROBE)
@@ -217,9 +220,10 @@ public final class DeleteContentionBenchmark {
             caughtUp(poller);
         }
         double cpuMillis = (threads.getThreadCpuTime(sqliteThread) - cpuBefore) / 1e6;
+        double processMillis = (processCpuNanos() - processBefore) / 1e6;
         poller.setEnabled(false);
         Arrays.sort(completed);
-        return new Run(completed, cpuMillis);
+        return new Run(completed, cpuMillis, processMillis);
     }
 
     /**
@@ -304,6 +308,10 @@ public final class DeleteContentionBenchmark {
             still = read == last ? still + 1 : 0;
             last = read;
         }
+    }
+
+    private static long processCpuNanos() {
+        return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
     }
 
     /** The thread DynamoDB Local's SQLite queue runs every database job on. */
