@@ -1,6 +1,7 @@
 package dev.punctual.events;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -34,6 +35,17 @@ class EventPublisherTest {
     }
 
     @Test
+    void publish_whenAMultipleOfTen_makesFullCallsOnly_andNoEmptyOne() {
+        publisher.publish(entries(20));
+        publisher.publish(entries(10));
+        publisher.publish(entries(0));
+
+        assertThat(bus.calls()).extracting(List::size).containsExactly(10, 10, 10);
+        assertThat(bus.calls().get(0)).extracting(EventEntry::sequenceNumber).startsWith("seq-0").endsWith("seq-9");
+        assertThat(bus.calls().get(1)).extracting(EventEntry::sequenceNumber).startsWith("seq-10").endsWith("seq-19");
+    }
+
+    @Test
     void publish_whenSomeEntriesRefusedOnce_retriesOnlyThoseAfterABackoff() {
         Map<String, Integer> seen = new HashMap<>();
         bus.refuse(entry -> seen.merge(entry.sequenceNumber(), 1, Integer::sum) == 1
@@ -57,5 +69,21 @@ class EventPublisherTest {
         assertThat(outcome.unpublished()).containsExactly(Map.entry("seq-1", "InternalFailure"));
         assertThat(bus.sent()).filteredOn(entry -> entry.sequenceNumber().equals("seq-1")).hasSize(EventPublisher.MAX_ATTEMPTS);
         assertThat(pauses).containsExactly(Duration.ofMillis(50), Duration.ofMillis(100), Duration.ofMillis(200));
+    }
+
+    @Test
+    void publish_whenInterruptedWhileBackingOff_failsAndKeepsTheInterrupt() {
+        EventPublisher interrupted = new EventPublisher(bus, duration -> {
+            throw new InterruptedException();
+        }, () -> 0.5);
+        bus.refuse(entry -> "ThrottlingException");
+
+        try {
+            assertThatThrownBy(() -> interrupted.publish(entries(1))).isInstanceOf(IllegalStateException.class)
+                    .hasMessage("interrupted while backing off from PutEvents");
+            assertThat(Thread.currentThread().isInterrupted()).isTrue();
+        } finally {
+            Thread.interrupted();
+        }
     }
 }

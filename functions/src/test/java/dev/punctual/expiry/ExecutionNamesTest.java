@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.time.Instant;
 import java.util.Base64;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -120,5 +121,69 @@ class ExecutionNamesTest {
 
         assertThat(digest).matches("[0-9a-f]{12}").doesNotContain("secret");
         assertThat(digest).isNotEqualTo(ExecutionNames.keyDigest("orders", ItemKey.of(Map.of("id", AttributeText.s("secret-user-43")))));
+    }
+
+    @Test
+    void otherNames_areStableAcrossVersions() {
+        // Pinned and recomputed independently like name(): a changed scheme would, after an upgrade,
+        // start buckets and restarts a second time, write redelivered chunks beside their first copy
+        // and give a redelivered expiry event another id.
+        ItemKey key = ItemKey.of(Map.of("id", AttributeText.s("a")));
+        assertThat(ExecutionNames.bucketName("orders", "minute", Instant.ofEpochSecond(1_800_000_000L)))
+                .isEqualTo("20270115T080000Z-minute-orders-vivnib");
+        assertThat(ExecutionNames.restartName("20261121T230512Z-orders-2qkcspxkyffuktdwa5gr", NOW))
+                .isEqualTo("20261121T230512Z-orders-2qkcspxkyffuktdwa5gr-roy3wagcn");
+        assertThat(ExecutionNames.chunkDigest("orders", 1_800_000_030L, List.of(Map.entry(key, "1800000030"))))
+                .isEqualTo("paz5lvxtsddpt3cebaam");
+        assertThat(ExecutionNames.expiryEventId("orders", key, "1795302312", "4900000000000000000001"))
+                .isEqualTo("24adg7twuzswb52yrcfp25es2x");
+    }
+
+    @Test
+    void chunkDigest_isTheSameForTheSameChunk_andDiffersForAnyOtherInTheSameSecond() {
+        ItemKey a = ItemKey.of(Map.of("id", AttributeText.s("a")));
+        ItemKey b = ItemKey.of(Map.of("id", AttributeText.s("b")));
+        String digest = ExecutionNames.chunkDigest("orders", 1_800_000_030L, List.of(Map.entry(a, "1800000030")));
+
+        assertThat(ExecutionNames.chunkDigest("orders", 1_800_000_030L, List.of(Map.entry(a, "1800000030")))).isEqualTo(digest);
+        assertThat(List.of(
+                ExecutionNames.chunkDigest("orders", 1_800_000_030L, List.of(Map.entry(b, "1800000030"))),
+                ExecutionNames.chunkDigest("orders", 1_800_000_030L, List.of(Map.entry(a, "1800000029.5"))),
+                ExecutionNames.chunkDigest("orders", 1_800_000_030L, List.of(Map.entry(a, "1800000030"), Map.entry(b, "1800000030"))),
+                ExecutionNames.chunkDigest("orders", 1_800_000_031L, List.of(Map.entry(a, "1800000030"))),
+                ExecutionNames.chunkDigest("orders2", 1_800_000_030L, List.of(Map.entry(a, "1800000030")))))
+                .doesNotContain(digest).doesNotHaveDuplicates();
+    }
+
+    @Test
+    void expiryEventId_differsForEveryPartOfTheRecord_andTakesMissingPartsAsEmpty() {
+        ItemKey key = ItemKey.of(Map.of("id", AttributeText.s("a")));
+        String id = ExecutionNames.expiryEventId("orders", key, "1795302312", "49001");
+
+        assertThat(List.of(
+                ExecutionNames.expiryEventId("orders2", key, "1795302312", "49001"),
+                ExecutionNames.expiryEventId("orders", ItemKey.of(Map.of("id", AttributeText.s("b"))), "1795302312", "49001"),
+                ExecutionNames.expiryEventId("orders", key, "1795302313", "49001"),
+                ExecutionNames.expiryEventId("orders", key, "1795302312", "49002")))
+                .doesNotContain(id).doesNotHaveDuplicates();
+        assertThat(ExecutionNames.expiryEventId("orders", key, null, null)).isEqualTo(ExecutionNames.expiryEventId("orders", key, "", ""));
+    }
+
+    @Test
+    void isLegal_atTheEdgesOfLengthAndOfPrintableAscii() {
+        assertThat(ExecutionNames.isLegal("x".repeat(80))).isTrue();
+        assertThat(ExecutionNames.isLegal("x".repeat(81))).isFalse();
+        assertThat(ExecutionNames.isLegal("!")).as("0x21, the first printable").isTrue();
+        assertThat(ExecutionNames.isLegal(" ")).as("0x20").isFalse();
+        assertThat(ExecutionNames.isLegal("}")).as("0x7D, reserved").isFalse();
+        assertThat(ExecutionNames.isLegal("a?b")).as("the first reserved character").isFalse();
+        assertThat(ExecutionNames.isLegal("\u007F")).as("0x7F").isFalse();
+    }
+
+    @Test
+    void tableLabel_keepsExactlyLettersDigitsUnderscoreDotAndDash() {
+        assertThat(ExecutionNames.tableLabel("azAZ09_.-")).isEqualTo("azAZ09_.-");
+        assertThat(ExecutionNames.tableLabel("`{@[/:")).isEqualTo("______");
+        assertThat(ExecutionNames.tableLabel("t".repeat(30))).hasSize(ExecutionNames.TABLE_LABEL_LENGTH);
     }
 }

@@ -214,6 +214,61 @@ class ExpiryRulesTest {
                 .doesNotContain("xxx");
     }
 
+    @Test
+    void decide_executionInputAtStepFunctionsLimit_isScheduled_aByteMoreIsNot() {
+        // The table name is the one part of the input that can grow that far; one more character, one more byte.
+        int probe = 1_000;
+        int probeSize = rules.decide(Changes.withTable(insert(n("1767225700")), "t".repeat(probe)), NOW)
+                .start().orElseThrow().input().sizeInBytes();
+        int atLimit = probe + dev.punctual.statemachine.StepFunctionsLimits.MAX_PAYLOAD_BYTES - ExecutionNames.RESTART_SUFFIX_LENGTH - probeSize;
+
+        Decision fits = rules.decide(Changes.withTable(insert(n("1767225700")), "t".repeat(atLimit)), NOW);
+        Decision over = rules.decide(Changes.withTable(insert(n("1767225700")), "t".repeat(atLimit + 1)), NOW);
+
+        assertThat(fits.start().orElseThrow().input().sizeInBytes() + ExecutionNames.RESTART_SUFFIX_LENGTH)
+                .isEqualTo(dev.punctual.statemachine.StepFunctionsLimits.MAX_PAYLOAD_BYTES);
+        assertThat(summary(over)).isEqualTo("IGNORE INPUT_TOO_LARGE");
+        assertThat(over.detail()).isEqualTo("execution input of 262145 bytes exceeds Step Functions' 262144; not scheduled");
+    }
+
+    @Test
+    void decide_recordWithoutTheImageItNeeds_namesTheStreamViewType() {
+        StreamChange insertWithoutImage = new StreamChange(TABLE, EventName.INSERT, KEY, false, null, false, null, "1",
+                Writer.UNKNOWN, null);
+        StreamChange modifyWithoutImage = new StreamChange(TABLE, EventName.MODIFY, KEY, true, n("1767225700"), false, null, "2",
+                Writer.UNKNOWN, null);
+        StreamChange removeWithoutImage = new StreamChange(TABLE, EventName.REMOVE, KEY, false, null, false, null, "3",
+                Writer.UNKNOWN, NOW);
+
+        assertThat(rules.decide(insertWithoutImage, NOW).detail())
+                .isEqualTo("INSERT record without a new image; the stream view type must be NEW_AND_OLD_IMAGES");
+        assertThat(rules.decide(modifyWithoutImage, NOW).detail())
+                .isEqualTo("MODIFY record without a new image; the stream view type must be NEW_AND_OLD_IMAGES");
+        assertThat(rules.decide(removeWithoutImage, NOW).detail())
+                .isEqualTo("REMOVE record without an old image; the stream view type must be NEW_AND_OLD_IMAGES");
+        assertThat(List.of(rules.decide(insertWithoutImage, NOW), rules.decide(modifyWithoutImage, NOW)))
+                .allSatisfy(decision -> assertThat(summary(decision)).isEqualTo("IGNORE NO_TTL"));
+    }
+
+    @Test
+    void decide_detailsSayWhetherTheTtlWasSetOrChanged_andHowManyHops() {
+        assertThat(rules.decide(insert(n("1767225700")), NOW).detail()).isEqualTo("TTL set; expires at 2026-01-01T00:01:40Z");
+        assertThat(rules.decide(modify(n("1767225700"), n("1767225800")), NOW).detail())
+                .isEqualTo("TTL changed; expires at 2026-01-01T00:03:20Z; stopping the execution for the old TTL");
+        assertThat(rules.decide(insert(n(Long.toString(NOW_S + 360 * DAY + 1))), NOW).detail())
+                .isEqualTo("TTL set; expires at 2026-12-27T00:00:01Z after 1 horizon hop");
+        assertThat(rules.decide(insert(n(Long.toString(NOW_S + 800 * DAY))), NOW).detail())
+                .isEqualTo("TTL set; expires at 2028-03-11T00:00:00Z after 2 horizon hops");
+    }
+
+    @Test
+    void decide_oldTtlExactlyOneHorizonAway_stopsTheChainAndTheSuccessorsItMayHaveBecome() {
+        Decision changed = rules.decide(modify(n(Long.toString(NOW_S + 360 * DAY)), n("1767225700")), NOW);
+
+        assertThat(summary(changed)).isEqualTo("SCHEDULE TTL_CHANGED expireAt=2026-01-01T00:01:40Z hops=0 stops=["
+                + "20261227T000000Z-orders-*, 20261227T000000Z-orders-*-h1, 20261227T000000Z-orders-*-h2, 20261227T000000Z-orders-*-h3]");
+    }
+
     /** {@code VERDICT REASON ...}, with the digest part of names as {@code *} so the table stays readable. */
     static String summary(Decision decision) {
         StringBuilder out = new StringBuilder(decision.verdict() + " " + decision.reason());

@@ -67,6 +67,50 @@ class ThrottleBackoffTest {
         assertThat(batch.throttledCalls()).isZero();
     }
 
+    @Test
+    void call_fullJitter_drawsUpToTheCeilingItself() {
+        // A generator that always draws the largest value below its bound.
+        java.util.random.RandomGenerator highest = new java.util.random.RandomGenerator() {
+            @Override
+            public long nextLong() {
+                throw new UnsupportedOperationException();
+            }
+
+            @Override
+            public long nextLong(long bound) {
+                return bound - 1;
+            }
+        };
+        ThrottleBackoff.Batch batch = new ThrottleBackoff(clock, clock, highest).within(Duration.ofSeconds(60));
+        AtomicInteger attempts = new AtomicInteger();
+
+        batch.call(() -> {
+            if (attempts.incrementAndGet() <= 3) {
+                throw throttled();
+            }
+            return "started";
+        });
+
+        assertThat(clock.pauses()).containsExactly(Duration.ofMillis(100), Duration.ofMillis(200), Duration.ofMillis(400));
+    }
+
+    @Test
+    void call_whenInterruptedWhilePausing_givesUpWithTheThrottlingAndKeepsTheInterrupt() {
+        ThrottleBackoff.Batch batch = new ThrottleBackoff(clock, duration -> {
+            throw new InterruptedException();
+        }, new Random(42)).within(Duration.ofSeconds(60));
+
+        try {
+            assertThatThrownBy(() -> batch.call(() -> {
+                throw throttled();
+            })).isInstanceOf(ThrottledException.class);
+            assertThat(Thread.currentThread().isInterrupted()).isTrue();
+            assertThat(batch.gaveUp()).isEqualTo(1);
+        } finally {
+            Thread.interrupted();
+        }
+    }
+
     static ThrottledException throttled() {
         return new ThrottledException("StartExecution", new RuntimeException("Rate exceeded"));
     }

@@ -3,6 +3,7 @@ package dev.punctual.windowed;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.punctual.statemachine.BucketWorkflow;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;
 
@@ -59,5 +60,39 @@ class BucketLevelTest {
         assertThat(a.executionName()).startsWith("20270115T080000Z-minute-orders-2026-with-a-very-");
         assertThat(a.executionName()).isNotEqualTo(b.executionName());
         assertThat(a.executionName().length() + "-h99".length()).isLessThanOrEqualTo(80);
+    }
+
+    @Test
+    void naturalWake_oneSecondBucketWakesItsWarmLeadEarly_coarseBucketsTheirCascadeLeadEarly() {
+        long start = 1_800_000_000L - 1_800_000_000L % 86_400;
+        assertThat(new Bucket("t", BucketLevel.SECOND, start).naturalWake())
+                .isEqualTo(Instant.ofEpochSecond(start).minus(BucketWorkflow.WARM_LEAD));
+        assertThat(new Bucket("t", BucketLevel.MINUTE, start).naturalWake()).isEqualTo(Instant.ofEpochSecond(start - 60));
+        assertThat(new Bucket("t", BucketLevel.HOUR, start).naturalWake()).isEqualTo(Instant.ofEpochSecond(start - 600));
+        assertThat(new Bucket("t", BucketLevel.DAY, start).naturalWake()).isEqualTo(Instant.ofEpochSecond(start - 21_600));
+    }
+
+    @Test
+    void cascadeLead_startsEveryChild_noLaterThanTheChildsOwnWake() {
+        // A coarse bucket that cascaded at its start would start the child holding its first
+        // second (or minute, or hour) after that child should already have woken: late deletes.
+        for (BucketLevel level : new BucketLevel[] {BucketLevel.MINUTE, BucketLevel.HOUR, BucketLevel.DAY}) {
+            Bucket parent = Bucket.containing("t", level, 1_800_000_000L);
+            Bucket firstChild = parent.finerContaining(parent.start());
+            assertThat(level.cascadeLead()).as("%s cascade lead", level).isPositive();
+            assertThat(parent.naturalWake()).as("%s cascades before its first child wakes", level)
+                    .isBefore(firstChild.naturalWake());
+        }
+    }
+
+    @Test
+    void labels_nameEachLevel_andReadBack() {
+        for (BucketLevel level : BucketLevel.values()) {
+            assertThat(BucketLevel.fromLabel(level.label())).isEqualTo(level);
+        }
+        assertThat(BucketLevel.forLead(Long.MAX_VALUE)).isEqualTo(BucketLevel.DAY);
+        assertThatThrownBy(() -> BucketLevel.fromLabel("week")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("unknown bucket level 'week'; expected second, minute, hour or day");
+        assertThatThrownBy(() -> new Bucket("t", BucketLevel.SECOND, 5).finerContaining(5)).isInstanceOf(IllegalStateException.class);
     }
 }

@@ -6,6 +6,7 @@ import dev.punctual.expiry.AttributeText;
 import dev.punctual.expiry.Executions;
 import dev.punctual.expiry.ItemKey;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -95,5 +96,90 @@ class BucketSchedulerTest extends WindowedTestBase {
 
         assertThat(result.get(request("soon", T + 30)).join().outcome()).isEqualTo(BucketScheduler.Outcome.INDEXED);
         assertThat(result.get(request("later", T + 600))).isCompletedExceptionally();
+    }
+
+    @Test
+    void twoBatchesDueInTheSameSecond_writeTwoChunks_andBothItemsStayIndexed() {
+        scheduler.schedule(List.of(request("a", T + 30))).values().forEach(CompletableFuture::join);
+        scheduler.schedule(List.of(request("b", T + 30))).values().forEach(CompletableFuture::join);
+
+        assertThat(index.chunkCount()).as("the second batch's chunk does not overwrite the first's").isEqualTo(2);
+        assertThat(index.entriesDue(TABLE, T + 30)).extracting(IndexEntry::key)
+                .containsExactlyInAnyOrder(request("a", T + 30).key(), request("b", T + 30).key());
+    }
+
+    /** A request whose index entry the scheduler counts as exactly 1 KiB: key JSON + TTL text + 32 bytes of overhead. */
+    private static BucketScheduler.Request kibibyteRequest(int n, long ttl) {
+        String prefix = String.format("%05d-", n);
+        String id = prefix + "x".repeat(1024 - 32 - Long.toString(ttl).length() - "{\"id\":{\"S\":\"\"}}".length() - prefix.length());
+        BucketScheduler.Request request = request(id, ttl);
+        assertThat(request.key().toDynamoJson().length() + request.ttl().length() + 32).isEqualTo(1024);
+        return request;
+    }
+
+    @Test
+    void oneSecondsEntries_areSplitIntoChunksOfAtMost256KiB_everyEntryWrittenOnce() {
+        List<BucketScheduler.Request> full = new ArrayList<>();
+        for (int n = 0; n < BucketScheduler.MAX_CHUNK_BYTES / 1024; n++) {
+            full.add(kibibyteRequest(n, T + 30));
+        }
+        scheduler.schedule(full).values().forEach(CompletableFuture::join);
+        assertThat(index.writtenChunks).as("256 entries of 1 KiB fill one chunk exactly").extracting(List::size).containsExactly(256);
+
+        List<BucketScheduler.Request> more = new ArrayList<>();
+        for (int n = 0; n < 600; n++) {
+            more.add(kibibyteRequest(n, T + 31));
+        }
+        index.writtenChunks.clear();
+        scheduler.schedule(more).values().forEach(CompletableFuture::join);
+
+        assertThat(index.writtenChunks).extracting(List::size).containsExactly(256, 256, 88);
+        assertThat(index.entriesDue(TABLE, T + 31)).extracting(IndexEntry::key).doesNotHaveDuplicates().hasSize(600);
+    }
+
+    @Test
+    void sealedOneSecondBucket_itsSecondHasCome_soTheHandlerDeletesTheItemItself_neverBeforeItsTtl() {
+        Bucket bucket = Bucket.containing(TABLE, BucketLevel.SECOND, T + 30);
+        table.put(request("a", T + 30).key(), Long.toString(T + 30));
+        executions.start(bucket.executionName(), BucketInput.first(bucket, "ttl", NOW).toJson());
+        index.seal(bucket, NOW);
+
+        BucketScheduler.Placement placement = scheduler.schedule(List.of(request("a", T + 30))).get(request("a", T + 30)).join();
+
+        assertThat(placement.outcome()).isEqualTo(BucketScheduler.Outcome.DELETED);
+        assertThat(table.deletes).singleElement().satisfies(d -> assertThat(d.at()).isEqualTo(Instant.ofEpochSecond(T + 30)));
+    }
+
+    @Test
+    void sealedMinuteBucket_handsTheItemDownToTheOneSecondBucketHoldingIt() {
+        Bucket minute = Bucket.containing(TABLE, BucketLevel.MINUTE, T + 600);
+        executions.start(minute.executionName(), BucketInput.first(minute, "ttl", NOW).toJson());
+        executions.close(minute.executionName());
+        index.seal(minute, NOW);
+
+        BucketScheduler.Placement placement = scheduler.schedule(List.of(request("a", T + 603))).get(request("a", T + 603)).join();
+
+        String second = Bucket.containing(TABLE, BucketLevel.SECOND, T + 603).executionName();
+        assertThat(placement).isEqualTo(new BucketScheduler.Placement(BucketScheduler.Outcome.INDEXED, second));
+        assertThat(executions.running(second)).isTrue();
+        assertThat(table.deletes).isEmpty();
+    }
+
+    @Test
+    void bucketHeldByARunningOrContinuedExecution_isNotSealed_soTheItemIsIndexedThere() {
+        Bucket running = Bucket.containing(TABLE, BucketLevel.SECOND, T + 30);
+        Bucket continued = Bucket.containing(TABLE, BucketLevel.MINUTE, T + 600);
+        // Held under the same name with another input: a bucket beyond a horizon, or one handed to its successor.
+        executions.start(running.executionName(), "{\"other\":\"input\"}");
+        executions.start(continued.executionName(), "{\"other\":\"input\"}");
+        executions.statuses.put(continued.executionName(), Executions.Status.CONTINUED);
+
+        Map<BucketScheduler.Request, CompletableFuture<BucketScheduler.Placement>> result =
+                scheduler.schedule(List.of(request("a", T + 30), request("b", T + 600)));
+
+        assertThat(result.get(request("a", T + 30)).join())
+                .isEqualTo(new BucketScheduler.Placement(BucketScheduler.Outcome.INDEXED, running.executionName()));
+        assertThat(result.get(request("b", T + 600)).join())
+                .isEqualTo(new BucketScheduler.Placement(BucketScheduler.Outcome.INDEXED, continued.executionName()));
     }
 }

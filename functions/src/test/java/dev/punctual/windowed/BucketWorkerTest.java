@@ -174,4 +174,65 @@ class BucketWorkerTest extends WindowedTestBase {
                 .contains("\"wakeAt\":\"" + first.wakeAt().plus(ExpiryWorkflow.HORIZON) + "\"");
         assertThat(Duration.between(NOW, bucket.naturalWake()).toDays()).isGreaterThan(2 * 360);
     }
+
+    @Test
+    void hourAndDayBuckets_lookOnlyWithinThemselves_entriesJustBeyondTheirEndStartNothing() {
+        long day = BucketLevel.DAY.startOf(T) + 3 * 86_400;
+        long hour = day + 5 * 3_600;
+        // The first second of the next hour, and of the next day; the last minute of the hour and of the day.
+        index.putChunk(TABLE, hour + 3_600, "c1", List.of(new IndexEntry(key("a"), "x", hour + 3_600)));
+        index.putChunk(TABLE, day + 86_400, "c2", List.of(new IndexEntry(key("b"), "x", day + 86_400)));
+        index.putChunk(TABLE, hour + 3_599, "c3", List.of(new IndexEntry(key("c"), "x", hour + 3_599)));
+        index.putChunk(TABLE, day + 86_399, "c4", List.of(new IndexEntry(key("d"), "x", day + 86_399)));
+
+        BucketWorker.Result hourResult = worker.work(BucketInput.first(new Bucket(TABLE, BucketLevel.HOUR, hour), "ttl", NOW));
+        BucketWorker.Result dayResult = worker.work(BucketInput.first(new Bucket(TABLE, BucketLevel.DAY, day), "ttl", NOW));
+
+        assertThat(hourResult.buckets()).isEqualTo(1);
+        assertThat(dayResult.buckets()).isEqualTo(3);
+        assertThat(executions.inputs.keySet()).containsExactlyInAnyOrder(
+                Bucket.containing(TABLE, BucketLevel.MINUTE, hour + 3_599).executionName(),
+                Bucket.containing(TABLE, BucketLevel.HOUR, hour).executionName(),
+                Bucket.containing(TABLE, BucketLevel.HOUR, hour + 3_600).executionName(),
+                Bucket.containing(TABLE, BucketLevel.HOUR, day + 86_399).executionName());
+    }
+
+    @Test
+    void result_output_reportsItemsForAnExpiredBucket_andBucketsOtherwise() {
+        assertThat(new BucketWorker.Result(BucketWorkflow.OUTCOME_EXPIRED, 3, 2, 1, 0).toOutput()).containsExactly(
+                Map.entry(BucketWorkflow.OUTCOME, BucketWorkflow.OUTCOME_EXPIRED), Map.entry(BucketWorkflow.ITEMS, 3),
+                Map.entry(BucketWorkflow.EXPIRED, 2), Map.entry(BucketWorkflow.SUPERSEDED, 1));
+        assertThat(new BucketWorker.Result(BucketWorkflow.OUTCOME_CASCADED, 0, 0, 0, 4).toOutput()).containsExactly(
+                Map.entry(BucketWorkflow.OUTCOME, BucketWorkflow.OUTCOME_CASCADED), Map.entry(BucketWorkflow.BUCKETS, 4));
+    }
+
+    @Test
+    void failedDeletes_nameTheBucket_andKeepTheFirstFailuresAsSuppressed() {
+        long due = T;
+        Bucket bucket = Bucket.containing(TABLE, BucketLevel.SECOND, due);
+        List<IndexEntry> entries = new java.util.ArrayList<>();
+        for (int i = 0; i < 7; i++) {
+            entries.add(new IndexEntry(key("k" + i), Long.toString(due), due));
+        }
+        index.putChunk(TABLE, due, "c1", entries);
+        BucketWorker failing = new BucketWorker(index, (t, k, a, ttl) -> {
+            throw new IllegalStateException("InternalServerError");
+        }, executions, clock, clock, pool);
+
+        assertThatThrownBy(() -> failing.work(BucketInput.first(bucket, "ttl", NOW)))
+                .isInstanceOf(BucketWorker.BucketFailedException.class)
+                .hasMessageStartingWith(TABLE + "/second@" + Instant.ofEpochSecond(due) + ": 7 of 7 deletes failed; first: ")
+                .satisfies(e -> assertThat(e.getSuppressed()).as("the next four failures").hasSize(4));
+    }
+
+    @Test
+    void dayBucket_startsAnHourOnlyForEntriesInThatHour_notForOnesInTheNextHoursFirstMinute() {
+        long day = BucketLevel.DAY.startOf(T) + 4 * 86_400;
+        long sixOClock = day + 6 * 3_600;
+        index.putChunk(TABLE, sixOClock, "c1", List.of(new IndexEntry(key("a"), "x", sixOClock)));
+
+        worker.work(BucketInput.first(new Bucket(TABLE, BucketLevel.DAY, day), "ttl", NOW));
+
+        assertThat(executions.inputs.keySet()).containsExactly(Bucket.containing(TABLE, BucketLevel.HOUR, sixOClock).executionName());
+    }
 }

@@ -9,8 +9,11 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Every interleaving of the stream handler's steps (write the entry, start the bucket, read the
@@ -93,15 +96,22 @@ class SealProtocolTest extends WindowedTestBase {
         assertDeletedOnceAtOrAfter(due);
     }
 
-    @ParameterizedTest
-    @EnumSource(Point.class)
-    void minuteBucket_cascadeAtAnyPoint_stillDeletesTheItemOnceAtItsTtl(Point point) {
-        long due = NOW.getEpochSecond() + 300;
-        Bucket minute = Bucket.containing(TABLE, BucketLevel.MINUTE, due);
-        Bucket second = Bucket.containing(TABLE, BucketLevel.SECOND, due);
+    /** Every coarse level, with an item due far enough ahead to be indexed under a bucket of that level, at every point. */
+    static Stream<Arguments> coarseBucketsAtEveryPoint() {
+        Map<BucketLevel, Long> leads = Map.of(BucketLevel.MINUTE, 300L, BucketLevel.HOUR, 2 * 3_600L, BucketLevel.DAY, 2 * 86_400L);
+        return Stream.of(BucketLevel.MINUTE, BucketLevel.HOUR, BucketLevel.DAY)
+                .flatMap(level -> Stream.of(Point.values()).map(point -> Arguments.of(level, leads.get(level), point)));
+    }
+
+    @ParameterizedTest(name = "{0} bucket, cascade {2}")
+    @MethodSource("coarseBucketsAtEveryPoint")
+    void coarseBucket_cascadeAtAnyPoint_stillDeletesTheItemOnceAtItsTtl(BucketLevel level, long lead, Point point) {
+        long due = NOW.getEpochSecond() + lead;
+        assertThat(BucketLevel.forLead(lead)).as("the item is indexed under a %s bucket", level).isEqualTo(level);
+        Bucket coarse = Bucket.containing(TABLE, level, due);
         table.put(KEY, Long.toString(due));
-        executions.start(minute.executionName(), BucketInput.first(minute, "ttl", NOW).toJson());
-        Runnable cascade = () -> runExecution(BucketInput.first(minute, "ttl", NOW));
+        executions.start(coarse.executionName(), BucketInput.first(coarse, "ttl", NOW).toJson());
+        Runnable cascade = () -> runExecution(BucketInput.first(coarse, "ttl", NOW));
 
         switch (point) {
             case BEFORE_WRITE -> index.beforeNext("putChunk", cascade);
@@ -111,12 +121,18 @@ class SealProtocolTest extends WindowedTestBase {
         }
         BucketScheduler.Placement placement = schedule(due);
         if (point == Point.AFTER_SEAL_READ) {
-            assertThat(placement.execution()).isEqualTo(minute.executionName());
+            assertThat(placement.execution()).isEqualTo(coarse.executionName());
             cascade.run();
         }
-        assertThat(executions.running(second.executionName()))
-                .as("the one-second bucket's execution, started by the cascade or by the handler").isTrue();
-        runExecution(BucketInput.first(second, "ttl", clock.instant()));
+        // Down the wheel: each finer bucket holding the second runs once its parent has cascaded.
+        for (Bucket child = coarse.finerContaining(due); ; child = child.finerContaining(due)) {
+            assertThat(executions.running(child.executionName()))
+                    .as("%s's execution, started by the cascade or by the handler", child).isTrue();
+            runExecution(BucketInput.first(child, "ttl", clock.instant()));
+            if (child.level() == BucketLevel.SECOND) {
+                break;
+            }
+        }
 
         assertDeletedOnceAtOrAfter(due);
     }

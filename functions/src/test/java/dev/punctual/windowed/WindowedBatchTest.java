@@ -49,4 +49,68 @@ class WindowedBatchTest extends WindowedTestBase {
         assertThat(failed).containsExactly("1", "3");
         assertThat(listener.heard()).containsExactly("1 failed throttled", "2 INDEXED", "3 skipped after 1");
     }
+
+    /** As {@link RecordingListener}, with the bucket execution each record's item was placed in. */
+    private final List<String> placed = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+    private final ChangeProcessor.Listener placements = new ChangeProcessor.Listener() {
+        @Override
+        public void decided(StreamChange change, dev.punctual.expiry.Decision decision, dev.punctual.expiry.Scheduled scheduled) {
+            placed.add(change.sequenceNumber() + " " + scheduled.outcome().name() + scheduled.executionName().map(name -> " " + name).orElse(""));
+        }
+
+        @Override
+        public void failed(StreamChange change, dev.punctual.expiry.Decision decision, RuntimeException error) {
+            placed.add(change.sequenceNumber() + " failed " + error.getMessage());
+        }
+
+        @Override
+        public void skipped(StreamChange change, String failedSequenceNumber) {
+            placed.add(change.sequenceNumber() + " skipped after " + failedSequenceNumber);
+        }
+    };
+
+    private static ItemKey key(String id) {
+        return ItemKey.of(Map.of("id", AttributeText.s(id)));
+    }
+
+    private static StreamChange insert(String id, String sequence, String ttl) {
+        return new StreamChange(TABLE, EventName.INSERT, key(id), false, null, true, ttl == null ? null : AttributeText.n(ttl),
+                sequence, StreamChange.Writer.UNKNOWN, null);
+    }
+
+    @Test
+    void process_indexesFutureItems_deletesPastOnes_andIgnoresRecordsWithoutATtl() {
+        table.put(key("past"), Long.toString(T - 10));
+        table.put(key("changed"), Long.toString(T + 5));
+        ChangeProcessor processor = new ChangeProcessor(new ExpiryRules("ttl", false), scheduler, clock, placements, pool);
+
+        List<String> failed = processor.process(List.of(
+                insert("soon", "1", Long.toString(T + 30)),
+                insert("past", "2", Long.toString(T - 10)),
+                insert("changed", "3", Long.toString(T - 20)),
+                insert("none", "4", null)));
+
+        assertThat(failed).isEmpty();
+        assertThat(placed).containsExactly(
+                "1 INDEXED " + Bucket.containing(TABLE, BucketLevel.SECOND, T + 30).executionName(),
+                "2 DELETED",
+                "3 SUPERSEDED",
+                "4 IGNORED");
+        assertThat(index.entriesDue(TABLE, T + 30)).extracting(IndexEntry::key).containsExactly(key("soon"));
+        assertThat(table.contains(key("past"))).isFalse();
+        assertThat(table.contains(key("changed"))).isTrue();
+    }
+
+    @Test
+    void process_duplicateRecordsOfOneItem_shareOneEntryAndOneBucketStart() {
+        ChangeProcessor processor = new ChangeProcessor(new ExpiryRules("ttl", false), scheduler, clock, placements, pool);
+
+        List<String> failed = processor.process(List.of(insert("a", "1", Long.toString(T + 600)), insert("a", "2", Long.toString(T + 600))));
+
+        String minute = Bucket.containing(TABLE, BucketLevel.MINUTE, T + 600).executionName();
+        assertThat(failed).isEmpty();
+        assertThat(placed).containsExactly("1 INDEXED " + minute, "2 INDEXED " + minute);
+        assertThat(executions.startCalls).containsExactly(minute);
+        assertThat(index.entriesDue(TABLE, T + 600)).hasSize(1);
+    }
 }

@@ -73,6 +73,8 @@ final class WindowedFakes {
         private final Set<Bucket> sealed = new HashSet<>();
         private final Map<String, Runnable> before = new HashMap<>();
         int chunkWrites;
+        /** Every chunk written, in write order. */
+        final List<List<IndexEntry>> writtenChunks = new ArrayList<>();
 
         /** Runs {@code action} once, just before the next call of {@code operation}. */
         void beforeNext(String operation, Runnable action) {
@@ -94,6 +96,7 @@ final class WindowedFakes {
             hook("putChunk");
             synchronized (this) {
                 chunkWrites++;
+                writtenChunks.add(List.copyOf(entries));
                 chunks.computeIfAbsent(table + "|" + BucketLevel.MINUTE.startOf(second), p -> new TreeMap<>())
                         .put(second + "|" + digest, List.copyOf(entries));
             }

@@ -1,7 +1,6 @@
 package dev.punctual.tests;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.amazonaws.services.lambda.runtime.events.DynamodbEvent;
 import com.amazonaws.services.lambda.runtime.events.StreamsEventResponse;
@@ -9,13 +8,10 @@ import dev.punctual.functions.ExpiryStreamHandler;
 import dev.punctual.functions.FunctionParts;
 import dev.punctual.local.account.LocalAccount;
 import dev.punctual.local.dynamodb.LocalDynamoDbClients;
-import dev.punctual.local.measure.AccuracyReport;
-import dev.punctual.local.measure.ExpiryTrial;
 import dev.punctual.local.runtime.LocalRuntime;
 import dev.punctual.local.stepfunctions.executions.ExecutionDescription;
 import dev.punctual.local.stepfunctions.executions.ExecutionStatus;
 import dev.punctual.local.stream.StreamRecordConverter;
-import dev.punctual.local.time.ManualClock;
 import dev.punctual.statemachine.ExpiryWorkflow;
 import dev.punctual.testing.Await;
 import dev.punctual.testing.TestLambdaContext;
@@ -32,6 +28,8 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.Record;
 import software.amazon.awssdk.services.dynamodb.model.Shard;
@@ -43,11 +41,15 @@ import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
  * Local, their stream records read by the poller and handed to the real handler, executions run by
  * the engine behind the Step Functions API, deletes made by the state machine. Each test has its own
  * table; TTLs lie a few seconds ahead, so the tests wait on the real clock, by bounded polling only.
+ * Real time is the point here: whether a REMOVE was the application's or Punctual's own is read from
+ * DynamoDB Local's stream timestamps. The tests run side by side, as an application's items share one
+ * stream mapping, so the class takes about as long as its longest test.
  *
  * <p>The runtime stops DynamoDB Local's own TTL deletion job, so every item gone after its TTL was
  * deleted by Punctual and the tests say so exactly.
  */
 @ExtendWith(SharedRuntime.class)
+@Execution(ExecutionMode.CONCURRENT)
 class ExpiryEndToEndTest {
 
     /** From a write to its execution running: stream poll (50 ms), handler, StartExecution. */
@@ -209,54 +211,6 @@ class ExpiryEndToEndTest {
         List<ExecutionDescription> all = executions.forTable(table.name());
         assertThat(all).extracting(ExecutionDescription::executionArn).containsExactly(arn);
         assertThat(executions.history(arn)).filteredOn(e -> e.type().equals("TaskSucceeded")).hasSize(1);
-    }
-
-    @Test
-    void burstOfAThousandItems_allExpire_noneEarly_noneMissed() throws InterruptedException {
-        String table = "e2e-burst-" + Long.toString(System.currentTimeMillis() % 100_000, 36);
-        // Sized for a loaded 2-core box (load average 10-13 from other builds), where DynamoDB Local
-        // with a stream wrote ~80 and deleted ~100 items/s: the TTLs stay ahead of the writes and the
-        // deletes due per second within reach, so the TTLs are spread over 20 s.
-        ExpiryTrial.Settings settings = new ExpiryTrial.Settings(table, 1000, Duration.ofSeconds(20), Duration.ofSeconds(15),
-                Duration.ofSeconds(10), 4);
-
-        AccuracyReport report = new ExpiryTrial(runtime).run(settings, ExpiryTrial.Progress.NONE);
-
-        assertThat(report.items()).isEqualTo(1000);
-        assertThat(report.early()).as("deleted before their TTL (history or table reads); report:%n%s", report.toText()).isZero();
-        assertThat(report.missed()).as("still present after every TTL; report:%n%s", report.toText()).isZero();
-        // Every item is gone, and Punctual deleted every one itself (no native TTL job runs locally).
-        assertThat(report.deleted()).as("deleted by Punctual; report:%n%s", report.toText()).isEqualTo(1000);
-        assertThat(report.backstop()).isZero();
-        assertThat(report.lagMillis()).as("lags, sorted: the least is TaskSucceeded minus TTL of the earliest delete")
-                .hasSize(1000).satisfies(lags -> assertThat(lags[0]).isNotNegative());
-    }
-
-    @Test
-    void aTrialWhoseWritesReachTheFirstTtl_stopsWithTheLeadItNeeds_insteadOfReportingMisses() {
-        String table = "e2e-lead-" + Long.toString(System.currentTimeMillis() % 100_000, 36);
-        ManualClock clock = new ManualClock(Instant.now());
-        // Ten seconds of lead, which the clock spends as soon as the first 100 items are written.
-        ExpiryTrial.Settings settings = new ExpiryTrial.Settings(table, 1000, Duration.ofSeconds(5), Duration.ofSeconds(10),
-                Duration.ofSeconds(10), 1);
-        ExpiryTrial.Progress spendsTheLead = new ExpiryTrial.Progress() {
-            @Override
-            public void written(long count) {
-                if (count == 100) {
-                    clock.advance(Duration.ofSeconds(20));
-                }
-            }
-
-            @Override
-            public void expired(long count) {
-            }
-        };
-
-        assertThatThrownBy(() -> new ExpiryTrial(runtime, clock).run(settings, spendsTheLead))
-                .isInstanceOf(ExpiryTrial.LeadTooShortException.class)
-                .hasMessageStartingWith("only 100 of 1000 items were written when the first TTL came, 20 s after the start")
-                .hasMessageEndingWith("a lead of at least 310 s is needed (--lead)");
-        assertThat(runtime.streamPoller().isEnabled()).as("the mapping is enabled again").isTrue();
     }
 
     @Test

@@ -19,9 +19,16 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
-/** The {@code punctual} command line, run as users run it: {@code java -jar punctual.jar ...}. */
+/**
+ * The {@code punctual} command line, run as users run it: {@code java -jar punctual.jar ...}. Each
+ * command runs in a JVM of its own with its own runtime (or against its own table), so the tests run
+ * side by side.
+ */
 @ExtendWith(SharedRuntime.class)
+@Execution(ExecutionMode.CONCURRENT)
 class PunctualCliTest {
 
     private static final Duration DEMO_TIMEOUT = Duration.ofSeconds(120);

@@ -32,6 +32,8 @@ import java.util.Optional;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.ShardIteratorType;
 import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
@@ -40,8 +42,10 @@ import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
  * Windowed mode end to end on the real embedded runtime: DynamoDB Local, its stream, the poller, the
  * real handler indexing items into the schedule index, bucket executions run by the engine, and the
  * real bucket function deleting each item. When each item was deleted comes from the runtime's
- * ledger of conditional deletes; the stream shows that no item was deleted twice.
+ * ledger of conditional deletes; the stream shows that no item was deleted twice. Each test has its
+ * own table, whose buckets are its own, so the tests run side by side on the real clock.
  */
+@Execution(ExecutionMode.CONCURRENT)
 class WindowedEndToEndTest {
 
     /** From an item's TTL until it must be gone: the bucket wakes a second early, then deletes on the second. */
@@ -250,6 +254,9 @@ class WindowedEndToEndTest {
     }
 
     private static void assertDeletedAtOrAfter(ExpiryTable table, String id, long ttl) {
+        // The ledger is written when the delete call returns, a moment after the item is gone from the table.
+        Await.until(id + " in the deletion ledger", Duration.ofSeconds(2),
+                () -> runtime.deletions().deletedAt(table.name(), key(id)).isPresent());
         Optional<Instant> deletedAt = runtime.deletions().deletedAt(table.name(), key(id));
         assertThat(deletedAt).as("%s deleted by Punctual", id).isPresent();
         assertThat(deletedAt.get()).as("%s deleted at or after its TTL", id).isAfterOrEqualTo(Instant.ofEpochSecond(ttl));

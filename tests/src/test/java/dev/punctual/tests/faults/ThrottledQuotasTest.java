@@ -8,6 +8,7 @@ import dev.punctual.local.stepfunctions.quotas.QuotaSettings;
 import dev.punctual.local.stream.MappingSettings;
 import dev.punctual.statemachine.ExpiryWorkflow;
 import dev.punctual.testing.Await;
+import dev.punctual.tests.support.PacedTimer;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
@@ -26,34 +27,46 @@ import software.amazon.awssdk.services.sfn.SfnClient;
 class ThrottledQuotasTest {
 
     @Test
-    void twoThousandItems_atOneHundredStartsASecond_areEachScheduledOnce_noneEarly_noneLost_noneDeadLettered() {
+    void sixtyItemsInOneBatch_atFiveStartsASecond_areEachScheduledOnce_noneEarly_noneLost_noneDeadLettered() {
         String table = "throttled-starts";
-        int items = 2_000;
-        QuotaSettings quotas = QuotaSettings.awsDefaults().withOverride("start-execution-rate=100")
-                .withOverride("start-execution-burst=100");
-        // Batches of 1,000 need 9-10 s of refill each, more than the SDK's own three tries, and one retry
-        // only: the event source mapping counts every failed invocation, so the handler's backoff within
-        // its invocation, not the mapping's retries, has to absorb the throttling.
-        MappingSettings mapping = MappingSettings.builder().batchSize(1_000).maximumBatchingWindowInSeconds(1)
+        int items = 60;
+        QuotaSettings quotas = QuotaSettings.awsDefaults().withOverride("start-execution-rate=5")
+                .withOverride("start-execution-burst=5");
+        // A batch of 60 needs 11 s of refill, far more than the SDK's own three tries (about 1.5 s of
+        // pauses), and one retry only: the event source mapping counts every failed invocation, so the
+        // handler's backoff within its invocation, not the mapping's retries, has to absorb the
+        // throttling. At five a second the handler's concurrent calls outrun the bucket on any machine,
+        // however busy: most calls exhaust the SDK's tries, and without the handler's backoff the
+        // records would reach the dead-letter queue.
+        MappingSettings mapping = MappingSettings.builder().batchSize(items).maximumBatchingWindowInSeconds(1)
                 .maximumRetryAttempts(1).build();
+        // The runtime's clock keeps the wall clock's pace while the items are scheduled, because the
+        // SDK's retry pauses are real time and weigh against the bucket's refill on the runtime's clock;
+        // once all are scheduled, only the engine's Waits are left, and the test skips to the TTLs.
+        // Cancellation is off: Punctual's own REMOVE records carry DynamoDB Local's real timestamps, ten
+        // minutes before the TTLs by this clock, and no test here moves or deletes an item.
+        PacedTimer time = PacedTimer.startingNow();
         try (LocalRuntime runtime = LocalRuntime.start(LocalRuntime.Options.onFreePorts().withQuotas(quotas)
-                .withMapping(mapping));
+                .withMapping(mapping).withTimer(time.timer()).withCancelStale(false));
              SfnClient sfn = LocalClients.stepFunctions(runtime.stepFunctionsEndpoint())) {
             watch(runtime, table);
-            // Far enough out that every start, throttled to 100 at once and then 100 a second, is in
-            // place before the first TTL: an early or missed delete would then be Punctual's fault.
-            long ttl = Instant.now().plusSeconds(50).getEpochSecond();
+            long ttl = time.now().plus(Duration.ofMinutes(10)).getEpochSecond();
             Map<String, Long> written = new LinkedHashMap<>();
             for (int i = 0; i < items; i++) {
                 written.put(String.format("s-%04d", i), ttl + i % 5);
             }
+            // Written while the mapping is paused, the items reach the handler as one batch.
+            runtime.streamPoller().setEnabled(false);
             FaultFixtures.batchWrite(runtime.dynamoDb(), table, written);
+            runtime.streamPoller().setEnabled(true);
 
-            Await.until("every item scheduled", Duration.ofSeconds(45),
+            time.await("every item scheduled", Duration.ofSeconds(45),
                     () -> runtime.stepFunctionsEngine().openExecutions() == items);
             assertThat(runtime.throttled().startExecution()).as("StartExecution was throttled").isPositive();
-            Await.until("every item expired", Duration.ofSeconds(120), () -> FaultFixtures.ids(runtime.dynamoDb(), table).isEmpty());
-            Await.until("every execution closed", Duration.ofSeconds(20), () -> runtime.stepFunctionsEngine().openExecutions() == 0);
+            assertThat(time.now()).as("every item scheduled before the first TTL").isBefore(Instant.ofEpochSecond(ttl));
+            time.skipTo(Instant.ofEpochSecond(ttl + 5));
+            time.await("every item expired", Duration.ofSeconds(60), () -> FaultFixtures.ids(runtime.dynamoDb(), table).isEmpty());
+            time.await("every execution closed", Duration.ofSeconds(20), () -> runtime.stepFunctionsEngine().openExecutions() == 0);
 
             List<FaultFixtures.Observed> executions = FaultFixtures.executions(sfn, runtime.stateMachineArn(), table);
             Map<String, Long> perItem = executions.stream()

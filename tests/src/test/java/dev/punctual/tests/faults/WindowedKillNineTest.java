@@ -4,9 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.punctual.local.dynamodb.LocalDynamoDbClients;
 import dev.punctual.local.runtime.LocalClients;
-import dev.punctual.testing.Await;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -69,8 +67,7 @@ class WindowedKillNineTest {
             current.set(secondClient);
             assertThat(second.output()).as("the restart resumed the journal").contains("Recovered");
             long lastTtl = ttls.values().stream().mapToLong(Long::longValue).max().orElseThrow();
-            Await.until("table empty after every TTL", Duration.ofSeconds(Math.max(60, lastTtl - Instant.now().getEpochSecond() + 60)),
-                    () -> FaultFixtures.ids(secondClient, TABLE).isEmpty());
+            KillNineRecoveryTest.awaitEmptyAfter(secondClient, TABLE, lastTtl);
             KillNineRecoveryTest.log(t0, "table empty");
             watching.set(false);
             reads.join();

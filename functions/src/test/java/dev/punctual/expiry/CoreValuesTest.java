@@ -1,0 +1,79 @@
+package dev.punctual.expiry;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The core's small value types: what they render, and what they report when a part is missing. */
+class CoreValuesTest {
+
+    private static final Instant NOW = Instant.parse("2026-01-01T00:00:00Z");
+
+    @Test
+    void jsonText_escapesEveryControlCharacter() {
+        StringBuilder json = new StringBuilder();
+        JsonText.appendString(json, "a\"\\\n\r\t\b\f\u0001\u001fz");
+
+        assertThat(json).hasToString("\"a\\\"\\\\\\n\\r\\t\\b\\f\\u0001\\u001fz\"");
+    }
+
+    @Test
+    void decision_toString_showsVerdictReasonStartAndStops() {
+        Decision schedule = new ExpiryRules("ttl", true).decide(Changes.modify(Changes.n("1767225700"), Changes.n("1767225800")), NOW);
+
+        assertThat(schedule.toString()).matches("SCHEDULE\\(TTL_CHANGED, start 20260101T000320Z-orders-[a-z2-7]{20}, "
+                + "stop \\[20260101T000140Z-orders-[a-z2-7]{20}\\]\\)");
+        assertThat(Decision.ignore(Reason.NO_TTL, "no TTL", null)).hasToString("IGNORE(NO_TTL)");
+        assertThat(Decision.cancel(Reason.ITEM_DELETED, "deleted", List.of("x"), null)).hasToString("CANCEL(ITEM_DELETED, stop [x])");
+    }
+
+    @Test
+    void expiry_lagMillis_isFromTheTtlRoundedUpToTheMillisecond_andEmptyWhenTheTtlIsNoNumber() {
+        Expiry expiry = new Expiry("orders", Changes.KEY, "1767225599.9995", Expiry.By.PUNCTUAL, NOW.plusMillis(250), "id");
+
+        assertThat(expiry.lagMillis()).hasValue(250);
+        assertThat(new Expiry("orders", Changes.KEY, null, Expiry.By.NATIVE_TTL, NOW, "id").lagMillis()).isEmpty();
+        assertThat(new Expiry("orders", Changes.KEY, "soon", Expiry.By.NATIVE_TTL, NOW, "id").lagMillis()).isEmpty();
+    }
+
+    @Test
+    void attributeText_keepsOnlyTheTypeOfValuesExpiryNeverReads_butNeedsTheTextOfScalars() {
+        assertThat(AttributeText.ofType(AttributeType.SS)).isEqualTo(new AttributeText(AttributeType.SS, null));
+        assertThatThrownBy(() -> new AttributeText(AttributeType.N, null)).hasMessage("a N value needs its text");
+    }
+
+    @Test
+    void recordedMetrics_keepOnlyFlushedPoints_inOrder() {
+        RecordedMetrics metrics = new RecordedMetrics();
+        metrics.add("a", 1, MetricSink.Unit.COUNT, Map.of());
+        metrics.add("b", 2, MetricSink.Unit.MILLISECONDS, Map.of("table", "t"));
+        assertThat(metrics.points()).isEmpty();
+
+        metrics.flush();
+
+        assertThat(metrics.points()).containsExactly(new RecordedMetrics.Point("a", 1, MetricSink.Unit.COUNT, Map.of()),
+                new RecordedMetrics.Point("b", 2, MetricSink.Unit.MILLISECONDS, Map.of("table", "t")));
+    }
+
+    @Test
+    void sleepUntil_whenInterrupted_failsAndKeepsTheInterrupt() {
+        Sleeper interrupted = duration -> {
+            throw new InterruptedException();
+        };
+
+        try {
+            assertThatThrownBy(() -> interrupted.sleepUntil(Clock.fixed(NOW, ZoneOffset.UTC), NOW.plus(Duration.ofSeconds(1))))
+                    .isInstanceOf(IllegalStateException.class).hasMessageContaining("interrupted while waiting for");
+            assertThat(Thread.currentThread().isInterrupted()).isTrue();
+        } finally {
+            Thread.interrupted();
+        }
+    }
+}

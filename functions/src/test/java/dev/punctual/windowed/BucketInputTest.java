@@ -1,0 +1,66 @@
+package dev.punctual.windowed;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.punctual.statemachine.BucketWorkflow;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** The bucket function's payload: what {@link BucketInput#toJson} writes, {@link BucketInput#fromPayload} reads back. */
+class BucketInputTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Instant NOW = Instant.parse("2027-01-15T08:00:00Z");
+
+    /** The payload as the Lambda runtime hands it over: the execution's input, deserialized to a map. */
+    private static Map<String, Object> payload(BucketInput input) throws Exception {
+        return JSON.readValue(input.toJson(), new TypeReference<LinkedHashMap<String, Object>>() { });
+    }
+
+    @Test
+    void fromPayload_readsBackWhatToJsonWrote_forEveryLevelAndForSuccessors() throws Exception {
+        for (BucketLevel level : BucketLevel.values()) {
+            BucketInput first = BucketInput.first(Bucket.containing("orders", level, NOW.getEpochSecond() + 7_200), "expires", NOW);
+            BucketInput successor = first.successor(NOW.plusSeconds(30));
+
+            assertThat(BucketInput.fromPayload(payload(first))).isEqualTo(first);
+            assertThat(BucketInput.fromPayload(payload(successor))).isEqualTo(successor);
+        }
+    }
+
+    @Test
+    void fromPayload_whenEmpty_saysWhatItExpected() {
+        assertThatThrownBy(() -> BucketInput.fromPayload(null)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("expire-bucket execution's input");
+    }
+
+    @ParameterizedTest(name = "{0} = {1}")
+    @CsvSource(nullValues = "null", value = {
+            "table, null, 'table' must be a non-empty string",
+            "table, '', 'table' must be a non-empty string",
+            "ttlAttribute, null, 'ttlAttribute' must be a non-empty string",
+            "level, week, unknown bucket level 'week'",
+            "level, null, 'level' must be a non-empty string",
+            "bucketStart, 2027-01-15 08:00:00, 'bucketStart' must be an RFC 3339 instant, got '2027-01-15 08:00:00'",
+            "bucketStart, 2027-01-15T08:00:30Z, a minute bucket starts on a multiple of 60 s",
+            "wakeAt, tomorrow, 'wakeAt' must be an RFC 3339 instant, got 'tomorrow'",
+            "hop, null, 'hop' must be a number, got null",
+            "hop, '1', 'hop' must be a number, got 1"})
+    void fromPayload_whenAFieldIsMissingOrMalformed_namesIt(String field, String value, String message) throws Exception {
+        Map<String, Object> payload = payload(BucketInput.first(Bucket.containing("orders", BucketLevel.MINUTE, NOW.getEpochSecond() + 600),
+                "ttl", NOW));
+        assertThat(payload).containsKeys(BucketWorkflow.TABLE, BucketWorkflow.TTL_ATTRIBUTE, BucketWorkflow.LEVEL,
+                BucketWorkflow.BUCKET_START, BucketWorkflow.WAKE_AT, BucketWorkflow.HOP);
+        payload.put(field, value);
+
+        assertThatThrownBy(() -> BucketInput.fromPayload(payload)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining(message);
+    }
+}
