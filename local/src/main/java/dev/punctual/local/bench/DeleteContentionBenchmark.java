@@ -18,25 +18,15 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
-import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
-import software.amazon.awssdk.services.dynamodb.model.BillingMode;
-import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
-import software.amazon.awssdk.services.dynamodb.model.KeyType;
 import software.amazon.awssdk.services.dynamodb.model.GetRecordsResponse;
 import software.amazon.awssdk.services.dynamodb.model.KeysAndAttributes;
 import software.amazon.awssdk.services.dynamodb.model.OperationType;
-import software.amazon.awssdk.services.dynamodb.model.PutRequest;
-import software.amazon.awssdk.services.dynamodb.model.ReturnConsumedCapacity;
-import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
 import software.amazon.awssdk.services.dynamodb.model.ShardIteratorType;
-import software.amazon.awssdk.services.dynamodb.model.StreamViewType;
-import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
 import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
 
 /**
@@ -85,7 +75,6 @@ public final class DeleteContentionBenchmark {
         VARIANTS.put("all", EnumSet.allOf(Load.class));
     }
 
-    private static final String TTL = "1767225600";
     private static final long PROBE_AFTER_MILLIS = 400;
     private static final int PROBE_ITEMS = 100;
     /** Rounds before this one warm the JIT and are left out of the summary. */
@@ -193,25 +182,10 @@ public final class DeleteContentionBenchmark {
         ThreadMXBean threads = ManagementFactory.getThreadMXBean();
         long cpuBefore = threads.getThreadCpuTime(sqliteThread);
         long processBefore = processCpuNanos();
-        long[] completed = new long[burst];
-        long start = System.nanoTime();
         ScheduledFuture<?> probe = loads.contains(Load.PROBE)
                 ? probes.schedule(() -> probe(dynamoDb, table, prefix, burst), PROBE_AFTER_MILLIS, TimeUnit.MILLISECONDS)
                 : null;
-        List<Future<?>> deletes = new ArrayList<>(burst);
-        for (int i = 0; i < burst; i++) {
-            int index = i;
-            deletes.add(pool.submit(() -> {
-                dynamoDb.deleteItem(b -> b.tableName(table).key(Map.of("id", AttributeValue.fromS(prefix + index)))
-                        .conditionExpression("#ttl = :ttl").expressionAttributeNames(Map.of("#ttl", "expiresAt"))
-                        .expressionAttributeValues(Map.of(":ttl", AttributeValue.fromN(TTL)))
-                        .returnConsumedCapacity(loads.contains(Load.CAPACITY) ? ReturnConsumedCapacity.TOTAL : null));
-                completed[index] = (System.nanoTime() - start) / 1_000_000;
-            }));
-        }
-        for (Future<?> delete : deletes) {
-            delete.get();
-        }
+        long[] completed = DeleteBurst.deleteAll(dynamoDb, table, prefix, burst, pool, loads.contains(Load.CAPACITY));
         if (probe != null) {
             probe.get();
         }
@@ -335,34 +309,16 @@ public final class DeleteContentionBenchmark {
     }
 
     private static void createTable(DynamoDbClient dynamoDb, String table, boolean watched) {
-        dynamoDb.createTable(b -> b.tableName(table)
-                .keySchema(KeySchemaElement.builder().attributeName("id").keyType(KeyType.HASH).build())
-                .attributeDefinitions(AttributeDefinition.builder().attributeName("id")
-                        .attributeType(ScalarAttributeType.S).build())
-                .billingMode(BillingMode.PAY_PER_REQUEST)
-                .streamSpecification(s -> s.streamEnabled(true).streamViewType(StreamViewType.NEW_AND_OLD_IMAGES)));
+        DeleteBurst.createTable(dynamoDb, table);
         if (watched) {
             // The poller watches tables with a stream and TTL, as the runtime's does.
-            dynamoDb.updateTimeToLive(b -> b.tableName(table).timeToLiveSpecification(t -> t.enabled(true).attributeName("expiresAt")));
+            dynamoDb.updateTimeToLive(b -> b.tableName(table).timeToLiveSpecification(t -> t.enabled(true)
+                    .attributeName(DeleteBurst.TTL_ATTRIBUTE)));
         }
     }
 
     private static void fill(DynamoDbClient dynamoDb, String table, String prefix, int count) {
-        List<WriteRequest> batch = new ArrayList<>();
-        for (int i = 0; i < count; i++) {
-            batch.add(WriteRequest.builder().putRequest(PutRequest.builder().item(Map.of(
-                    "id", AttributeValue.fromS(prefix + i),
-                    "expiresAt", AttributeValue.fromN(TTL),
-                    "note", AttributeValue.fromS("written by the delete contention benchmark"))).build()).build());
-            if (batch.size() == 25 || i == count - 1) {
-                Map<String, List<WriteRequest>> pending = Map.of(table, batch);
-                while (!pending.isEmpty()) {
-                    Map<String, List<WriteRequest>> request = pending;
-                    pending = dynamoDb.batchWriteItem(b -> b.requestItems(request)).unprocessedItems();
-                }
-                batch = new ArrayList<>();
-            }
-        }
+        DeleteBurst.fill(dynamoDb, table, prefix, count, "written by the delete contention benchmark");
     }
 
     private static int option(String[] args, String name, int fallback) {

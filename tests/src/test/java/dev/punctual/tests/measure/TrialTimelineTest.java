@@ -1,4 +1,4 @@
-package dev.punctual.tests;
+package dev.punctual.tests.measure;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
