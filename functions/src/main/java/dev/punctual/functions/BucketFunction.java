@@ -6,6 +6,7 @@ import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.RequestHandler;
 import dev.punctual.expiry.ThrottleBackoff;
 import dev.punctual.windowed.BucketInput;
+import dev.punctual.windowed.BucketPhases;
 import dev.punctual.windowed.BucketWorker;
 import java.time.Duration;
 import java.util.Map;
@@ -57,11 +58,19 @@ public final class BucketFunction implements RequestHandler<Map<String, Object>,
      * @throws IllegalArgumentException naming {@link dev.punctual.statemachine.StreamWiring#ENV_SCHEDULE_TABLE} when it is not set
      */
     public BucketFunction(FunctionParts parts) {
+        this(parts, BucketPhases.NONE);
+    }
+
+    /**
+     * A function that tells {@code phases} when each one-second bucket passes a phase: the local
+     * runtime's timeline of where a second's time goes.
+     */
+    public BucketFunction(FunctionParts parts, BucketPhases phases) {
         this.parts = parts;
         String indexTable = parts.settings().scheduleTable();
         this.pool = Executors.newFixedThreadPool(parts.settings().maxConcurrency(), DaemonThreads.named("punctual-bucket"));
         this.worker = new BucketWorker(new DynamoDbScheduleIndex(parts.dynamoDb(), indexTable),
-                new DynamoDbItemDeleter(parts.dynamoDb()), parts.executions(), parts.clock(), parts.sleeper(), pool);
+                new DynamoDbItemDeleter(parts.dynamoDb()), parts.executions(), parts.clock(), parts.sleeper(), pool, phases);
         this.healing = new BucketHealing(parts.executions(), parts.clock(), parts.settings().stateMachineArn());
         this.backoff = new ThrottleBackoff(parts.clock(), parts.sleeper(), ThreadLocalRandom.current());
     }

@@ -36,7 +36,9 @@ import java.util.concurrent.Executor;
  *       read, which follows the seal, sees the entry;</li>
  *   <li>the handler sees the seal: the bucket may have missed the entry, so the handler places it
  *       in the finer bucket that holds its second (whose own seal it checks in turn); a sealed
- *       one-second bucket means the second has come, and the handler deletes the item itself.</li>
+ *       one-second bucket has read its entries (it does so when it arrives, up to
+ *       {@link dev.punctual.statemachine.BucketWorkflow#WARM_LEAD} before its second), so the handler
+ *       deletes the item itself, at its TTL.</li>
  * </ul>
  * Both may act on one entry; the delete is conditional, so the item is deleted once and the second
  * delete finds it gone. Items whose TTL has already passed are deleted at once, without the index.
@@ -91,7 +93,7 @@ public final class BucketScheduler implements Scheduler {
     public enum Outcome implements dev.punctual.expiry.Outcome {
         /** Indexed; the named bucket execution deletes it at its TTL. */
         INDEXED,
-        /** Its TTL had passed (or its second was sealed): deleted now. */
+        /** Its TTL had passed, or its one-second bucket was sealed: deleted by the handler, at its TTL. */
         DELETED,
         /** Its TTL had passed and the item had changed or was gone: nothing deleted. */
         SUPERSEDED

@@ -23,10 +23,14 @@ import java.util.concurrent.ThreadLocalRandom;
 /**
  * The bucket function's core: what one {@code expire-bucket} execution does once its Wait ends.
  * <ul>
- *   <li>A one-second bucket waits for its second (its execution arrives
- *       {@link BucketWorkflow#WARM_LEAD} early, so the function is warm), seals the bucket, reads its
- *       entries and deletes each item conditionally, concurrently, retrying the deletes that fail a
- *       few times ({@link #DELETE_ATTEMPTS}).</li>
+ *   <li>A one-second bucket arrives {@link BucketWorkflow#WARM_LEAD} early, so the function is warm;
+ *       it seals the bucket and reads its entries at once, waits for its second, and then deletes each
+ *       item conditionally, concurrently, retrying the deletes that fail a few times
+ *       ({@link #DELETE_ATTEMPTS}). Sealing and reading ahead leaves only the deletes to the
+ *       second itself: at one a second, the seal and the read otherwise queue behind the previous
+ *       second's last deletes, and every item of this second waits for them. An item indexed after the
+ *       seal is the stream handler's, which deletes it itself at its TTL (the seal protocol,
+ *       {@link BucketScheduler}).</li>
  *   <li>A coarse bucket seals itself, finds the finer buckets within it that hold entries and starts
  *       their executions.</li>
  *   <li>A bucket woken early by the one-year cap on executions starts its successor.</li>
@@ -69,12 +73,20 @@ public final class BucketWorker {
     private final Clock clock;
     private final Sleeper sleeper;
     private final Executor pool;
+    private final BucketPhases phases;
 
     /**
      * @param buckets the {@code expire-bucket} state machine's executions, for children and successors
      * @param pool runs deletes and starts concurrently
      */
     public BucketWorker(ScheduleIndex index, ItemDeleter deleter, Executions buckets, Clock clock, Sleeper sleeper, Executor pool) {
+        this(index, deleter, buckets, clock, sleeper, pool, BucketPhases.NONE);
+    }
+
+    /** A worker that tells {@code phases} when each one-second bucket's work passes a phase. */
+    public BucketWorker(ScheduleIndex index, ItemDeleter deleter, Executions buckets, Clock clock, Sleeper sleeper, Executor pool,
+            BucketPhases phases) {
+        this.phases = Objects.requireNonNull(phases, "phases");
         this.index = Objects.requireNonNull(index, "index");
         this.deleter = Objects.requireNonNull(deleter, "deleter");
         this.buckets = Objects.requireNonNull(buckets, "buckets");
@@ -138,12 +150,17 @@ public final class BucketWorker {
     }
 
     private Result expire(Bucket bucket, String ttlAttribute) {
-        sleeper.sleepUntil(clock, Instant.ofEpochSecond(bucket.start()));
-        index.seal(bucket, clock.instant());
+        Instant invoked = clock.instant();
+        phases.invoked(bucket, invoked);
+        index.seal(bucket, invoked);
+        phases.sealed(bucket, clock.instant());
         Set<ItemAtTtl> items = new LinkedHashSet<>();
         for (IndexEntry entry : index.entriesDue(bucket.table(), bucket.start())) {
             items.add(new ItemAtTtl(entry.key(), entry.ttl()));
         }
+        phases.read(bucket, items.size(), clock.instant());
+        sleeper.sleepUntil(clock, Instant.ofEpochSecond(bucket.start()));
+        phases.woke(bucket, clock.instant());
         int expired = 0;
         int superseded = 0;
         List<ItemAtTtl> pending = new ArrayList<>(items);

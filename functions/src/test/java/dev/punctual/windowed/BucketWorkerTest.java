@@ -40,6 +40,54 @@ class BucketWorkerTest extends WindowedTestBase {
     }
 
     @Test
+    void secondBucket_sealsAndReadsOnArrival_deletesAtItsSecond_andTellsEachPhase() {
+        long due = T + 10;
+        Bucket bucket = Bucket.containing(TABLE, BucketLevel.SECOND, due);
+        table.put(key("a"), Long.toString(due));
+        table.put(key("b"), Long.toString(due));
+        index.putChunk(TABLE, due, "c1", List.of(new IndexEntry(key("a"), Long.toString(due), due),
+                new IndexEntry(key("b"), Long.toString(due), due)));
+        index.putChunk(TABLE, due, "c2", List.of(new IndexEntry(key("a"), Long.toString(due), due)));
+        Instant invokedAt = BucketInput.first(bucket, "ttl", NOW).wakeAt();
+        clock.set(invokedAt);
+        // The seal and the read each take 3 ms here.
+        index.beforeNext("seal", () -> clock.advance(Duration.ofMillis(3)));
+        index.beforeNext("entriesDue", () -> clock.advance(Duration.ofMillis(3)));
+        List<String> told = new java.util.concurrent.CopyOnWriteArrayList<>();
+        BucketPhases phases = new BucketPhases() {
+            @Override
+            public void invoked(Bucket b, Instant at) {
+                told.add("invoked " + b.start() + " " + at);
+            }
+
+            @Override
+            public void woke(Bucket b, Instant at) {
+                told.add("woke " + b.start() + " " + at);
+            }
+
+            @Override
+            public void sealed(Bucket b, Instant at) {
+                told.add("sealed " + b.start() + " " + at);
+            }
+
+            @Override
+            public void read(Bucket b, int items, Instant at) {
+                told.add("read " + b.start() + " " + at + " " + items);
+            }
+        };
+        BucketWorker observed = new BucketWorker(index, table, executions, clock, clock, pool, phases);
+
+        observed.work(BucketInput.first(bucket, "ttl", NOW));
+
+        assertThat(told).as("sealed and read on arrival, a second ahead; woken at the second").containsExactly(
+                "invoked " + due + " " + invokedAt,
+                "sealed " + due + " " + invokedAt.plusMillis(3),
+                "read " + due + " " + invokedAt.plusMillis(6) + " 2",
+                "woke " + due + " " + Instant.ofEpochSecond(due));
+        assertThat(table.deletes).allSatisfy(d -> assertThat(d.at()).isEqualTo(Instant.ofEpochSecond(due)));
+    }
+
+    @Test
     void secondBucket_itemWhoseTtlChanged_isSupersededAndKept() {
         long due = T + 1;
         table.put(key("a"), Long.toString(due + 60));

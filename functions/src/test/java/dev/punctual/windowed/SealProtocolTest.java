@@ -69,6 +69,41 @@ class SealProtocolTest extends WindowedTestBase {
         assertDeletedOnceAtOrAfter(due);
     }
 
+    /**
+     * The one interleaving the points above do not split: the execution has sealed and read its bucket
+     * on arrival and now waits for its second when the handler writes the entry. The handler sees the
+     * seal and deletes the item itself, at its TTL; the execution's read did not include it.
+     */
+    @org.junit.jupiter.api.Test
+    void oneSecondBucket_entryWrittenWhileItsExecutionWaitsForTheSecond_isDeletedOnceAtItsTtlByTheHandler() {
+        long due = NOW.getEpochSecond() + 5;
+        Bucket bucket = Bucket.containing(TABLE, BucketLevel.SECOND, due);
+        table.put(KEY, Long.toString(due));
+        BucketInput input = BucketInput.first(bucket, "ttl", NOW);
+        executions.start(bucket.executionName(), input.toJson());
+        List<BucketScheduler.Placement> placed = new java.util.ArrayList<>();
+        // The execution's wait for its second: the handler's whole batch runs inside it.
+        dev.punctual.expiry.Sleeper handlerRunsMeanwhile = new dev.punctual.expiry.Sleeper() {
+            @Override
+            public void sleep(Duration duration) {
+                if (placed.isEmpty()) {
+                    placed.add(schedule(due));
+                }
+                clock.sleep(duration);
+            }
+        };
+        BucketWorker waiting = new BucketWorker(index, table, executions, clock, handlerRunsMeanwhile, pool);
+        clock.set(input.wakeAt());
+
+        BucketWorker.Result result = waiting.work(input);
+        executions.close(input.executionName());
+
+        assertThat(placed).singleElement().extracting(BucketScheduler.Placement::outcome)
+                .isEqualTo(BucketScheduler.Outcome.DELETED);
+        assertThat(result.items()).as("read before the entry was written").isZero();
+        assertDeletedOnceAtOrAfter(due);
+    }
+
     /** Every coarse level, with an item due far enough ahead to be indexed under a bucket of that level, at every point. */
     static Stream<Arguments> coarseBucketsAtEveryPoint() {
         Map<BucketLevel, Long> leads = Map.of(BucketLevel.MINUTE, 300L, BucketLevel.HOUR, 2 * 3_600L, BucketLevel.DAY, 2 * 86_400L);

@@ -54,9 +54,9 @@ public final class BucketWorkflow {
     /**
      * How long before a one-second bucket is due its execution wakes. A Wait state ends within about
      * 10 ms, but the function it then invokes may start cold (hundreds of milliseconds even with
-     * SnapStart), so the execution arrives one second early and the function itself waits for the
-     * instant, never deleting before it. A Wait truncates to whole seconds, so one second is the
-     * smallest lead there is.
+     * SnapStart), so the execution arrives one second early; the function seals the bucket and reads
+     * its entries at once, then waits for the instant itself, never deleting before it. A Wait
+     * truncates to whole seconds, so one second is the smallest lead there is.
      */
     public static final Duration WARM_LEAD = Duration.ofSeconds(1);
 

@@ -2,24 +2,11 @@ package dev.punctual.local.bench;
 
 import dev.punctual.local.dynamodb.DynamoDbLocalServer;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
-import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
-import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
-import software.amazon.awssdk.services.dynamodb.model.BillingMode;
-import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
-import software.amazon.awssdk.services.dynamodb.model.KeyType;
-import software.amazon.awssdk.services.dynamodb.model.PutRequest;
-import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
-import software.amazon.awssdk.services.dynamodb.model.StreamViewType;
-import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
 
 /**
  * The floor under Punctual's lag on the embedded runtime, with no Punctual in the way: how fast
@@ -55,9 +42,9 @@ public final class DeleteFloorBenchmark {
             DynamoDbClient dynamoDb = server.inProcess().dynamoDb();
             for (int round = 1; round <= rounds; round++) {
                 String table = "floor-" + round;
-                createTable(dynamoDb, table);
-                fill(dynamoDb, table, burst);
-                long[] completed = deleteAll(dynamoDb, table, burst, pool);
+                DeleteBurst.createTable(dynamoDb, table);
+                DeleteBurst.fill(dynamoDb, table, "item-", burst, "written by the delete floor benchmark");
+                long[] completed = DeleteBurst.deleteAll(dynamoDb, table, "item-", burst, pool, false);
                 Arrays.sort(completed);
                 long all = completed[burst - 1];
                 System.out.printf("round %d: all %d deleted after %d ms (%.0f deletes/s); completion p50 %d ms,"
@@ -70,50 +57,6 @@ public final class DeleteFloorBenchmark {
         // DynamoDB Local leaves non-daemon threads behind after its server is stopped, which kept this
         // command from ever returning.
         System.exit(0);
-    }
-
-    private static long[] deleteAll(DynamoDbClient dynamoDb, String table, int burst, ExecutorService pool)
-            throws Exception {
-        long[] completed = new long[burst];
-        long start = System.nanoTime();
-        List<Future<?>> deletes = new ArrayList<>(burst);
-        for (int i = 0; i < burst; i++) {
-            int index = i;
-            deletes.add(pool.submit(() -> {
-                dynamoDb.deleteItem(b -> b.tableName(table).key(Map.of("id", AttributeValue.fromS("item-" + index)))
-                        .conditionExpression("#ttl = :ttl").expressionAttributeNames(Map.of("#ttl", "expiresAt"))
-                        .expressionAttributeValues(Map.of(":ttl", AttributeValue.fromN("1767225600"))));
-                completed[index] = (System.nanoTime() - start) / 1_000_000;
-            }));
-        }
-        for (Future<?> delete : deletes) {
-            delete.get();
-        }
-        return completed;
-    }
-
-    private static void createTable(DynamoDbClient dynamoDb, String table) {
-        dynamoDb.createTable(b -> b.tableName(table)
-                .keySchema(KeySchemaElement.builder().attributeName("id").keyType(KeyType.HASH).build())
-                .attributeDefinitions(AttributeDefinition.builder().attributeName("id")
-                        .attributeType(ScalarAttributeType.S).build())
-                .billingMode(BillingMode.PAY_PER_REQUEST)
-                .streamSpecification(s -> s.streamEnabled(true).streamViewType(StreamViewType.NEW_AND_OLD_IMAGES)));
-    }
-
-    private static void fill(DynamoDbClient dynamoDb, String table, int count) {
-        List<WriteRequest> batch = new ArrayList<>();
-        for (int i = 0; i < count; i++) {
-            batch.add(WriteRequest.builder().putRequest(PutRequest.builder().item(Map.of(
-                    "id", AttributeValue.fromS("item-" + i),
-                    "expiresAt", AttributeValue.fromN("1767225600"),
-                    "note", AttributeValue.fromS("written by the delete floor benchmark"))).build()).build());
-            if (batch.size() == 25 || i == count - 1) {
-                List<WriteRequest> requests = batch;
-                dynamoDb.batchWriteItem(b -> b.requestItems(Map.of(table, requests)));
-                batch = new ArrayList<>();
-            }
-        }
     }
 
     private static int option(String[] args, String name, int fallback) {

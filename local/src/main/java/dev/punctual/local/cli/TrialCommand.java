@@ -93,6 +93,11 @@ abstract class TrialCommand implements Callable<Integer> {
     @Option(names = "--json", description = "Print one JSON object instead of the table.")
     boolean json;
 
+    @Option(names = "--timeline", negatable = false,
+            description = "Show the timeline of every TTL second (with --json: timeline.perSecond), not only its"
+                    + " percentiles over the seconds.")
+    boolean timeline;
+
     @Option(names = "--no-progress", negatable = false, description = "No progress bars.")
     boolean noProgress;
 
@@ -178,6 +183,7 @@ abstract class TrialCommand implements Callable<Integer> {
                 extra.put("cost", cost.toJson(report.deleted()));
                 extra.put("metrics", PublishedMetrics.of(runtime.metrics(), table).toJson());
                 extra.put("faults", runtime.injectedFaults().toJson());
+                extra.put("timeline", report.timeline().toJson(timeline));
                 out.println(report.toJson(extra));
             } else {
                 out.println();
@@ -188,6 +194,7 @@ abstract class TrialCommand implements Callable<Integer> {
                     out.printf("Injected faults: %d, by call site: %s%n", runtime.injectedFaults().total(),
                             runtime.injectedFaults().bySite());
                 }
+                out.println(report.timeline().toText(timeline));
                 out.println(report.perfect() ? "OK: every item expired at its TTL, none early, none missed."
                         : "NOT OK: see early, missed and backstop above.");
             }

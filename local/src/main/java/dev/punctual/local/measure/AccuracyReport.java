@@ -26,6 +26,7 @@ import java.util.Map;
  * @param heapMb heap in use at the end of the run
  * @param throttled what the Step Functions quotas throttled during the run (zeros without {@code --aws-quotas});
  *     under quotas, {@code schedulingPerSecond} is the rate the StartExecution bucket allowed
+ * @param timeline where each TTL second's time went ({@link #withTimeline}); empty unless the trial added it
  */
 public record AccuracyReport(
         int items,
@@ -36,7 +37,8 @@ public record AccuracyReport(
         long[] lagMillis,
         double schedulingPerSecond,
         long heapMb,
-        ThrottleCounts throttled) {
+        ThrottleCounts throttled,
+        ExpiryTimeline timeline) {
 
     /** Builds the report from per-item observations, with nothing throttled. */
     public static AccuracyReport of(List<ExpiryObservation> observations, double schedulingPerSecond, long heapMb) {
@@ -74,7 +76,13 @@ public record AccuracyReport(
         long[] sorted = Arrays.copyOf(lags, lagCount);
         Arrays.sort(sorted);
         return new AccuracyReport(observations.size(), deleted, early, backstop, missed, sorted, schedulingPerSecond, heapMb,
-                throttled);
+                throttled, ExpiryTimeline.empty());
+    }
+
+    /** This report with {@code secondsTimeline} as its timeline. */
+    public AccuracyReport withTimeline(ExpiryTimeline secondsTimeline) {
+        return new AccuracyReport(items, deleted, early, backstop, missed, lagMillis, schedulingPerSecond, heapMb, throttled,
+                secondsTimeline);
     }
 
     /** Lag at a percentile (nearest rank), or 0 when nothing was deleted. */

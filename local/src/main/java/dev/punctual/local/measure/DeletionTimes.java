@@ -17,18 +17,28 @@ import java.util.Map;
 /**
  * Where the accuracy trial learns when Punctual deleted each item, and how many it has deleted so
  * far: the one thing the trial does differently by mode. Per-item mode reads each item's execution
- * (its conditional delete's {@code TaskSucceeded}), a source independent of the table; windowed mode
- * has no execution per item and reads the runtime's ledger of when each conditional delete returned.
+ * (its conditional delete's {@code TaskSucceeded}, and when it left its Wait), a source independent of
+ * the table; windowed mode has no execution per item and reads the runtime's ledger of when each
+ * conditional delete returned.
  */
 interface DeletionTimes {
+
+    /**
+     * What happened to one item, each {@code null} if it did not happen.
+     *
+     * @param wokeAt when the item's own execution left its Wait (per-item mode; windowed mode has none)
+     * @param deletedAt when Punctual's conditional delete of it returned
+     */
+    record ItemTimes(Instant wokeAt, Instant deletedAt) {
+    }
 
     /** The source for {@code runtime}'s mode. */
     static DeletionTimes of(LocalRuntime runtime) {
         return runtime.mode().executionPerItem() ? new Histories(runtime) : new Ledger(runtime);
     }
 
-    /** When Punctual deleted item {@code itemId} of {@code table}, due at {@code ttl}; {@code null} if it did not. */
-    Instant deletedAt(String table, String itemId, long ttl, Instant now);
+    /** What happened to item {@code itemId} of {@code table}, due at {@code ttl}. */
+    ItemTimes times(String table, String itemId, long ttl, Instant now);
 
     /**
      * Items of {@code table} deleted so far, for the progress display: {@code open} is how many of the
@@ -39,8 +49,8 @@ interface DeletionTimes {
     /** Windowed mode: the runtime's deletion ledger. */
     record Ledger(LocalRuntime runtime) implements DeletionTimes {
         @Override
-        public Instant deletedAt(String table, String itemId, long ttl, Instant now) {
-            return runtime.deletions().deletedAt(table, TrialTable.key(itemId)).orElse(null);
+        public ItemTimes times(String table, String itemId, long ttl, Instant now) {
+            return new ItemTimes(null, runtime.deletions().deletedAt(table, TrialTable.key(itemId)).orElse(null));
         }
 
         @Override
@@ -52,12 +62,12 @@ interface DeletionTimes {
     /** Per-item mode: each item's execution history. */
     record Histories(LocalRuntime runtime) implements DeletionTimes {
         @Override
-        public Instant deletedAt(String table, String itemId, long ttl, Instant now) {
+        public ItemTimes times(String table, String itemId, long ttl, Instant now) {
             TtlValue valid = ((TtlValue.Valid) TtlValue.check(AttributeText.n(Long.toString(ttl)), TrialTable.TTL_ATTRIBUTE,
                     now)).ttl();
             String name = ExecutionNames.name(table, ItemKey.of(Map.of(TrialTable.KEY_ATTRIBUTE, AttributeText.s(itemId))),
                     valid);
-            return deletedAt(runtime.stepFunctionsEngine(), Arns.execution(runtime.stateMachineArn(), name));
+            return times(runtime.stepFunctionsEngine(), Arns.execution(runtime.stateMachineArn(), name));
         }
 
         @Override
@@ -65,22 +75,28 @@ interface DeletionTimes {
             return allScheduled ? Math.max(0, items - open) : 0;
         }
 
-        /** When the execution's conditional delete succeeded, if it ended {@code Expired}. */
-        private static Instant deletedAt(StepFunctionsEngine engine, String executionArn) {
+        /**
+         * When the execution last left its Wait, and when its conditional delete succeeded if it ended
+         * {@code Expired}: the latest of each, after any retries.
+         */
+        private static ItemTimes times(StepFunctionsEngine engine, String executionArn) {
             List<HistoryEvent> events;
             try {
-                events = engine.getExecutionHistory(executionArn, 10, null, true).items();
+                events = engine.getExecutionHistory(executionArn, 20, null, true).items();
             } catch (StepFunctionsException noSuchExecution) {
-                return null;
+                return new ItemTimes(null, null);
             }
+            Instant wokeAt = latest(events, "WaitStateExited");
             boolean expired = events.stream().anyMatch(e -> e.type().equals("ExecutionSucceeded")
                     && ExpiryWorkflow.outcomeOf(e.details().path("output").asText())
                             .filter(ExpiryWorkflow.OUTCOME_EXPIRED::equals).isPresent());
-            if (!expired) {
-                return null;
-            }
-            return events.stream().filter(e -> e.type().equals("TaskSucceeded")).map(HistoryEvent::timestamp)
-                    .findFirst().orElse(null);
+            return new ItemTimes(wokeAt, expired ? latest(events, "TaskSucceeded") : null);
+        }
+
+        /** The timestamp of the newest event of {@code type} in {@code newestFirst}, or {@code null}. */
+        private static Instant latest(List<HistoryEvent> newestFirst, String type) {
+            return newestFirst.stream().filter(e -> e.type().equals(type)).map(HistoryEvent::timestamp).findFirst()
+                    .orElse(null);
         }
     }
 }

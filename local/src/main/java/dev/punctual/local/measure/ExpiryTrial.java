@@ -3,10 +3,12 @@ package dev.punctual.local.measure;
 import dev.punctual.local.runtime.LocalRuntime;
 import dev.punctual.local.stepfunctions.quotas.ThrottleCounts;
 import dev.punctual.local.stream.StreamPoller;
+import dev.punctual.statemachine.BucketWorkflow;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.BitSet;
 import java.util.List;
 import java.util.Locale;
@@ -130,6 +132,7 @@ public final class ExpiryTrial {
         TrialTable table = TrialTable.create(runtime, settings.table(), polls);
         // The ledger records when each conditional delete returned: windowed mode's delete times.
         runtime.deletions().track(settings.table());
+        runtime.bucketPhases().track(settings.table());
         long[] ttls = settings.ttls(clock.instant());
         StreamPoller poller = runtime.streamPoller();
         ThrottleCounts throttledBefore = runtime.throttled();
@@ -149,24 +152,33 @@ public final class ExpiryTrial {
 
         EarlyProbes probes = new EarlyProbes(runtime.dynamoDb(), settings.table(), ttls, writtenAt, clock);
         DeletionTimes deletionTimes = DeletionTimes.of(runtime);
-        Drain drain = new Drain(settings, ttls[ttls.length - 1], invokedBefore, openBefore, probes, deletionTimes,
+        Drain drain = new Drain(settings, ttls[0], ttls[ttls.length - 1], invokedBefore, openBefore, probes, deletionTimes,
                 progress);
         polls.until(drain.hardLimit, TrialPolls.TICK, drain::done);
+        ResourceUse used = drain.atFirstWake == null ? ResourceUse.none()
+                : ResourceUse.Snapshot.take(clock.instant()).since(drain.atFirstWake);
         BitSet present = table.scan();
         progress.expired(settings.items() - present.cardinality());
         Instant scheduledAll = drain.scheduledAll != null ? drain.scheduledAll : clock.instant();
 
         Instant now = clock.instant();
         List<ExpiryObservation> observations = new ArrayList<>(ttls.length);
+        ExpiryTimeline.Builder timeline = ExpiryTimeline.builder().resources(used);
         for (int i = 0; i < ttls.length; i++) {
-            Instant deletedAt = deletionTimes.deletedAt(settings.table(), TrialTable.itemId(i), ttls[i], now);
-            observations.add(new ExpiryObservation(Instant.ofEpochSecond(ttls[i]), deletedAt, present.get(i),
+            DeletionTimes.ItemTimes times = deletionTimes.times(settings.table(), TrialTable.itemId(i), ttls[i], now);
+            observations.add(new ExpiryObservation(Instant.ofEpochSecond(ttls[i]), times.deletedAt(), present.get(i),
                     probes.seenGoneEarly().get(i)));
+            timeline.item(ttls[i], times.wokeAt(), times.deletedAt());
+        }
+        for (long second : Arrays.stream(ttls).distinct().toArray()) {
+            runtime.bucketPhases().phases(settings.table(), second).ifPresent(bucket -> timeline.bucket(second,
+                    bucket.invoked(), bucket.woke(), bucket.sealed(), bucket.read(), bucket.items()));
         }
         runtime.deletions().forget(settings.table());
+        runtime.bucketPhases().forget(settings.table());
         double seconds = Math.max(0.001, Duration.between(enabledAt, scheduledAll).toNanos() / 1e9);
         return AccuracyReport.of(observations, settings.items() / seconds, Heap.usedMb(),
-                runtime.throttled().since(throttledBefore));
+                runtime.throttled().since(throttledBefore)).withTimeline(timeline.build());
     }
 
     /**
@@ -185,13 +197,17 @@ public final class ExpiryTrial {
         private final Progress progress;
         private final Instant hardLimit;
         private Instant scheduledAll;
+        /** The process's counters when the first items' executions began to arrive, a second before their TTL. */
+        private ResourceUse.Snapshot atFirstWake;
+        private final Instant firstWake;
         private Instant lastProgress;
         private long lastInvoked = -1;
         private int fewestOpen = Integer.MAX_VALUE;
 
-        Drain(Settings settings, long lastTtl, long invokedBefore, int openBefore, EarlyProbes probes,
+        Drain(Settings settings, long firstTtl, long lastTtl, long invokedBefore, int openBefore, EarlyProbes probes,
                 DeletionTimes deletionTimes, Progress progress) {
             this.settings = settings;
+            this.firstWake = Instant.ofEpochSecond(firstTtl).minus(BucketWorkflow.WARM_LEAD);
             this.lastTtl = lastTtl;
             this.invokedBefore = invokedBefore;
             this.openBefore = openBefore;
@@ -203,6 +219,9 @@ public final class ExpiryTrial {
         }
 
         boolean done(Instant now) {
+            if (atFirstWake == null && !now.isBefore(firstWake)) {
+                atFirstWake = ResourceUse.Snapshot.take(now);
+            }
             int n = settings.items();
             long invoked = runtime.streamPoller().metrics().snapshot().recordsHandled() - invokedBefore;
             if (scheduledAll == null && invoked >= n) {

@@ -3,6 +3,7 @@ package dev.punctual.local.modes;
 import com.amazonaws.services.lambda.runtime.RequestHandler;
 import dev.punctual.expiry.Sleeper;
 import dev.punctual.statemachine.ExpiryMode;
+import dev.punctual.windowed.BucketPhases;
 import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
@@ -81,6 +82,9 @@ public interface LocalMode {
 
         /** Threads of the engine's Task states: what a function's concurrency beyond them only queues on. */
         int taskThreads();
+
+        /** Where a bucket function tells the phases of its one-second buckets, for the trial's timeline. */
+        BucketPhases bucketPhases();
     }
 
     /**

@@ -56,7 +56,7 @@ public final class WindowedLocal implements LocalMode {
                 .clock(context.clock())
                 .sleeper(context.sleeper());
         context.stepFunctionsTransport().ifPresent(parts::stepFunctionsTransport);
-        BucketFunction function = context.register(new BucketFunction(parts.build()));
+        BucketFunction function = context.register(new BucketFunction(parts.build(), context.bucketPhases()));
         context.function(FUNCTION_NAME, StreamWiring.BUCKET_FUNCTION_MEMORY_MB, function);
         // Healing, as the construct deploys it: a bucket execution that ends unfinished is handed to the
         // function, which starts its successor; the sweep catches what no status change reached.

@@ -19,6 +19,7 @@ import dev.punctual.local.stream.DeadLetters;
 import dev.punctual.local.stream.MappingSettings;
 import dev.punctual.local.stream.StreamPoller;
 import dev.punctual.local.stream.WatchedTable;
+import dev.punctual.local.timeline.BucketPhaseRecorder;
 import dev.punctual.local.time.Timer;
 import dev.punctual.statemachine.ExpiryMode;
 import java.net.URI;
@@ -135,6 +136,9 @@ public interface LocalRuntime extends AutoCloseable {
 
     /** When Punctual deleted each item of the tables it is asked to track. */
     DeletionLedger deletions();
+
+    /** When each one-second bucket of the tables it is asked to track passed its phases (windowed mode). */
+    BucketPhaseRecorder bucketPhases();
 
     /** Stops the poller first (no new work), then the functions, the endpoints, the engine and DynamoDB Local. */
     @Override

@@ -11,6 +11,7 @@ import dev.punctual.local.modes.LocalMode;
 import dev.punctual.local.stepfunctions.tasks.LambdaFunctions;
 import dev.punctual.local.stream.LocalLambdaContext;
 import dev.punctual.statemachine.StreamWiring;
+import dev.punctual.windowed.BucketPhases;
 import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
@@ -34,19 +35,28 @@ final class ModeContext implements LocalMode.Context {
     private final URI dynamoDbEndpoint;
     private final LambdaFunctions functions;
     private final FunctionHost host;
+    private final BucketPhases bucketPhases;
     private final Lifetimes owned;
 
     /**
      * @param dynamoDb the runtime's client, for the mode's tables
      * @param functions where the engine's Lambda Task states find in-process functions
+     * @param bucketPhases what the runtime records of windowed buckets' phases
      * @param owned what the runtime closes, the latest first
      */
-    ModeContext(DynamoDbClient dynamoDb, URI dynamoDbEndpoint, LambdaFunctions functions, FunctionHost host, Lifetimes owned) {
+    ModeContext(DynamoDbClient dynamoDb, URI dynamoDbEndpoint, LambdaFunctions functions, FunctionHost host,
+            BucketPhases bucketPhases, Lifetimes owned) {
         this.dynamoDb = dynamoDb;
         this.dynamoDbEndpoint = dynamoDbEndpoint;
         this.functions = functions;
         this.host = host;
+        this.bucketPhases = bucketPhases;
         this.owned = owned;
+    }
+
+    @Override
+    public BucketPhases bucketPhases() {
+        return bucketPhases;
     }
 
     @Override

@@ -26,6 +26,7 @@ import dev.punctual.local.stepfunctions.tasks.LambdaFunctions;
 import dev.punctual.local.stream.DeadLetters;
 import dev.punctual.local.stream.StreamPoller;
 import dev.punctual.local.stream.WatchedTable;
+import dev.punctual.local.timeline.BucketPhaseRecorder;
 import dev.punctual.local.time.ClockTimer;
 import dev.punctual.local.time.Timer;
 import dev.punctual.local.time.TimerSleeper;
@@ -60,6 +61,7 @@ final class WiredRuntime implements LocalRuntime {
     private final Lifetimes owned = new Lifetimes("the local runtime");
     private final CostMeter costMeter = new CostMeter();
     private final DeletionLedger deletions = new DeletionLedger();
+    private final BucketPhaseRecorder bucketPhases = new BucketPhaseRecorder();
     private final RecordedMetrics metrics = new RecordedMetrics();
     private final RuntimeFaults faults;
     private final EventRules eventRules;
@@ -99,7 +101,7 @@ final class WiredRuntime implements LocalRuntime {
             FunctionHost host = new FunctionHost(punctualDynamoDb, clock, new TimerSleeper(timer), metrics, costMeter,
                     stepFunctions, faults, eventRules);
             mode = LocalModes.of(options.mode()).wire(new ModeContext(dynamoDb, dynamoDbServer.endpoint(), functions,
-                    host, owned));
+                    host, bucketPhases, owned));
             events = owned.own(EventStore.in(options.under("events")));
             eventsServer = owned.own(EventBridgeServer.start(new PutEventsApi(events, eventFaults, clock,
                             LocalAccount.REGION, LocalAccount.ACCOUNT_ID, costMeter::expiryEvent), events,
@@ -271,6 +273,11 @@ final class WiredRuntime implements LocalRuntime {
     @Override
     public DeletionLedger deletions() {
         return deletions;
+    }
+
+    @Override
+    public BucketPhaseRecorder bucketPhases() {
+        return bucketPhases;
     }
 
     @Override
