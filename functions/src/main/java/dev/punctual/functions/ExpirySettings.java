@@ -38,7 +38,28 @@ public final class ExpirySettings {
     private final boolean includeOldImage;
     private final URI eventsEndpoint;
 
-    private ExpirySettings(Map<String, String> environment, boolean ttlAttributeRequired) {
+    /** Which function reads the settings: each needs a different part of the environment. */
+    private enum Reader {
+        /** The TTL attribute is required; the schedule table in windowed mode. */
+        STREAM_HANDLER(true, false, StreamWiring.DEFAULT_MAX_CONCURRENCY),
+        /** The TTL attribute comes with each bucket; the schedule table is always required. */
+        BUCKET_FUNCTION(false, true, StreamWiring.DEFAULT_BUCKET_CONCURRENCY),
+        /** The TTL attribute is optional (each run names its own); the schedule table in windowed mode. */
+        BACKFILL_FUNCTION(false, false, StreamWiring.DEFAULT_MAX_CONCURRENCY);
+
+        final boolean ttlAttributeRequired;
+        final boolean indexAlways;
+        final int defaultConcurrency;
+
+        Reader(boolean ttlAttributeRequired, boolean indexAlways, int defaultConcurrency) {
+            this.ttlAttributeRequired = ttlAttributeRequired;
+            this.indexAlways = indexAlways;
+            this.defaultConcurrency = defaultConcurrency;
+        }
+    }
+
+    private ExpirySettings(Map<String, String> environment, Reader reader) {
+        boolean ttlAttributeRequired = reader.ttlAttributeRequired;
         String arn = required(environment, StreamWiring.ENV_STATE_MACHINE_ARN);
         Matcher matcher = STATE_MACHINE_ARN.matcher(arn);
         if (!matcher.matches()) {
@@ -64,10 +85,9 @@ public final class ExpirySettings {
                 environment.get(StreamWiring.ENV_STEP_FUNCTIONS_ENDPOINT));
         this.dynamoDbEndpoint = endpoint(StreamWiring.ENV_DYNAMODB_ENDPOINT, environment.get(StreamWiring.ENV_DYNAMODB_ENDPOINT));
         this.mode = mode(environment.get(StreamWiring.ENV_MODE));
-        boolean needsIndex = mode == ExpiryMode.WINDOWED || !ttlAttributeRequired;
+        boolean needsIndex = mode == ExpiryMode.WINDOWED || reader.indexAlways;
         this.scheduleTable = needsIndex ? required(environment, StreamWiring.ENV_SCHEDULE_TABLE) : null;
-        this.maxConcurrency = maxConcurrency(environment.get(StreamWiring.ENV_MAX_CONCURRENCY),
-                ttlAttributeRequired ? StreamWiring.DEFAULT_MAX_CONCURRENCY : StreamWiring.DEFAULT_BUCKET_CONCURRENCY);
+        this.maxConcurrency = maxConcurrency(environment.get(StreamWiring.ENV_MAX_CONCURRENCY), reader.defaultConcurrency);
         this.cancelStale = flag(StreamWiring.ENV_CANCEL_STALE, environment.get(StreamWiring.ENV_CANCEL_STALE), true);
         String bus = environment.get(ExpiryEvents.ENV_EVENT_BUS);
         this.eventBus = bus == null || bus.isBlank() ? null : bus.strip();
@@ -85,7 +105,7 @@ public final class ExpirySettings {
      * @throws IllegalArgumentException naming the variable that is missing or malformed
      */
     public static ExpirySettings fromEnvironment(Map<String, String> environment) {
-        return new ExpirySettings(environment, true);
+        return new ExpirySettings(environment, Reader.STREAM_HANDLER);
     }
 
     /**
@@ -95,7 +115,18 @@ public final class ExpirySettings {
      * @throws IllegalArgumentException naming the variable that is missing or malformed
      */
     public static ExpirySettings forBucketFunction(Map<String, String> environment) {
-        return new ExpirySettings(environment, false);
+        return new ExpirySettings(environment, Reader.BUCKET_FUNCTION);
+    }
+
+    /**
+     * Reads the backfill function's settings: the state machine is the one the mode schedules with
+     * ({@code expire-item}, or {@code expire-bucket} when windowed), the schedule table is required in
+     * windowed mode, and the TTL attribute is a default each run may override.
+     *
+     * @throws IllegalArgumentException naming the variable that is missing or malformed
+     */
+    public static ExpirySettings forBackfillFunction(Map<String, String> environment) {
+        return new ExpirySettings(environment, Reader.BACKFILL_FUNCTION);
     }
 
     public String stateMachineArn() {

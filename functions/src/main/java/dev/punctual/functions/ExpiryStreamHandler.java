@@ -106,10 +106,22 @@ public final class ExpiryStreamHandler implements RequestHandler<DynamodbEvent, 
                         new EventPublisher(eventBus, collaborators.eventBackoff(), ThreadLocalRandom.current()::nextDouble),
                         settings.includeOldImage());
         ChangeProcessor.Listener listener = new ListenerChain(log, new ExpiryMetrics(clock, metrics));
-        this.processor = settings.mode() == ExpiryMode.WINDOWED
-                ? windowed(settings, collaborators.executions(), collaborators.dynamoDb(), clock, listener)
-                : new ChangeProcessor(new ExpiryRules(settings.ttlAttribute(), settings.cancelStale()),
-                        new ExpiryScheduler(collaborators.executions()), clock, listener, settings.maxConcurrency());
+        this.processor = processorFor(settings, settings.ttlAttribute(), collaborators.executions(),
+                collaborators.dynamoDb(), clock, listener);
+    }
+
+    /**
+     * The processor that carries out changes the way {@code settings}' mode does: per item,
+     * {@link ChangeProcessor} starting and stopping {@code expire-item} executions; windowed, a
+     * {@link WindowedProcessor} indexing items into buckets. The backfill function hands its pages to
+     * the same processor, so an existing item is scheduled exactly as a new one is.
+     */
+    static BatchProcessor processorFor(ExpirySettings settings, String ttlAttribute, Executions executions,
+            DynamoDbClient dynamoDb, Clock clock, ChangeProcessor.Listener listener) {
+        return settings.mode() == ExpiryMode.WINDOWED
+                ? windowed(settings, ttlAttribute, executions, dynamoDb, clock, listener)
+                : new ChangeProcessor(new ExpiryRules(ttlAttribute, settings.cancelStale()),
+                        new ExpiryScheduler(executions), clock, listener, settings.maxConcurrency());
     }
 
     /**
@@ -252,12 +264,12 @@ public final class ExpiryStreamHandler implements RequestHandler<DynamodbEvent, 
      * Windowed mode's processor. Its rules never stop executions: there are no per-item executions
      * to stop, and a stale index entry is harmless because its delete is conditional.
      */
-    private static BatchProcessor windowed(ExpirySettings settings, Executions buckets, DynamoDbClient dynamoDb, Clock clock,
-            ChangeProcessor.Listener log) {
+    private static BatchProcessor windowed(ExpirySettings settings, String ttlAttribute, Executions buckets,
+            DynamoDbClient dynamoDb, Clock clock, ChangeProcessor.Listener log) {
         ExecutorService pool = Executors.newFixedThreadPool(settings.maxConcurrency(), daemonThreads("punctual-windowed"));
         BucketScheduler scheduler = new BucketScheduler(new DynamoDbScheduleIndex(dynamoDb, settings.scheduleTable()),
                 new DynamoDbItemDeleter(dynamoDb), buckets, clock, Sleeper.SYSTEM, pool);
-        return new WindowedProcessor(new ExpiryRules(settings.ttlAttribute(), false), scheduler, clock, log, pool::shutdown);
+        return new WindowedProcessor(new ExpiryRules(ttlAttribute, false), scheduler, clock, log, pool::shutdown);
     }
 
     /** Backoff on the real clock, with real pauses: what the function uses outside tests. */
