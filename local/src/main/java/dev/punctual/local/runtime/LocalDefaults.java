@@ -28,6 +28,10 @@ public final class LocalDefaults {
     public static final String BUCKET_STATE_MACHINE_NAME = "punctual-expire-bucket";
     /** Name of windowed mode's in-process bucket function. */
     public static final String BUCKET_FUNCTION_NAME = "punctual-bucket";
+    /** Name of the backfill state machine the runtime creates. */
+    public static final String BACKFILL_STATE_MACHINE_NAME = "punctual-backfill";
+    /** Name of the in-process backfill function. */
+    public static final String BACKFILL_FUNCTION_NAME = "punctual-backfill";
     /** Role ARN the state machine is created with (never checked locally). */
     public static final String ROLE_ARN = "arn:aws:iam::" + ACCOUNT_ID + ":role/punctual-local";
 
@@ -47,6 +51,16 @@ public final class LocalDefaults {
     /** ARN of the in-process bucket function, as the expire-bucket definition names it. */
     public static String bucketFunctionArn() {
         return "arn:aws:lambda:" + REGION + ":" + ACCOUNT_ID + ":function:" + BUCKET_FUNCTION_NAME;
+    }
+
+    /** ARN of the backfill state machine on the local runtime. */
+    public static String backfillStateMachineArn() {
+        return Arns.stateMachine("aws", REGION, ACCOUNT_ID, BACKFILL_STATE_MACHINE_NAME);
+    }
+
+    /** ARN of the in-process backfill function, as the backfill definition names it. */
+    public static String backfillFunctionArn() {
+        return "arn:aws:lambda:" + REGION + ":" + ACCOUNT_ID + ":function:" + BACKFILL_FUNCTION_NAME;
     }
 
     /** Endpoint URI on loopback for a port. */

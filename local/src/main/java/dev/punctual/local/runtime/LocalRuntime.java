@@ -300,6 +300,8 @@ public final class LocalRuntime implements AutoCloseable {
             } else {
                 bucketStateMachineArn = null;
             }
+            register(LocalBackfill.deploy(this, (name, definition) -> deploy(stepFunctions.engine(), name, definition),
+                    functions, punctualDynamoDb, stepFunctionsTransport, costMeter::invocation));
 
             events = register(EventStore.in(options.under("events")));
             eventsServer = register(EventBridgeServer.start(new PutEventsApi(events, eventFaults, clock,
