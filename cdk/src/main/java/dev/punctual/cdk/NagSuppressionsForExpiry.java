@@ -108,7 +108,7 @@ final class NagSuppressionsForExpiry {
         return "/^Resource::arn:\\S+:states:\\S+:execution:" + stateMachineName + ":\\*$/";
     }
 
-    private static NagPackSuppression suppression(String id, String reason, Object... appliesTo) {
+    static NagPackSuppression suppression(String id, String reason, Object... appliesTo) {
         NagPackSuppression.Builder builder = NagPackSuppression.builder().id(id).reason(reason);
         if (appliesTo.length > 0) {
             builder.appliesTo(List.of(appliesTo));

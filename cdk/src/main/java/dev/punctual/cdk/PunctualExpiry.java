@@ -180,6 +180,7 @@ public final class PunctualExpiry extends Construct {
     private final Code functionCode;
     private final String tableName;
     private final Dashboard dashboard;
+    private final BackfillResources backfill;
 
     public PunctualExpiry(Construct scope, String id, PunctualExpiryProps props) {
         super(scope, id);
@@ -227,6 +228,7 @@ public final class PunctualExpiry extends Construct {
         this.alias = publish(function, "LiveAlias",
                 "the stream invokes the '" + ALIAS_NAME + "' alias of the current version");
         alias.addEventSource(createEventSource(props));
+        this.backfill = new BackfillResources(this, "Backfill", props, functionCode, executionsArn);
         this.alarms = createAlarms(props);
         this.dashboard = createDashboard();
         Tags.of(this).add(VERSION_TAG, PunctualVersion.current());
@@ -296,6 +298,11 @@ public final class PunctualExpiry extends Construct {
         return deadLetterQueue;
     }
 
+    /** The backfill workflow, its function and progress table, and the run started on first deployment. */
+    public BackfillResources backfill() {
+        return backfill;
+    }
+
     /** The construct's alarms. */
     public ExpiryAlarms alarms() {
         return alarms;
@@ -360,7 +367,7 @@ public final class PunctualExpiry extends Construct {
         return published;
     }
 
-    private static PolicyStatement allow(List<String> actions, String resource) {
+    static PolicyStatement allow(List<String> actions, String resource) {
         return PolicyStatement.Builder.create().effect(Effect.ALLOW).actions(actions).resources(List.of(resource))
                 .build();
     }

@@ -53,6 +53,7 @@ public final class PunctualExpiryProps {
     private final Duration lagAlarmThreshold;
     private final IEventBus expiryEvents;
     private final boolean includeOldImage;
+    private final boolean backfillOnCreate;
 
     private PunctualExpiryProps(Builder b) {
         this.table = Objects.requireNonNull(b.table, "table is required: an ITable with a stream");
@@ -81,6 +82,7 @@ public final class PunctualExpiryProps {
         }
         this.expiryEvents = b.expiryEvents;
         this.includeOldImage = b.includeOldImage;
+        this.backfillOnCreate = b.backfillOnCreate;
         if (includeOldImage && expiryEvents == null) {
             throw new IllegalArgumentException("includeOldImage(true) puts the item's old image into expiry events,"
                     + " which are off: set expiryEvents(bus) too (EventBus.fromEventBusName(scope, id, \"default\") for the default bus)");
@@ -160,6 +162,11 @@ public final class PunctualExpiryProps {
         return includeOldImage;
     }
 
+    /** Whether the backfill runs by itself once, when the construct is first deployed. */
+    public boolean backfillOnCreate() {
+        return backfillOnCreate;
+    }
+
     /** The jar to deploy: the one set on the builder, else the one punctual-cdk carries (see {@link FunctionBundle}). */
     public Path functionJar() {
         return functionJar != null ? functionJar : FunctionBundle.locate();
@@ -208,6 +215,7 @@ public final class PunctualExpiryProps {
         private Duration lagAlarmThreshold = DEFAULT_LAG_ALARM_THRESHOLD;
         private IEventBus expiryEvents;
         private boolean includeOldImage;
+        private boolean backfillOnCreate = true;
 
         private Builder() {
         }
@@ -342,6 +350,17 @@ public final class PunctualExpiryProps {
          */
         public Builder includeOldImage(boolean includeOldImage) {
             this.includeOldImage = includeOldImage;
+            return this;
+        }
+
+        /**
+         * Default on: when the construct is first deployed, start its backfill workflow once for the table,
+         * so the items it already holds are scheduled too (the way the mode schedules them). Off, start it
+         * yourself with {@code aws stepfunctions start-execution --state-machine-arn <BackfillStateMachineArn>
+         * --input '{"table":"<name>"}'}. Only the first deployment starts it; updates never do.
+         */
+        public Builder backfillOnCreate(boolean backfillOnCreate) {
+            this.backfillOnCreate = backfillOnCreate;
             return this;
         }
 
