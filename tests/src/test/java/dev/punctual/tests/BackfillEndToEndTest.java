@@ -280,6 +280,32 @@ class BackfillEndToEndTest {
     }
 
     @Test
+    void aRunLongerThanOneExecutionsHistory_continuesAsASuccessor_whichFinishesIt() throws IOException {
+        start(ExpiryMode.PER_ITEM);
+        int segments = BackfillWorkflow.MAX_SEGMENTS;
+        // Pages of one item: each segment needs more pages than one execution gives it (some segments hold fewer
+        // items than the average; enough hold more).
+        int items = segments * (BackfillWorkflow.pagesPerSegment(segments) + 8);
+        Map<String, Long> ttls = new LinkedHashMap<>();
+        for (int i = 0; i < items; i++) {
+            ttls.put("c-" + i, now() + 86_400);
+        }
+        String table = legacyTable("bf-long", ttls);
+
+        String first = backfill(Map.of("table", table, "segments", segments, "pageSize", 1, "startsPerSecond", 0));
+        JsonNode continued = output(awaitClosed(first));
+
+        assertThat(continued.path(BackfillWorkflow.OUTCOME).asText()).isEqualTo(BackfillWorkflow.OUTCOME_CONTINUED);
+        String successor = continued.path(BackfillWorkflow.SUCCESSOR).asText();
+        assertThat(historySize(first)).as("kept under the 25,000 events of a Standard execution")
+                .isGreaterThan(10_000).isLessThan(25_000);
+        JsonNode finished = output(awaitClosed(successor));
+        assertThat(finished.path(BackfillWorkflow.OUTCOME).asText()).isEqualTo(BackfillWorkflow.OUTCOME_BACKFILLED);
+        assertThat(finished.path(BackfillWorkflow.SCANNED).asLong()).isEqualTo(items);
+        assertThat(executionNames(runtime.stateMachineArn())).hasSize(items);
+    }
+
+    @Test
     void aTableWithNothingToDo_finishesCleanly() throws IOException {
         start(ExpiryMode.PER_ITEM);
         String table = legacyTable("bf-empty", Map.of());
@@ -305,6 +331,17 @@ class BackfillEndToEndTest {
         assertThat(failed.cause()).contains("Table no-such-table does not exist");
         assertThat(history(execution).stream().filter(event -> event.type().equals("LambdaFunctionFailed")
                 || event.type().equals("TaskFailed"))).hasSize(1);
+    }
+
+    private int historySize(String executionArn) {
+        int size = 0;
+        String token = null;
+        do {
+            var page = runtime.stepFunctionsEngine().getExecutionHistory(executionArn, 1000, token, false);
+            size += page.items().size();
+            token = page.nextToken();
+        } while (token != null);
+        return size;
     }
 
     private List<HistoryEvent> history(String executionArn) {
