@@ -329,6 +329,38 @@ class BackfillWorkerTest {
     }
 
     @Test
+    void anOversizedKey_isSkippedAndToldOnce_andTheRestOfItsPageIsScheduled() {
+        String huge = "k".repeat(ItemKey.MAX_PARTITION_KEY_BYTES + 1);
+        TableReader oneBadKey = new TableReader() {
+            @Override
+            public TableShape describe(String name) {
+                return new TableShape(List.of("pk"), Optional.of("ttl"));
+            }
+
+            @Override
+            public ScannedPage scan(String name, int segment, int segments, List<String> keys, String ttl, ItemKey after,
+                    int limit) {
+                AttributeText due = AttributeText.n(Long.toString(NOW.getEpochSecond() + 600));
+                return new ScannedPage(List.of(new ScannedItem(ItemKey.of(Map.of("pk", AttributeText.s("ok-1"))), due),
+                        new ScannedItem(ItemKey.of(Map.of("pk", AttributeText.s(huge))), due),
+                        new ScannedItem(ItemKey.of(Map.of("pk", AttributeText.s("ok-2"))), due)), null);
+            }
+        };
+        BackfillWorker worker = new BackfillWorker(oneBadKey, new DynamoDbBackfillProgress(dynamoDb,
+                BackfillProgressTable.LOCAL_TABLE_NAME), new HandlerProcessorScheduling(ExpirySettings.forBackfillFunction(Map.of(
+                        StreamWiring.ENV_STATE_MACHINE_ARN, ITEM_MACHINE)), executions, dynamoDb, clock),
+                clock, clock, new ThrottleBackoff(clock, clock, new Random(3)), heard, Optional.empty(), Optional.empty());
+        BackfillWorker.Prepared prepared = worker.prepare(request(table + "-fake", Map.of("segments", 1)), EXECUTION);
+
+        BackfillWorker.PageResult page = worker.scanPage(prepared.run(), 0, Duration.ZERO);
+
+        assertThat(page.page()).isEqualTo(new BackfillCounts(3, 2, 0, 1));
+        assertThat(page.done()).isTrue();
+        assertThat(executions.executions()).hasSize(2);
+        assertThat(heard.skipped).containsExactly(new Skipped(ItemKey.of(Map.of("pk", AttributeText.s(huge))), Reason.KEY_NOT_VALID));
+    }
+
+    @Test
     void request_readsDefaults_andRefusesBadFieldsByName() {
         BackfillRequest defaults = BackfillRequest.fromInput(Map.of("table", "orders"));
         assertThat(defaults).isEqualTo(new BackfillRequest("orders", Optional.empty(), 8, 1000, 100.0, false));
