@@ -85,9 +85,13 @@ public final class BackfillResources extends Construct {
     BackfillResources(PunctualExpiry expiry, String id, PunctualExpiryProps props, Code functionCode,
             String scheduledExecutionsArn) {
         super(expiry, id);
-        this.stateMachineName = Names.uniqueResourceName(this, UniqueResourceNameOptions.builder()
-                .maxLength(MAX_STATE_MACHINE_NAME - STATE_MACHINE_SUFFIX.length()).separator("-")
-                .allowedSpecialCharacters("-_").build()) + STATE_MACHINE_SUFFIX;
+        // After the expire machine's base name, per mode as it is: the packaged template names both modes'
+        // machines after its stack, and switching the mode creates the new machine before it deletes the old one.
+        String suffix = (props.mode() == ExpiryMode.WINDOWED ? PunctualExpiry.BUCKET_STATE_MACHINE_SUFFIX : "")
+                + STATE_MACHINE_SUFFIX;
+        this.stateMachineName = props.stateMachineBaseName().orElseGet(() -> Names.uniqueResourceName(expiry,
+                UniqueResourceNameOptions.builder().maxLength(MAX_STATE_MACHINE_NAME - suffix.length()).separator("-")
+                        .allowedSpecialCharacters("-_").build())) + suffix;
         this.progressTable = createProgressTable();
         this.functionLogs = LogGroup.Builder.create(this, "FunctionLogs").retention(props.logRetention()).build();
         this.stateMachineLogs = LogGroup.Builder.create(this, "StateMachineLogs").retention(props.logRetention()).build();

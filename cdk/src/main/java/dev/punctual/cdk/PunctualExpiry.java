@@ -25,6 +25,7 @@ import software.amazon.awscdk.Duration;
 import software.amazon.awscdk.Names;
 import software.amazon.awscdk.RemovalPolicy;
 import software.amazon.awscdk.Stack;
+import software.amazon.awscdk.TagProps;
 import software.amazon.awscdk.Tags;
 import software.amazon.awscdk.Token;
 import software.amazon.awscdk.UniqueResourceNameOptions;
@@ -145,9 +146,9 @@ public final class PunctualExpiry extends Construct {
     public static final String BUCKET_STATE_MACHINE_SUFFIX = "-bucket";
 
     /**
-     * Tag on every resource the construct creates, holding {@link PunctualVersion#current()}: the same
-     * version the function puts on its log lines as {@code punctualVersion} and {@code punctual --version}
-     * prints, so a deployed stack says which Punctual it runs.
+     * Tag on every resource the construct creates but its dashboard, holding {@link PunctualVersion#current()}:
+     * the same version the function puts on its log lines as {@code punctualVersion} and
+     * {@code punctual --version} prints, so a deployed stack says which Punctual it runs.
      */
     public static final String VERSION_TAG = "punctual:version";
 
@@ -194,7 +195,7 @@ public final class PunctualExpiry extends Construct {
         // function starts executions of the machine that invokes it. Either way a role must name the
         // machine's ARN, and a name fixed at synthesis builds that ARN without referring to the resource
         // (which would be a reference cycle).
-        this.stateMachineName = stateMachineName(mode);
+        this.stateMachineName = stateMachineName(mode, props);
         Stack stack = Stack.of(this);
         this.stateMachineArn = stack.formatArn(ArnComponents.builder().service("states").resource("stateMachine")
                 .resourceName(stateMachineName).arnFormat(ArnFormat.COLON_RESOURCE_NAME).build());
@@ -231,7 +232,10 @@ public final class PunctualExpiry extends Construct {
         this.backfill = new BackfillResources(this, "Backfill", props, functionCode, executionsArn);
         this.alarms = createAlarms(props);
         this.dashboard = createDashboard();
-        Tags.of(this).add(VERSION_TAG, PunctualVersion.current());
+        // Not the dashboard: tags on AWS::CloudWatch::Dashboard are new and not in every Region's CloudFormation
+        // schema yet (cfn-lint 1.51's us-east-1 schema has none), and an unknown property fails a deployment.
+        Tags.of(this).add(VERSION_TAG, PunctualVersion.current(), TagProps.builder()
+                .excludeResourceTypes(List.of("AWS::CloudWatch::Dashboard")).build());
         NagSuppressionsForExpiry.apply(this, props);
     }
 
@@ -351,11 +355,11 @@ public final class PunctualExpiry extends Construct {
         return Optional.ofNullable(bucketFunctionRole);
     }
 
-    private String stateMachineName(ExpiryMode expiryMode) {
+    private String stateMachineName(ExpiryMode expiryMode, PunctualExpiryProps props) {
         String suffix = expiryMode == ExpiryMode.WINDOWED ? BUCKET_STATE_MACHINE_SUFFIX : "";
-        return Names.uniqueResourceName(this, UniqueResourceNameOptions.builder()
-                .maxLength(MAX_STATE_MACHINE_NAME - suffix.length()).separator("-")
-                .allowedSpecialCharacters("-_").build()) + suffix;
+        return props.stateMachineBaseName().orElseGet(() -> Names.uniqueResourceName(this,
+                UniqueResourceNameOptions.builder().maxLength(MAX_STATE_MACHINE_NAME - suffix.length())
+                        .separator("-").allowedSpecialCharacters("-_").build())) + suffix;
     }
 
     /** An alias of the function's current version, so what calls it always runs a SnapStart snapshot. */

@@ -54,6 +54,7 @@ public final class PunctualExpiryProps {
     private final IEventBus expiryEvents;
     private final boolean includeOldImage;
     private final boolean backfillOnCreate;
+    private final String stateMachineBaseName;
 
     private PunctualExpiryProps(Builder b) {
         this.table = Objects.requireNonNull(b.table, "table is required: an ITable with a stream");
@@ -83,6 +84,7 @@ public final class PunctualExpiryProps {
         this.expiryEvents = b.expiryEvents;
         this.includeOldImage = b.includeOldImage;
         this.backfillOnCreate = b.backfillOnCreate;
+        this.stateMachineBaseName = b.stateMachineBaseName;
         if (includeOldImage && expiryEvents == null) {
             throw new IllegalArgumentException("includeOldImage(true) puts the item's old image into expiry events,"
                     + " which are off: set expiryEvents(bus) too (EventBus.fromEventBusName(scope, id, \"default\") for the default bus)");
@@ -167,6 +169,11 @@ public final class PunctualExpiryProps {
         return backfillOnCreate;
     }
 
+    /** The state machine's name before the mode's suffix, when set; see {@link Builder#stateMachineBaseName}. */
+    Optional<String> stateMachineBaseName() {
+        return Optional.ofNullable(stateMachineBaseName);
+    }
+
     /** The jar to deploy: the one set on the builder, else the one punctual-cdk carries (see {@link FunctionBundle}). */
     public Path functionJar() {
         return functionJar != null ? functionJar : FunctionBundle.locate();
@@ -216,6 +223,7 @@ public final class PunctualExpiryProps {
         private IEventBus expiryEvents;
         private boolean includeOldImage;
         private boolean backfillOnCreate = true;
+        private String stateMachineBaseName;
 
         private Builder() {
         }
@@ -361,6 +369,16 @@ public final class PunctualExpiryProps {
          */
         public Builder backfillOnCreate(boolean backfillOnCreate) {
             this.backfillOnCreate = backfillOnCreate;
+            return this;
+        }
+
+        /**
+         * The state machine's name before the mode's suffix, default a name unique within the app. The
+         * packaged template ({@link PunctualTemplateStack}) names it after the stack's id at deploy time,
+         * since one template is deployed once per table into the same account and Region.
+         */
+        Builder stateMachineBaseName(String stateMachineBaseName) {
+            this.stateMachineBaseName = stateMachineBaseName;
             return this;
         }
 

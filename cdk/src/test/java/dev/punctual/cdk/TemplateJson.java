@@ -32,6 +32,11 @@ final class TemplateJson {
         return new TemplateJson(stack, JSON.valueToTree(raw));
     }
 
+    /** A template that is no synthesized stack's (a rendered one): look-ups by logical ID are not available. */
+    static TemplateJson of(JsonNode template) {
+        return new TemplateJson(null, template);
+    }
+
     JsonNode resources() {
         return template.path("Resources");
     }

@@ -3,7 +3,7 @@ package dev.punctual.statemachine;
 /**
  * The {@code ItemExpired} events the stream handler publishes to EventBridge, one per expiry: their
  * source, detail type and detail fields, and the limits of {@code PutEvents} they are sent within.
- * The handler writes them, the construct's grants and the README's rule example match them, and the
+ * The handler writes them, the construct's grants and the rule example in docs/deploy.md match them, and the
  * local runtime's EventBridge endpoint checks them, all from here.
  */
 public final class ExpiryEvents {

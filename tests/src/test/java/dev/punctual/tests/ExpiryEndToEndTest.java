@@ -6,10 +6,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.amazonaws.services.lambda.runtime.events.DynamodbEvent;
 import com.amazonaws.services.lambda.runtime.events.StreamsEventResponse;
 import dev.punctual.functions.ExpiryStreamHandler;
+import dev.punctual.local.account.LocalAccount;
 import dev.punctual.local.dynamodb.LocalDynamoDbClients;
 import dev.punctual.local.measure.AccuracyReport;
 import dev.punctual.local.measure.ExpiryTrial;
-import dev.punctual.local.runtime.LocalDefaults;
 import dev.punctual.local.runtime.LocalRuntime;
 import dev.punctual.local.stepfunctions.executions.ExecutionDescription;
 import dev.punctual.local.stepfunctions.executions.ExecutionStatus;
@@ -193,7 +193,7 @@ class ExpiryEndToEndTest {
         // The poller delivered the INSERT once; deliver the very same record twice more, as a retried batch would.
         DynamodbEvent event = new DynamodbEvent();
         event.setRecords(List.of(StreamRecordConverter.toLambda(insertRecord(table, "a"), table.watched().streamArn(),
-                LocalDefaults.REGION)));
+                LocalAccount.REGION)));
         List<StreamsEventResponse> responses = new ArrayList<>();
         try (ExpiryStreamHandler handler = new ExpiryStreamHandler(
                     ExpiryStreamHandler.Collaborators.builder(runtime.handlerEnvironment(table.watched())).build())) {

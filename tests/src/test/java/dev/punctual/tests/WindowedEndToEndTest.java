@@ -6,9 +6,9 @@ import com.amazonaws.services.lambda.runtime.events.DynamodbEvent;
 import com.amazonaws.services.lambda.runtime.events.DynamodbEvent.DynamodbStreamRecord;
 import dev.punctual.functions.DynamoDbScheduleIndex;
 import dev.punctual.functions.ExpiryStreamHandler;
+import dev.punctual.local.account.LocalAccount;
 import dev.punctual.local.cli.PunctualCommand;
 import dev.punctual.local.dynamodb.LocalDynamoDbClients;
-import dev.punctual.local.runtime.LocalDefaults;
 import dev.punctual.local.runtime.LocalRuntime;
 import dev.punctual.local.stepfunctions.executions.ExecutionSummary;
 import dev.punctual.local.stream.StreamRecordConverter;
@@ -281,7 +281,7 @@ class WindowedEndToEndTest {
         for (int polls = 0; iterator != null && polls < 20; polls++) {
             String current = iterator;
             var page = streams.getRecords(r -> r.shardIterator(current));
-            page.records().forEach(record -> records.add(StreamRecordConverter.toLambda(record, streamArn, LocalDefaults.REGION)));
+            page.records().forEach(record -> records.add(StreamRecordConverter.toLambda(record, streamArn, LocalAccount.REGION)));
             iterator = page.records().isEmpty() ? null : page.nextShardIterator();
         }
         return records;

@@ -2,12 +2,14 @@ package dev.punctual.local.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import dev.punctual.local.account.LocalAccount;
 import dev.punctual.local.stepfunctions.api.StepFunctionsServer;
-import dev.punctual.local.stepfunctions.asl.ExecutionContext;
 import dev.punctual.local.stepfunctions.asl.Interpreter;
-import dev.punctual.local.stepfunctions.asl.TaskResource;
+import dev.punctual.local.stepfunctions.asl.run.ContextObject;
+import dev.punctual.local.stepfunctions.asl.run.TaskResource;
+import dev.punctual.local.stepfunctions.executions.EngineBuilder;
+import dev.punctual.local.stepfunctions.executions.Recovery;
 import dev.punctual.local.stepfunctions.executions.StepFunctionsEngine;
-import dev.punctual.local.stepfunctions.executions.StepFunctionsLocal;
 import dev.punctual.local.time.ClockTimer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -33,10 +35,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.http.apache5.Apache5HttpClient;
-import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.sfn.SfnClient;
 
 /**
@@ -109,10 +108,10 @@ public final class EngineBenchmark {
     private static final class BenchRuntime implements AutoCloseable {
         final ExecutorService actions = Executors.newFixedThreadPool(2);
         final ClockTimer timer = new ClockTimer(Clock.systemUTC(), actions, "bench-timer");
-        final StepFunctionsLocal local;
+        final StepFunctionsEngine local;
 
         BenchRuntime(Path dataDirectory, TaskResource... resources) {
-            StepFunctionsLocal.Builder builder = StepFunctionsLocal.builder()
+            EngineBuilder builder = StepFunctionsEngine.builder()
                     .interpreter(all -> new Interpreter(timer, all, actions))
                     .taskResources(List.of(resources))
                     .timer(timer)
@@ -124,7 +123,7 @@ public final class EngineBenchmark {
         }
 
         StepFunctionsEngine engine() {
-            return local.engine();
+            return local;
         }
 
         @Override
@@ -148,8 +147,8 @@ public final class EngineBenchmark {
             for (int t = 0; t < threads; t++) {
                 clients.add(SfnClient.builder()
                         .endpointOverride(URI.create("http://127.0.0.1:" + server.port()))
-                        .region(Region.US_EAST_1)
-                        .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("l", "l")))
+                        .region(LocalAccount.region())
+                        .credentialsProvider(LocalAccount.CREDENTIALS)
                         .httpClient(Apache5HttpClient.create())
                         .build());
             }
@@ -216,7 +215,7 @@ public final class EngineBenchmark {
             }
 
             @Override
-            public CompletionStage<JsonNode> invoke(String arn, JsonNode parameters, ExecutionContext context) {
+            public CompletionStage<JsonNode> invoke(String arn, JsonNode parameters, ContextObject context) {
                 Instant now = Instant.now();
                 Instant due = Instant.parse(parameters.path("at").asText());
                 int i = fired.getAndIncrement();
@@ -300,13 +299,13 @@ public final class EngineBenchmark {
             }
             System.out.printf("Data directory after %d starts: %d MiB%n", count, sizeOf(data) >> 20);
             try (BenchRuntime rt = new BenchRuntime(data)) {
-                StepFunctionsLocal.Recovery r = rt.local.recovery();
+                Recovery r = rt.local.recovery();
                 System.out.printf("Restart from the journal: %d records replayed, %d pending executions resumed in"
                         + " %d ms%n", r.recordsReplayed(), r.executionsResumed(), r.duration().toMillis());
                 sleepQuietly(Duration.ofSeconds(5));
             }
             try (BenchRuntime rt = new BenchRuntime(data)) {
-                StepFunctionsLocal.Recovery r = rt.local.recovery();
+                Recovery r = rt.local.recovery();
                 System.out.printf("Restart from a snapshot: %d records replayed, %d pending executions resumed in"
                         + " %d ms%n", r.recordsReplayed(), r.executionsResumed(), r.duration().toMillis());
             }

@@ -1,6 +1,7 @@
 package dev.punctual.local.cli;
 
 import dev.punctual.functions.ExpiryStreamHandler;
+import dev.punctual.local.account.LocalAccount;
 import dev.punctual.local.runtime.LocalDefaults;
 import dev.punctual.local.stream.DeadLetter;
 import dev.punctual.local.stream.DeadLetters;
@@ -57,7 +58,7 @@ final class DlqCommand {
         public Integer call() {
             DeadLetters letters = DeadLetters.open(streamDirectory(spec, dataDirectory), table -> {
                 throw new IllegalStateException("listing never invokes the function");
-            }, Clock.systemUTC(), LocalDefaults.REGION);
+            }, Clock.systemUTC(), LocalAccount.REGION);
             PrintWriter out = spec.commandLine().getOut();
             String format = "%-36s  %-20s  %-22s  %7s  %-45s  %-24s  %s%n";
             out.printf(format, "ID", "TABLE", "CONDITION", "RECORDS", "SEQUENCE RANGE", "AT", "REDRIVEN");
@@ -108,7 +109,7 @@ final class DlqCommand {
                         StreamWiring.ENV_STEP_FUNCTIONS_ENDPOINT, endpoint.toString())).build());
                 handlers.add(handler);
                 return handler;
-            }, Clock.systemUTC(), LocalDefaults.REGION);
+            }, Clock.systemUTC(), LocalAccount.REGION);
             List<String> targets = ids.isEmpty()
                     ? letters.list().stream().filter(letter -> letter.redriven().isEmpty()).map(DeadLetter::id).toList()
                     : ids;

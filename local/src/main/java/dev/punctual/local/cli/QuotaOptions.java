@@ -1,7 +1,7 @@
 package dev.punctual.local.cli;
 
-import dev.punctual.local.stepfunctions.quotas.StepFunctionsQuota;
-import dev.punctual.local.stepfunctions.quotas.StepFunctionsQuotas;
+import dev.punctual.local.stepfunctions.quotas.Quota;
+import dev.punctual.local.stepfunctions.quotas.QuotaSettings;
 import java.util.ArrayList;
 import java.util.List;
 import picocli.CommandLine.ITypeConverter;
@@ -28,11 +28,11 @@ final class QuotaOptions {
     }
 
     /** The quotas these options ask for; without either option, today's unthrottled runtime. */
-    StepFunctionsQuotas quotas() {
+    QuotaSettings quotas() {
         if (!awsQuotas && overrides.isEmpty()) {
-            return StepFunctionsQuotas.ratesUnlimited();
+            return QuotaSettings.ratesUnlimited();
         }
-        StepFunctionsQuotas quotas = StepFunctionsQuotas.awsDefaults();
+        QuotaSettings quotas = QuotaSettings.awsDefaults();
         for (QuotaOverride override : overrides) {
             quotas = quotas.withOverride(override.text());
         }
@@ -44,7 +44,7 @@ final class QuotaOptions {
         @Override
         public QuotaOverride convert(String value) {
             try {
-                StepFunctionsQuotas.awsDefaults().withOverride(value);
+                QuotaSettings.awsDefaults().withOverride(value);
             } catch (IllegalArgumentException e) {
                 throw new TypeConversionException(e.getMessage());
             }
@@ -53,12 +53,12 @@ final class QuotaOptions {
     }
 
     /** One line saying what is enforced, for the commands' start-up output. */
-    static String describe(StepFunctionsQuotas quotas) {
+    static String describe(QuotaSettings quotas) {
         if (!quotas.ratesEnforced()) {
             return "not enforced (open executions " + String.format(java.util.Locale.ROOT, "%,d", quotas.openExecutions()) + ")";
         }
         StringBuilder line = new StringBuilder("enforced:");
-        for (StepFunctionsQuota quota : StepFunctionsQuota.values()) {
+        for (Quota quota : Quota.values()) {
             double value = quotas.value(quota);
             line.append(' ').append(quota.optionName()).append('=')
                     .append(value == Math.rint(value) ? Long.toString((long) value) : Double.toString(value));

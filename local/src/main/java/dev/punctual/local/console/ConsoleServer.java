@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
 import dev.punctual.local.runtime.LocalDefaults;
 import dev.punctual.local.runtime.LocalRuntime;
-import dev.punctual.local.runtime.LoopbackHttpServer;
+import dev.punctual.local.http.LoopbackHttpServer;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;

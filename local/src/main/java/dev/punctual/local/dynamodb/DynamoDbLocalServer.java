@@ -11,7 +11,6 @@ import java.nio.channels.ServerSocketChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Optional;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.server.handler.ContextHandler;
@@ -77,11 +76,6 @@ public final class DynamoDbLocalServer implements AutoCloseable {
         /** In memory on a free port: for tests and probes. */
         public static Options inMemoryOnFreePort() {
             return new Options(0, null);
-        }
-
-        /** The data directory, if tables are kept on disk. */
-        public Optional<Path> dataDirectoryIfAny() {
-            return Optional.ofNullable(dataDirectory);
         }
     }
 

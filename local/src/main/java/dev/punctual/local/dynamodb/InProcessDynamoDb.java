@@ -10,6 +10,7 @@ import com.almworks.sqlite4java.SQLiteQueue;
 import com.amazonaws.services.dynamodbv2.local.shared.access.sqlite.SQLiteDBAccess;
 import com.amazonaws.services.dynamodbv2.local.shared.jobs.JobsRegister;
 import com.amazonaws.services.dynamodbv2.local.shared.jobs.TimeToLiveDeletionJobScheduler;
+import dev.punctual.local.account.LocalAccount;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.Field;
 import java.lang.reflect.InvocationHandler;
@@ -119,7 +120,7 @@ public final class InProcessDynamoDb {
             Method database = LocalDynamoDBRequestHandler.class.getDeclaredMethod("getHandler", String.class);
             database.setAccessible(true);
             // With a shared database every access key and region lead to the same one.
-            Object key = credentials.invoke(requests, "local", LocalDynamoDbClients.REGION.id());
+            Object key = credentials.invoke(requests, LocalAccount.ACCESS_KEY_ID, LocalAccount.REGION);
             AmazonDynamoDBLocal shared = (AmazonDynamoDBLocal) database.invoke(requests, key);
             indexStreamRecords((LocalDBClient) shared);
             Constructor<?> mapping = Class.forName(MAPPING_HANDLER).getDeclaredConstructor(LocalDBClient.class);

@@ -1,24 +1,17 @@
 package dev.punctual.local.dynamodb;
 
+import dev.punctual.local.account.LocalAccount;
 import java.net.URI;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.http.apache5.Apache5HttpClient;
-import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
 
 /**
  * SDK clients for a local DynamoDB endpoint: the Apache 5 HTTP client set explicitly (several HTTP
- * clients may be on the classpath), dummy static credentials and us-east-1. Build them once and share.
+ * clients may be on the classpath), and the {@link LocalAccount}'s Region and credentials. Build them
+ * once and share.
  */
 public final class LocalDynamoDbClients {
-
-    /** The region every local ARN and client uses. */
-    public static final Region REGION = Region.US_EAST_1;
-
-    private static final StaticCredentialsProvider CREDENTIALS =
-            StaticCredentialsProvider.create(AwsBasicCredentials.create("local", "local"));
 
     private LocalDynamoDbClients() {
     }
@@ -27,8 +20,8 @@ public final class LocalDynamoDbClients {
     public static DynamoDbClient dynamoDb(URI endpoint) {
         return DynamoDbClient.builder()
                 .endpointOverride(endpoint)
-                .region(REGION)
-                .credentialsProvider(CREDENTIALS)
+                .region(LocalAccount.region())
+                .credentialsProvider(LocalAccount.CREDENTIALS)
                 .httpClientBuilder(Apache5HttpClient.builder())
                 .build();
     }
@@ -37,8 +30,8 @@ public final class LocalDynamoDbClients {
     public static DynamoDbStreamsClient streams(URI endpoint) {
         return DynamoDbStreamsClient.builder()
                 .endpointOverride(endpoint)
-                .region(REGION)
-                .credentialsProvider(CREDENTIALS)
+                .region(LocalAccount.region())
+                .credentialsProvider(LocalAccount.CREDENTIALS)
                 .httpClientBuilder(Apache5HttpClient.builder())
                 .build();
     }

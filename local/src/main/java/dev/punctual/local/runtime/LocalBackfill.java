@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.punctual.expiry.ThrottleBackoff;
 import dev.punctual.functions.BackfillFunction;
 import dev.punctual.functions.SfnExecutions;
+import dev.punctual.local.account.LocalAccount;
 import dev.punctual.local.stepfunctions.tasks.LambdaFunctions;
 import dev.punctual.local.stream.LocalLambdaContext;
 import dev.punctual.local.time.TimerSleeper;
@@ -85,7 +86,7 @@ public final class LocalBackfill implements AutoCloseable {
             try {
                 Map<String, Object> input = PAYLOADS.convertValue(payload, new TypeReference<Map<String, Object>>() { });
                 return PAYLOADS.valueToTree(function.handleRequest(input,
-                        new LocalLambdaContext(LocalDefaults.BACKFILL_FUNCTION_NAME, LocalDefaults.REGION, clock)));
+                        new LocalLambdaContext(LocalDefaults.BACKFILL_FUNCTION_NAME, LocalAccount.REGION, clock)));
             } finally {
                 billInvocation.accept(BackfillWorkflow.FUNCTION_MEMORY_MB, Duration.ofNanos(System.nanoTime() - started));
             }

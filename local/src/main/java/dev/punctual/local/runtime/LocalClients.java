@@ -1,19 +1,14 @@
 package dev.punctual.local.runtime;
 
+import dev.punctual.local.account.LocalAccount;
 import dev.punctual.local.dynamodb.LocalDynamoDbClients;
 import java.net.URI;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.http.apache5.Apache5HttpClient;
-import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.sfn.SfnClient;
 
-/** SDK clients for the local endpoints: explicit HTTP client, dummy credentials, the local region. */
+/** SDK clients for the local endpoints: explicit HTTP client, the {@link LocalAccount}'s Region and credentials. */
 public final class LocalClients {
-
-    private static final StaticCredentialsProvider CREDENTIALS =
-            StaticCredentialsProvider.create(AwsBasicCredentials.create("local", "local"));
 
     private LocalClients() {
     }
@@ -22,8 +17,8 @@ public final class LocalClients {
     public static SfnClient stepFunctions(URI endpoint) {
         return SfnClient.builder()
                 .endpointOverride(endpoint)
-                .region(Region.of(LocalDefaults.REGION))
-                .credentialsProvider(CREDENTIALS)
+                .region(LocalAccount.region())
+                .credentialsProvider(LocalAccount.CREDENTIALS)
                 .httpClientBuilder(Apache5HttpClient.builder().maxConnections(64))
                 .build();
     }

@@ -1,5 +1,6 @@
 package dev.punctual.local.runtime;
 
+import dev.punctual.local.account.LocalAccount;
 import dev.punctual.statemachine.Arns;
 import java.net.URI;
 
@@ -18,10 +19,6 @@ public final class LocalDefaults {
     public static final String EVENT_BUS = "default";
     /** Everything binds here and nowhere else. */
     public static final String LOOPBACK = "127.0.0.1";
-    /** Region in every local ARN. */
-    public static final String REGION = "us-east-1";
-    /** Account in every local ARN. */
-    public static final String ACCOUNT_ID = "123456789012";
     /** Name of the expire-item state machine the runtime creates. */
     public static final String STATE_MACHINE_NAME = "punctual-expire-item";
     /** Name of windowed mode's expire-bucket state machine. */
@@ -33,34 +30,39 @@ public final class LocalDefaults {
     /** Name of the in-process backfill function. */
     public static final String BACKFILL_FUNCTION_NAME = "punctual-backfill";
     /** Role ARN the state machine is created with (never checked locally). */
-    public static final String ROLE_ARN = "arn:aws:iam::" + ACCOUNT_ID + ":role/punctual-local";
+    public static final String ROLE_ARN = "arn:aws:iam::" + LocalAccount.ACCOUNT_ID + ":role/punctual-local";
 
     private LocalDefaults() {
     }
 
     /** ARN of the expire-item state machine on the local runtime. */
     public static String stateMachineArn() {
-        return Arns.stateMachine("aws", REGION, ACCOUNT_ID, STATE_MACHINE_NAME);
+        return Arns.stateMachine(LocalAccount.PARTITION, LocalAccount.REGION, LocalAccount.ACCOUNT_ID,
+                STATE_MACHINE_NAME);
     }
 
     /** ARN of windowed mode's expire-bucket state machine on the local runtime. */
     public static String bucketStateMachineArn() {
-        return Arns.stateMachine("aws", REGION, ACCOUNT_ID, BUCKET_STATE_MACHINE_NAME);
+        return Arns.stateMachine(LocalAccount.PARTITION, LocalAccount.REGION, LocalAccount.ACCOUNT_ID,
+                BUCKET_STATE_MACHINE_NAME);
     }
 
     /** ARN of the in-process bucket function, as the expire-bucket definition names it. */
     public static String bucketFunctionArn() {
-        return "arn:aws:lambda:" + REGION + ":" + ACCOUNT_ID + ":function:" + BUCKET_FUNCTION_NAME;
+        return "arn:aws:lambda:" + LocalAccount.REGION + ":" + LocalAccount.ACCOUNT_ID + ":function:"
+                + BUCKET_FUNCTION_NAME;
     }
 
     /** ARN of the backfill state machine on the local runtime. */
     public static String backfillStateMachineArn() {
-        return Arns.stateMachine("aws", REGION, ACCOUNT_ID, BACKFILL_STATE_MACHINE_NAME);
+        return Arns.stateMachine(LocalAccount.PARTITION, LocalAccount.REGION, LocalAccount.ACCOUNT_ID,
+                BACKFILL_STATE_MACHINE_NAME);
     }
 
     /** ARN of the in-process backfill function, as the backfill definition names it. */
     public static String backfillFunctionArn() {
-        return "arn:aws:lambda:" + REGION + ":" + ACCOUNT_ID + ":function:" + BACKFILL_FUNCTION_NAME;
+        return "arn:aws:lambda:" + LocalAccount.REGION + ":" + LocalAccount.ACCOUNT_ID + ":function:"
+                + BACKFILL_FUNCTION_NAME;
     }
 
     /** Endpoint URI on loopback for a port. */

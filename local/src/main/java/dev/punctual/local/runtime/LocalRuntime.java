@@ -11,6 +11,7 @@ import dev.punctual.functions.BucketFunction;
 import dev.punctual.expiry.ThrottleBackoff;
 import dev.punctual.functions.ExpiryStreamHandler;
 import dev.punctual.functions.SfnExecutions;
+import dev.punctual.local.account.LocalAccount;
 import dev.punctual.local.billing.CostMeter;
 import dev.punctual.local.billing.DeletionLedger;
 import dev.punctual.local.billing.MeteredDynamoDb;
@@ -24,12 +25,12 @@ import dev.punctual.local.events.PutEventsFaults;
 import dev.punctual.local.stepfunctions.api.InProcessTransport;
 import dev.punctual.local.stepfunctions.api.StepFunctionsServer;
 import dev.punctual.local.stepfunctions.asl.Interpreter;
+import dev.punctual.local.stepfunctions.executions.Recovery;
 import dev.punctual.local.stepfunctions.executions.StepFunctionsEngine;
 import dev.punctual.local.stepfunctions.executions.StepFunctionsException;
-import dev.punctual.local.stepfunctions.executions.StepFunctionsLocal;
-import dev.punctual.local.stepfunctions.quotas.StepFunctionsQuota;
-import dev.punctual.local.stepfunctions.quotas.StepFunctionsQuotas;
-import dev.punctual.local.stepfunctions.quotas.StepFunctionsThrottles;
+import dev.punctual.local.stepfunctions.quotas.Quota;
+import dev.punctual.local.stepfunctions.quotas.QuotaSettings;
+import dev.punctual.local.stepfunctions.quotas.Throttles;
 import dev.punctual.local.stepfunctions.quotas.ThrottleCounts;
 import dev.punctual.local.stepfunctions.tasks.DynamoDbFaults;
 import dev.punctual.local.stepfunctions.tasks.DynamoDbTaskResource;
@@ -100,7 +101,7 @@ public final class LocalRuntime implements AutoCloseable {
     /** The handlers' Step Functions adapters over the in-process transport: the runtime's, closed after the handlers. */
     private final Queue<SfnExecutions> handlerExecutions = new ConcurrentLinkedQueue<>();
     private final DynamoDbLocalServer dynamoDbServer;
-    private final StepFunctionsLocal stepFunctions;
+    private final StepFunctionsEngine stepFunctions;
     private final StepFunctionsServer stepFunctionsServer;
     private final DynamoDbFaults faults;
     private final DynamoDbClient dynamoDb;
@@ -112,7 +113,7 @@ public final class LocalRuntime implements AutoCloseable {
     private final DeletionLedger deletions = new DeletionLedger();
     private final RecordedMetrics metrics = new RecordedMetrics();
     private final MeteredDynamoDb punctualDynamoDb;
-    private final StepFunctionsThrottles throttles;
+    private final Throttles throttles;
     private final Timer timer;
     private final Clock clock;
     private final TimerSleeper sleeper;
@@ -132,7 +133,7 @@ public final class LocalRuntime implements AutoCloseable {
      * @param quotas the Step Functions quotas the API and engine enforce: the open-execution limit always
      *     (AWS: 1,000,000; a small one makes StartExecution fail with {@code ExecutionLimitExceeded}, as it
      *     would at the real quota), the StartExecution, StopExecution and state-transition token buckets
-     *     only when {@link StepFunctionsQuotas#ratesEnforced()}
+     *     only when {@link QuotaSettings#ratesEnforced()}
      * @param handlerOverHttp whether the stream handler calls the Step Functions API over HTTP rather
      *     than through the in-process transport
      * @param mode how every watched table's expirations are scheduled
@@ -145,7 +146,7 @@ public final class LocalRuntime implements AutoCloseable {
      *     {@link dev.punctual.local.time.ManualTimer} to move time instead of waiting for it.
      */
     public record Options(int dynamoDbPort, int stepFunctionsPort, Path dataDirectory, Set<String> tables,
-                          boolean cancelStale, MappingSettings mapping, StepFunctionsQuotas quotas,
+                          boolean cancelStale, MappingSettings mapping, QuotaSettings quotas,
                           boolean handlerOverHttp, ExpiryMode mode, boolean expiryEvents, int eventsPort,
                           Timer timer) {
 
@@ -160,7 +161,7 @@ public final class LocalRuntime implements AutoCloseable {
         public Options(int dynamoDbPort, int stepFunctionsPort, Path dataDirectory, Set<String> tables,
                        boolean cancelStale, MappingSettings mapping) {
             this(dynamoDbPort, stepFunctionsPort, dataDirectory, tables, cancelStale, mapping,
-                    StepFunctionsQuotas.ratesUnlimited(), false, ExpiryMode.PER_ITEM, true, 0, null);
+                    QuotaSettings.ratesUnlimited(), false, ExpiryMode.PER_ITEM, true, 0, null);
         }
 
         /** The defaults: well-known ports, in memory, every eligible table, cancellation on, expiry events on. */
@@ -201,11 +202,11 @@ public final class LocalRuntime implements AutoCloseable {
 
         /** These options with the open-execution limit at {@code max}; the token buckets stay as they are. */
         public Options withMaxOpenExecutions(int max) {
-            return withQuotas(quotas.with(StepFunctionsQuota.OPEN_EXECUTIONS, max));
+            return withQuotas(quotas.with(Quota.OPEN_EXECUTIONS, max));
         }
 
         /** These options with {@code stepFunctionsQuotas} enforced by the API and the engine. */
-        public Options withQuotas(StepFunctionsQuotas stepFunctionsQuotas) {
+        public Options withQuotas(QuotaSettings stepFunctionsQuotas) {
             return new Options(dynamoDbPort, stepFunctionsPort, dataDirectory, tables, cancelStale, mapping,
                     stepFunctionsQuotas, handlerOverHttp, mode, expiryEvents, eventsPort, timer);
         }
@@ -263,29 +264,29 @@ public final class LocalRuntime implements AutoCloseable {
             clock = timer.clock();
             sleeper = new TimerSleeper(timer);
             faults = DynamoDbFaults.none();
-            throttles = StepFunctionsThrottles.of(options.quotas(), timer.clock());
+            throttles = Throttles.of(options.quotas(), timer.clock());
             // Punctual's own DynamoDB calls (the state machine's deletes, the functions' index calls)
             // are metered for the cost report; the index is Punctual's, every other table a user's.
             punctualDynamoDb = new MeteredDynamoDb(inProcess.dynamoDb(), costMeter, deletions,
                     table -> !ScheduleIndexTable.LOCAL_TABLE_NAME.equals(table), clock);
             LambdaFunctions functions = new LambdaFunctions();
-            stepFunctions = register(StepFunctionsLocal.builder()
+            stepFunctions = register(StepFunctionsEngine.builder()
                     .interpreter(resources -> new Interpreter(timer, resources, tasks, throttles.transitions()))
                     .taskResources(List.of(new DynamoDbTaskResource(punctualDynamoDb, faults), new LambdaTaskResource(functions)))
                     .timer(timer)
                     .dataDirectory(options.under("stepfunctions"))
-                    .region(LocalDefaults.REGION)
-                    .accountId(LocalDefaults.ACCOUNT_ID)
+                    .region(LocalAccount.REGION)
+                    .accountId(LocalAccount.ACCOUNT_ID)
                     .maxOpenExecutions(options.maxOpenExecutions())
                     .build());
-            stepFunctionsServer = register(StepFunctionsServer.start(stepFunctions.engine(), throttles,
+            stepFunctionsServer = register(StepFunctionsServer.start(stepFunctions, throttles,
                     new InetSocketAddress(LocalDefaults.LOOPBACK, options.stepFunctionsPort())));
-            stateMachineArn = deploy(stepFunctions.engine(), LocalDefaults.STATE_MACHINE_NAME, StateMachineDefinitions.expireItem("aws"));
-            stepFunctionsTransport = options.handlerOverHttp() ? null : new InProcessTransport(stepFunctions.engine(),
+            stateMachineArn = deploy(stepFunctions, LocalDefaults.STATE_MACHINE_NAME, StateMachineDefinitions.expireItem("aws"));
+            stepFunctionsTransport = options.handlerOverHttp() ? null : new InProcessTransport(stepFunctions,
                     throttles);
             if (options.mode() == ExpiryMode.WINDOWED) {
                 createScheduleIndex(dynamoDb);
-                bucketStateMachineArn = deploy(stepFunctions.engine(), LocalDefaults.BUCKET_STATE_MACHINE_NAME,
+                bucketStateMachineArn = deploy(stepFunctions, LocalDefaults.BUCKET_STATE_MACHINE_NAME,
                         StateMachineDefinitions.expireBucket("aws", LocalDefaults.bucketFunctionArn()));
                 BucketFunction.Collaborators.Builder bucketParts = BucketFunction.Collaborators.builder(bucketFunctionEnvironment())
                         .dynamoDb(punctualDynamoDb)
@@ -300,12 +301,12 @@ public final class LocalRuntime implements AutoCloseable {
             } else {
                 bucketStateMachineArn = null;
             }
-            register(LocalBackfill.deploy(this, (name, definition) -> deploy(stepFunctions.engine(), name, definition),
+            register(LocalBackfill.deploy(this, (name, definition) -> deploy(stepFunctions, name, definition),
                     functions, punctualDynamoDb, stepFunctionsTransport, costMeter::invocation));
 
             events = register(EventStore.in(options.under("events")));
             eventsServer = register(EventBridgeServer.start(new PutEventsApi(events, eventFaults, clock,
-                            LocalDefaults.REGION, LocalDefaults.ACCOUNT_ID, costMeter::expiryEvent), events,
+                            LocalAccount.REGION, LocalAccount.ACCOUNT_ID, costMeter::expiryEvent), events,
                     new InetSocketAddress(LocalDefaults.LOOPBACK, options.eventsPort())));
 
             MappingSettings mapping = options.mapping().toBuilder().tableAllowList(options.tables()).build();
@@ -317,7 +318,7 @@ public final class LocalRuntime implements AutoCloseable {
                     .filterPatterns(table -> StreamWiring.filterPatterns(table.ttlAttribute(), true))
                     .settings(mapping)
                     .dataDirectory(options.under("stream"))
-                    .region(LocalDefaults.REGION)
+                    .region(LocalAccount.REGION)
                     .start());
         } catch (RuntimeException e) {
             closeQuietly(e);
@@ -382,7 +383,7 @@ public final class LocalRuntime implements AutoCloseable {
 
     /** What Punctual's own work on this runtime would be billed, counted so far. */
     public CostMeter.Snapshot costs() {
-        StepFunctionsEngine engine = stepFunctions.engine();
+        StepFunctionsEngine engine = stepFunctions;
         return costMeter.snapshot(engine.billedTransitions(), engine.startExecutionCalls(), engine.peakOpenExecutions());
     }
 
@@ -421,7 +422,7 @@ public final class LocalRuntime implements AutoCloseable {
 
     /** The engine behind the Step Functions API. */
     public StepFunctionsEngine stepFunctionsEngine() {
-        return stepFunctions.engine();
+        return stepFunctions;
     }
 
     /** What the Step Functions quotas have throttled so far (all zero without {@code --aws-quotas}). */
@@ -430,7 +431,7 @@ public final class LocalRuntime implements AutoCloseable {
     }
 
     /** What a start on an existing data directory recovered. */
-    public StepFunctionsLocal.Recovery recovery() {
+    public Recovery recovery() {
         return stepFunctions.recovery();
     }
 
@@ -517,7 +518,7 @@ public final class LocalRuntime implements AutoCloseable {
         try {
             Map<String, Object> input = PAYLOADS.convertValue(payload, new TypeReference<Map<String, Object>>() { });
             return PAYLOADS.valueToTree(function.handleRequest(input,
-                    new LocalLambdaContext(LocalDefaults.BUCKET_FUNCTION_NAME, LocalDefaults.REGION, clock)));
+                    new LocalLambdaContext(LocalDefaults.BUCKET_FUNCTION_NAME, LocalAccount.REGION, clock)));
         } finally {
             costMeter.invocation(StreamWiring.BUCKET_FUNCTION_MEMORY_MB, Duration.ofNanos(System.nanoTime() - started));
         }

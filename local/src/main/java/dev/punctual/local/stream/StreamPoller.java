@@ -3,6 +3,7 @@ package dev.punctual.local.stream;
 import com.amazonaws.services.lambda.runtime.RequestHandler;
 import com.amazonaws.services.lambda.runtime.events.DynamodbEvent;
 import com.amazonaws.services.lambda.runtime.events.StreamsEventResponse;
+import dev.punctual.local.account.LocalAccount;
 import dev.punctual.local.time.ClockTimer;
 import dev.punctual.local.time.Timer;
 import java.nio.file.Path;
@@ -291,7 +292,7 @@ public final class StreamPoller implements AutoCloseable {
         private MappingSettings settings = MappingSettings.builder().build();
         private Path dataDirectory;
         private Timer timer;
-        private String region = "us-east-1";
+        private String region = LocalAccount.REGION;
 
         private Builder() {
         }

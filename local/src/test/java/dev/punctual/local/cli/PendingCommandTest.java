@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.punctual.local.stepfunctions.api.StepFunctionsServer;
 import dev.punctual.local.stepfunctions.asl.Interpreter;
-import dev.punctual.local.stepfunctions.executions.StepFunctionsLocal;
+import dev.punctual.local.stepfunctions.executions.StepFunctionsEngine;
 import dev.punctual.local.time.ManualTimer;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -24,19 +24,19 @@ class PendingCommandTest {
     private static final Instant NOW = Instant.parse("2026-11-21T12:00:00Z");
 
     private ManualTimer timer;
-    private StepFunctionsLocal local;
+    private StepFunctionsEngine local;
     private StepFunctionsServer server;
     private String endpoint;
 
     @BeforeEach
     void start() {
         timer = ManualTimer.startingAt(NOW);
-        local = StepFunctionsLocal.builder()
+        local = StepFunctionsEngine.builder()
                 .interpreter(resources -> new Interpreter(timer, resources, Runnable::run))
                 .taskResources(List.of())
                 .timer(timer)
                 .build();
-        server = StepFunctionsServer.start(local.engine(), new InetSocketAddress("127.0.0.1", 0));
+        server = StepFunctionsServer.start(local, new InetSocketAddress("127.0.0.1", 0));
         endpoint = "http://127.0.0.1:" + server.port();
     }
 
@@ -48,7 +48,7 @@ class PendingCommandTest {
 
     @Test
     void pending_listsRunningExecutionsSortedByExpiry_andFilteredByTable() {
-        String machine = local.engine().createStateMachine("waits",
+        String machine = local.createStateMachine("waits",
                 "{\"StartAt\":\"W\",\"States\":{\"W\":{\"Type\":\"Wait\",\"TimestampPath\":\"$.expireAt\",\"End\":true}}}",
                 "arn:aws:iam::123456789012:role/r", "STANDARD").stateMachineArn();
         start(machine, "late", "orders", "2026-11-21T13:00:00Z");
@@ -67,7 +67,7 @@ class PendingCommandTest {
 
     @Test
     void pendingStatusFailed_showsTheFailedExecutionWithItsError() {
-        String machine = local.engine().createStateMachine("fails",
+        String machine = local.createStateMachine("fails",
                 "{\"StartAt\":\"Delete\",\"States\":{\"Delete\":{\"Type\":\"Fail\","
                         + "\"Error\":\"DynamoDB.InternalServerError\",\"Cause\":\"retries exhausted\"}}}",
                 "arn:aws:iam::123456789012:role/r", "STANDARD").stateMachineArn();
@@ -100,7 +100,7 @@ class PendingCommandTest {
     }
 
     private void start(String machine, String name, String table, String expireAt) {
-        local.engine().startExecution(machine, name, "{\"table\":\"" + table + "\",\"key\":{\"id\":{\"S\":\"" + name
+        local.startExecution(machine, name, "{\"table\":\"" + table + "\",\"key\":{\"id\":{\"S\":\"" + name
                 + "\"}},\"ttlAttribute\":\"ttl\",\"ttl\":\"1\",\"expireAt\":\"" + expireAt + "\"}").join();
     }
 

@@ -2,8 +2,8 @@ package dev.punctual.local.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.punctual.local.stepfunctions.quotas.StepFunctionsQuota;
-import dev.punctual.local.stepfunctions.quotas.StepFunctionsQuotas;
+import dev.punctual.local.stepfunctions.quotas.Quota;
+import dev.punctual.local.stepfunctions.quotas.QuotaSettings;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import org.junit.jupiter.api.Test;
@@ -36,21 +36,21 @@ class QuotaOptionsTest {
 
     @Test
     void quota_impliesAwsQuotas_withTheOtherFiguresAtTheirDefaults() {
-        StepFunctionsQuotas quotas = parse("--quota", "start-execution-rate=100", "--quota", "open-executions=50");
+        QuotaSettings quotas = parse("--quota", "start-execution-rate=100", "--quota", "open-executions=50");
 
         assertThat(quotas.ratesEnforced()).isTrue();
-        assertThat(quotas.value(StepFunctionsQuota.START_EXECUTION_RATE)).isEqualTo(100);
+        assertThat(quotas.value(Quota.START_EXECUTION_RATE)).isEqualTo(100);
         assertThat(quotas.openExecutions()).isEqualTo(50);
-        assertThat(quotas.value(StepFunctionsQuota.START_EXECUTION_BURST)).isEqualTo(1_300);
+        assertThat(quotas.value(Quota.START_EXECUTION_BURST)).isEqualTo(1_300);
     }
 
     @Test
     void withoutEitherOption_nothingIsThrottled_andAwsQuotasAloneIsTheTable() {
-        assertThat(parse()).isEqualTo(StepFunctionsQuotas.ratesUnlimited());
-        assertThat(parse("--aws-quotas")).isEqualTo(StepFunctionsQuotas.awsDefaults());
+        assertThat(parse()).isEqualTo(QuotaSettings.ratesUnlimited());
+        assertThat(parse("--aws-quotas")).isEqualTo(QuotaSettings.awsDefaults());
     }
 
-    private static StepFunctionsQuotas parse(String... args) {
+    private static QuotaSettings parse(String... args) {
         LocalCommand local = new LocalCommand();
         new CommandLine(local).parseArgs(args);
         return local.quotaOptions.quotas();

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.punctual.local.runtime.LocalClients;
 import dev.punctual.local.runtime.LocalRuntime;
-import dev.punctual.local.stepfunctions.quotas.StepFunctionsQuotas;
+import dev.punctual.local.stepfunctions.quotas.QuotaSettings;
 import dev.punctual.local.stream.MappingSettings;
 import dev.punctual.statemachine.ExpiryWorkflow;
 import dev.punctual.testing.Await;
@@ -29,7 +29,7 @@ class ThrottledQuotasTest {
     void twoThousandItems_atOneHundredStartsASecond_areEachScheduledOnce_noneEarly_noneLost_noneDeadLettered() {
         String table = "throttled-starts";
         int items = 2_000;
-        StepFunctionsQuotas quotas = StepFunctionsQuotas.awsDefaults().withOverride("start-execution-rate=100")
+        QuotaSettings quotas = QuotaSettings.awsDefaults().withOverride("start-execution-rate=100")
                 .withOverride("start-execution-burst=100");
         // Batches of 1,000 need 9-10 s of refill each, more than the SDK's own three tries, and one retry
         // only: the event source mapping counts every failed invocation, so the handler's backoff within
@@ -72,7 +72,7 @@ class ThrottledQuotasTest {
         String table = "throttled-stops";
         // One StopExecution at once, then one every 4 s: of the three stale executions, the later ones
         // are stopped only after backoff, or wake at their old TTL first and find the TTL changed.
-        StepFunctionsQuotas quotas = StepFunctionsQuotas.awsDefaults().withOverride("stop-execution-burst=1")
+        QuotaSettings quotas = QuotaSettings.awsDefaults().withOverride("stop-execution-burst=1")
                 .withOverride("stop-execution-rate=0.25");
         try (LocalRuntime runtime = LocalRuntime.start(LocalRuntime.Options.onFreePorts().withQuotas(quotas));
              SfnClient sfn = LocalClients.stepFunctions(runtime.stepFunctionsEndpoint())) {

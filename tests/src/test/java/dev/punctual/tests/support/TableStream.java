@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.amazonaws.services.lambda.runtime.events.DynamodbEvent;
 import com.amazonaws.services.lambda.runtime.events.DynamodbEvent.DynamodbStreamRecord;
-import dev.punctual.local.runtime.LocalDefaults;
+import dev.punctual.local.account.LocalAccount;
 import dev.punctual.local.stream.StreamRecordConverter;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -28,7 +28,7 @@ public final class TableStream {
         while (records.size() < count && iterator != null && System.nanoTime() < deadline) {
             String current = iterator;
             var page = streams.getRecords(r -> r.shardIterator(current));
-            page.records().forEach(record -> records.add(StreamRecordConverter.toLambda(record, streamArn, LocalDefaults.REGION)));
+            page.records().forEach(record -> records.add(StreamRecordConverter.toLambda(record, streamArn, LocalAccount.REGION)));
             iterator = page.nextShardIterator();
         }
         assertThat(records).hasSize(count);

@@ -2,7 +2,7 @@ package dev.punctual.local.stepfunctions.api;
 
 import dev.punctual.local.stepfunctions.executions.ErrorCode;
 import dev.punctual.local.stepfunctions.executions.StepFunctionsEngine;
-import dev.punctual.local.stepfunctions.quotas.StepFunctionsThrottles;
+import dev.punctual.local.stepfunctions.quotas.Throttles;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -34,14 +34,14 @@ public final class InProcessTransport implements SdkHttpClient {
 
     /** A transport to {@code engine}, unthrottled. */
     public InProcessTransport(StepFunctionsEngine engine) {
-        this(engine, StepFunctionsThrottles.none());
+        this(engine, Throttles.none());
     }
 
     /**
      * A transport to {@code engine} behind {@code throttles}: give it the same throttles as the HTTP
      * server, so the runtime's own handler is throttled exactly as an application is.
      */
-    public InProcessTransport(StepFunctionsEngine engine, StepFunctionsThrottles throttles) {
+    public InProcessTransport(StepFunctionsEngine engine, Throttles throttles) {
         this.api = new StepFunctionsApi(engine, throttles);
     }
 

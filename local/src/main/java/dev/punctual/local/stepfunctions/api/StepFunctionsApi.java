@@ -16,7 +16,7 @@ import dev.punctual.local.stepfunctions.executions.Page;
 import dev.punctual.local.stepfunctions.executions.StateMachineDescription;
 import dev.punctual.local.stepfunctions.executions.StepFunctionsEngine;
 import dev.punctual.local.stepfunctions.executions.StepFunctionsException;
-import dev.punctual.local.stepfunctions.quotas.StepFunctionsThrottles;
+import dev.punctual.local.stepfunctions.quotas.Throttles;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.time.Instant;
@@ -42,14 +42,14 @@ final class StepFunctionsApi {
     private static final int MAX_PAGE = 1000;
 
     private final StepFunctionsEngine engine;
-    private final StepFunctionsThrottles throttles;
+    private final Throttles throttles;
     private final Map<String, Function<RequestFields, ObjectNode>> actions;
 
     /** A response: HTTP status and JSON body; {@code errorType} is set for errors. */
     record Response(int status, byte[] body, String errorType) {
     }
 
-    StepFunctionsApi(StepFunctionsEngine engine, StepFunctionsThrottles throttles) {
+    StepFunctionsApi(StepFunctionsEngine engine, Throttles throttles) {
         this.engine = engine;
         this.throttles = throttles;
         this.actions = Map.of(
@@ -75,7 +75,10 @@ final class StepFunctionsApi {
                         + target + "'; supported: " + TARGET_PREFIX + "{" + String.join(",",
                         new java.util.TreeSet<>(actions.keySet())) + "}");
             }
-            throttles.admitApiCall(action);
+            if (!throttles.admitApiCall(action)) {
+                throw new StepFunctionsException(ErrorCode.THROTTLING, "Rate exceeded: " + action
+                        + " is throttled (the local runtime enforces Step Functions' quotas); retry with backoff");
+            }
             return new Response(200, MAPPER.writeValueAsBytes(handler.apply(new RequestFields(parse(body)))), null);
         } catch (StepFunctionsException e) {
             return error(e.code(), e.getMessage());

@@ -1,10 +1,10 @@
 package dev.punctual.local.stepfunctions.api;
 
 import com.sun.net.httpserver.HttpExchange;
-import dev.punctual.local.runtime.LoopbackHttpServer;
+import dev.punctual.local.http.LoopbackHttpServer;
 import dev.punctual.local.stepfunctions.executions.ErrorCode;
 import dev.punctual.local.stepfunctions.executions.StepFunctionsEngine;
-import dev.punctual.local.stepfunctions.quotas.StepFunctionsThrottles;
+import dev.punctual.local.stepfunctions.quotas.Throttles;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -36,11 +36,11 @@ public final class StepFunctionsServer implements AutoCloseable {
 
     /** Serves {@code engine} on {@code address} (port 0 picks a free one), unthrottled. */
     public static StepFunctionsServer start(StepFunctionsEngine engine, InetSocketAddress address) {
-        return start(engine, StepFunctionsThrottles.none(), address);
+        return start(engine, Throttles.none(), address);
     }
 
     /** Serves {@code engine} on {@code address} behind {@code throttles} (shared with the in-process transport). */
-    public static StepFunctionsServer start(StepFunctionsEngine engine, StepFunctionsThrottles throttles,
+    public static StepFunctionsServer start(StepFunctionsEngine engine, Throttles throttles,
             InetSocketAddress address) {
         StepFunctionsApi api = new StepFunctionsApi(engine, throttles);
         return new StepFunctionsServer(LoopbackHttpServer.start("Step Functions API", address, WORKERS, 256,

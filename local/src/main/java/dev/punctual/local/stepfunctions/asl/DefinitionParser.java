@@ -1,7 +1,9 @@
 package dev.punctual.local.stepfunctions.asl;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.punctual.local.stepfunctions.asl.errors.InvalidDefinitionException;
 import dev.punctual.local.stepfunctions.asl.paths.Json;
+import dev.punctual.local.stepfunctions.asl.run.TaskResource;
 import dev.punctual.local.stepfunctions.asl.states.ChoiceState;
 import dev.punctual.local.stepfunctions.asl.states.DefinitionNode;
 import dev.punctual.local.stepfunctions.asl.states.FailState;
@@ -35,7 +37,7 @@ import java.util.stream.Stream;
  * structure (the top level, each graph's {@code StartAt} and {@code States}, transitions and
  * reachability); each state type reads and checks its own fields ({@link StateType}).
  */
-final class DefinitionParser implements DefinitionNode.Context {
+final class DefinitionParser implements DefinitionNode.Parser {
 
     private static final int MAX_STATE_NAME_LENGTH = 80;
 

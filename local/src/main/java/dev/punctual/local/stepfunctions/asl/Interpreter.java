@@ -1,9 +1,18 @@
 package dev.punctual.local.stepfunctions.asl;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.punctual.local.account.LocalAccount;
+import dev.punctual.local.stepfunctions.asl.errors.InvalidDefinitionException;
 import dev.punctual.local.stepfunctions.asl.paths.Json;
+import dev.punctual.local.stepfunctions.asl.run.Checkpoint;
+import dev.punctual.local.stepfunctions.asl.run.ContextObject;
+import dev.punctual.local.stepfunctions.asl.run.Run;
+import dev.punctual.local.stepfunctions.asl.run.RunObserver;
+import dev.punctual.local.stepfunctions.asl.run.RunOutcome;
+import dev.punctual.local.stepfunctions.asl.run.TaskResource;
+import dev.punctual.local.stepfunctions.asl.run.TransitionThrottle;
+import dev.punctual.local.stepfunctions.asl.states.Environment;
 import dev.punctual.local.stepfunctions.asl.states.GraphRun;
-import dev.punctual.local.stepfunctions.asl.states.RunContext;
 import dev.punctual.local.stepfunctions.asl.states.StateMachineGraph;
 import dev.punctual.local.time.Timer;
 import java.util.List;
@@ -14,18 +23,18 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.random.RandomGenerator;
 
 /**
- * The Amazon States Language interpreter (JSONPath query language). Executions hold no thread while
- * they wait: Wait states, retry back-off and task time-outs are entries of the shared {@link Timer},
- * and Task resources are called on {@code taskExecutor}.
+ * The Amazon States Language interpreter (JSONPath query language): parses definitions and runs them.
+ * It is the seam between the language (states, paths, intrinsic functions, Retry/Catch) and the
+ * executions backend (registry, durability, the Step Functions API), which sees only it, the
+ * {@link ParsedDefinition}s it makes and the types of {@code asl.run}. Runs hold no thread while they
+ * wait: Wait states, retry back-off and task time-outs are entries of the shared {@link Timer}, and Task
+ * resources are called on {@code taskExecutor}.
  *
  * <p>After a restart, {@link #resume} continues a top-level Wait at its recorded instant; any other
  * checkpointed state, including a Map or Parallel state interrupted half-way, runs again from its
  * start with its recorded input (retry counts start again at zero).
  */
-public final class Interpreter implements AslInterpreter {
-
-    /** Region reported in TaskScheduled events for ARNs that carry none. */
-    public static final String DEFAULT_REGION = "us-east-1";
+public final class Interpreter {
 
     private final Timer timer;
     private final List<TaskResource> resources;
@@ -35,12 +44,14 @@ public final class Interpreter implements AslInterpreter {
     private final TransitionThrottle transitions;
 
     /**
+     * An interpreter that reports resources whose ARN names no Region in {@link LocalAccount#REGION}.
+     *
      * @param timer the timer every wait of every execution goes on
      * @param resources the Task resources definitions may use; others are refused at parse time
      * @param taskExecutor where resources are called; {@code Runnable::run} makes runs synchronous in tests
      */
     public Interpreter(Timer timer, List<TaskResource> resources, Executor taskExecutor) {
-        this(timer, resources, taskExecutor, new Random(), DEFAULT_REGION);
+        this(timer, resources, taskExecutor, new Random(), LocalAccount.REGION);
     }
 
     /**
@@ -57,7 +68,7 @@ public final class Interpreter implements AslInterpreter {
      * retry: the local runtime's state-transition quota.
      */
     public Interpreter(Timer timer, List<TaskResource> resources, Executor taskExecutor, TransitionThrottle transitions) {
-        this(timer, resources, taskExecutor, new Random(), DEFAULT_REGION, transitions);
+        this(timer, resources, taskExecutor, new Random(), LocalAccount.REGION, transitions);
     }
 
     private Interpreter(Timer timer, List<TaskResource> resources, Executor taskExecutor, RandomGenerator random,
@@ -70,55 +81,54 @@ public final class Interpreter implements AslInterpreter {
         this.region = Objects.requireNonNull(region, "region");
     }
 
-    /** A parsed definition: its text and its validated graph. */
-    private record Definition(String json, StateMachineGraph graph) implements ParsedDefinition {
-    }
-
-    @Override
+    /**
+     * Parses and validates a definition, including that every Task resource is supported.
+     *
+     * @throws InvalidDefinitionException with the JSON path of the first problem found
+     */
     public ParsedDefinition parse(String definitionJson) {
         StateMachineGraph graph = new DefinitionParser(arn -> resource(arn) != null).parse(definitionJson);
-        return new Definition(definitionJson, graph);
+        return new ParsedDefinition(definitionJson, graph);
     }
 
-    @Override
-    public ExecutionRun start(ParsedDefinition definition, ExecutionContext context, JsonNode input,
-            ExecutionObserver observer) {
-        ExecutionContext withInput = context.input() == null ? context.withInput(input) : context;
+    /** Starts a new run of an execution at the definition's {@code StartAt} state. */
+    public Run start(ParsedDefinition definition, ContextObject context, JsonNode input, RunObserver observer) {
+        ContextObject withInput = context.input() == null ? context.withInput(input) : context;
         return launch(definition, withInput, observer, graphRun -> graphRun.start(input));
     }
 
-    @Override
-    public ExecutionRun resume(ParsedDefinition definition, ExecutionContext context, Checkpoint checkpoint,
-            ExecutionObserver observer) {
+    /**
+     * Continues a run from a checkpoint its observer persisted: a Wait checkpoint waits until its
+     * recorded {@link Checkpoint#wakeAt()} (never recomputed), any other state runs again from its start
+     * with its recorded input.
+     */
+    public Run resume(ParsedDefinition definition, ContextObject context, Checkpoint checkpoint, RunObserver observer) {
         return launch(definition, context, observer, graphRun -> graphRun.resume(checkpoint));
     }
 
-    private ExecutionRun launch(ParsedDefinition definition, ExecutionContext context, ExecutionObserver observer,
+    private Run launch(ParsedDefinition definition, ContextObject context, RunObserver observer,
             java.util.function.Consumer<GraphRun> begin) {
-        if (!(definition instanceof Definition parsed)) {
-            throw new IllegalArgumentException("This definition was not parsed by this interpreter");
-        }
         JsonNode executionInput = context.input() == null ? Json.MAPPER.nullNode() : context.input();
-        RunContext run = new RunContext(context, executionInput, observer, timer, taskExecutor, random,
+        Environment environment = new Environment(context, executionInput, observer, timer, taskExecutor, random,
                 this::resource, region, transitions);
         AtomicBoolean completed = new AtomicBoolean();
         java.util.concurrent.atomic.AtomicReference<Timer.Cancellable> timeout = new java.util.concurrent.atomic.AtomicReference<>();
-        GraphRun graphRun = GraphRun.topLevel(run, parsed.graph(), result -> {
+        GraphRun graphRun = GraphRun.topLevel(environment, definition.graph(), result -> {
             if (completed.compareAndSet(false, true)) {
                 Timer.Cancellable pending = timeout.get();
                 if (pending != null) {
                     pending.cancel();
                 }
-                observer.onCompleted(result.succeeded() ? ExecutionOutcome.succeeded(result.output())
-                        : ExecutionOutcome.failed(result.error().error(), result.error().cause()));
+                observer.onCompleted(result.succeeded() ? RunOutcome.succeeded(result.output())
+                        : RunOutcome.failed(result.error().name(), result.error().cause()));
             }
         });
-        long timeoutSeconds = parsed.graph().timeoutSeconds();
+        long timeoutSeconds = definition.graph().timeoutSeconds();
         if (timeoutSeconds > 0) {
             timeout.set(timer.schedule(context.startTime().plusSeconds(timeoutSeconds), () -> {
                 if (completed.compareAndSet(false, true)) {
-                    run.stop();
-                    observer.onCompleted(ExecutionOutcome.timedOut("The execution did not finish within its"
+                    environment.stop();
+                    observer.onCompleted(RunOutcome.timedOut("The execution did not finish within its"
                             + " TimeoutSeconds of " + timeoutSeconds + " seconds."));
                 }
             }));
@@ -126,7 +136,7 @@ public final class Interpreter implements AslInterpreter {
         begin.accept(graphRun);
         return () -> {
             completed.set(true);
-            run.stop();
+            environment.stop();
             Timer.Cancellable pending = timeout.get();
             if (pending != null) {
                 pending.cancel();

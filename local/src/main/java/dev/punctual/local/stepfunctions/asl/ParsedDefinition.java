@@ -1,8 +1,24 @@
 package dev.punctual.local.stepfunctions.asl;
 
-/** A definition that parsed and validated; opaque to everything but the interpreter that made it. */
-public interface ParsedDefinition {
+import dev.punctual.local.stepfunctions.asl.states.StateMachineGraph;
+
+/** A definition that parsed and validated: its text as given, and the graph only the interpreter reads. */
+public final class ParsedDefinition {
+
+    private final String json;
+    private final StateMachineGraph graph;
+
+    ParsedDefinition(String json, StateMachineGraph graph) {
+        this.json = json;
+        this.graph = graph;
+    }
 
     /** The definition text as given. */
-    String json();
+    public String json() {
+        return json;
+    }
+
+    StateMachineGraph graph() {
+        return graph;
+    }
 }

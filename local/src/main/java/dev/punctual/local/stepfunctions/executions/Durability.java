@@ -25,9 +25,9 @@ final class Durability implements Journal.SnapshotSource {
     @Override
     public void writeSnapshot(Consumer<byte[]> sink) {
         for (StateMachine sm : List.copyOf(registry.all())) {
-            List<Definition> revisions = new ArrayList<>(sm.revisions.values());
-            revisions.sort(Comparator.comparingInt(Definition::revision));
-            for (Definition d : revisions) {
+            List<StateMachineRevision> revisions = new ArrayList<>(sm.revisions.values());
+            revisions.sort(Comparator.comparingInt(StateMachineRevision::revision));
+            for (StateMachineRevision d : revisions) {
                 sink.accept(JournalCodec.stateMachinePut(sm, d));
             }
             for (Execution e : sm.executionsByName.values()) {
@@ -52,9 +52,9 @@ final class Durability implements Journal.SnapshotSource {
             }
         } else if (record instanceof JournalCodec.ExecutionStarted started) {
             StateMachine sm = registry.get(started.stateMachine());
-            Definition definition = sm == null ? null : sm.revisions.get(started.revision());
-            if (definition != null && !sm.executionsByName.containsKey(started.execution())) {
-                sm.add(new Execution(sm, definition, started.execution(), started.startMillis(), started.input()));
+            StateMachineRevision revision = sm == null ? null : sm.revisions.get(started.revision());
+            if (revision != null && !sm.executionsByName.containsKey(started.execution())) {
+                sm.add(new Execution(sm, revision, started.execution(), started.startMillis(), started.input()));
                 sm.running.incrementAndGet();
                 registry.openRecovered();
             }
@@ -91,13 +91,13 @@ final class Durability implements Journal.SnapshotSource {
         if (sm != null && sm.revisions.containsKey(put.revision()) && sm.creationMillis == put.creationMillis()) {
             return;
         }
-        Definition definition = new Definition(put.revision(), host.parse(put.definitionJson()), put.roleArn(),
-                put.updateMillis());
+        StateMachineRevision revision = new StateMachineRevision(put.revision(), host.parse(put.definitionJson()),
+                put.roleArn(), put.updateMillis());
         if (sm == null || sm.creationMillis < put.creationMillis()) {
             registry.put(new StateMachine(host, put.name(), host.arns.stateMachine(put.name()), put.creationMillis(),
-                    definition));
+                    revision));
         } else {
-            sm.addRevision(definition);
+            sm.addRevision(revision);
         }
     }
 

@@ -4,12 +4,14 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.punctual.local.stepfunctions.asl.Checkpoint;
-import dev.punctual.local.stepfunctions.asl.ErrorNames;
-import dev.punctual.local.stepfunctions.asl.ExecutionContext;
-import dev.punctual.local.stepfunctions.asl.ExecutionObserver;
-import dev.punctual.local.stepfunctions.asl.ExecutionOutcome;
-import dev.punctual.local.stepfunctions.asl.ExecutionRun;
+import dev.punctual.local.stepfunctions.asl.errors.StatesDataLimitExceededError;
+import dev.punctual.local.stepfunctions.asl.errors.StatesRuntimeError;
+import dev.punctual.local.stepfunctions.asl.errors.StatesTimeoutError;
+import dev.punctual.local.stepfunctions.asl.run.Checkpoint;
+import dev.punctual.local.stepfunctions.asl.run.ContextObject;
+import dev.punctual.local.stepfunctions.asl.run.Run;
+import dev.punctual.local.stepfunctions.asl.run.RunObserver;
+import dev.punctual.local.stepfunctions.asl.run.RunOutcome;
 import dev.punctual.local.time.Timer;
 import dev.punctual.statemachine.StepFunctionsLimits;
 import java.io.IOException;
@@ -29,7 +31,7 @@ import java.util.function.Consumer;
  * clock, the journal, the interpreter) is reached through the {@link StateMachine}. Mutable state is
  * guarded by the object's monitor.
  */
-final class Execution implements ExecutionObserver {
+final class Execution implements RunObserver {
 
     /** The largest history: the run fails with {@code States.Runtime} when it reaches it. */
     static final int MAX_HISTORY_EVENTS = 25_000;
@@ -42,7 +44,7 @@ final class Execution implements ExecutionObserver {
     private static final byte[] EMPTY = new byte[0];
 
     final StateMachine stateMachine;
-    final Definition definition;
+    final StateMachineRevision revision;
     final String name;
     final long startMillis;
     final byte[] input;
@@ -63,13 +65,13 @@ final class Execution implements ExecutionObserver {
     long checkpointEnteredMillis;
     long checkpointWakeMillis = -1;
 
-    private ExecutionRun run;
+    private Run run;
     /** Set while parked: the run is withdrawn and this wakes the execution at its Wait's end. */
     private Timer.Cancellable parked;
 
-    Execution(StateMachine stateMachine, Definition definition, String name, long startMillis, byte[] input) {
+    Execution(StateMachine stateMachine, StateMachineRevision revision, String name, long startMillis, byte[] input) {
         this.stateMachine = stateMachine;
-        this.definition = definition;
+        this.revision = revision;
         this.name = name;
         this.startMillis = startMillis;
         this.input = input;
@@ -105,24 +107,24 @@ final class Execution implements ExecutionObserver {
         CompletableFuture<Void> durable = host().journal().append(JournalCodec.executionStarted(this));
         ObjectNode details = JsonNodeFactory.instance.objectNode();
         details.put("input", utf8(input));
-        details.put("roleArn", definition.roleArn());
+        details.put("roleArn", revision.roleArn());
         appendEvent("ExecutionStarted", details, startMillis);
         return durable;
     }
 
     /** Runs the execution from its start, or from {@code checkpoint}. */
     void launch(Checkpoint checkpoint) {
-        ExecutionContext context = new ExecutionContext(arn(), name, Instant.ofEpochMilli(startMillis),
-                definition.roleArn(), stateMachine.arn, stateMachine.name);
-        ExecutionRun started;
+        ContextObject context = new ContextObject(arn(), name, Instant.ofEpochMilli(startMillis),
+                revision.roleArn(), stateMachine.arn, stateMachine.name);
+        Run started;
         try {
             started = checkpoint == null
-                    ? host().interpreter.start(definition.parsed(), context, MAPPER.readTree(input), this)
-                    : host().interpreter.resume(definition.parsed(), context, checkpoint, this);
+                    ? host().interpreter.start(revision.parsed(), context, MAPPER.readTree(input), this)
+                    : host().interpreter.resume(revision.parsed(), context, checkpoint, this);
         } catch (IOException | RuntimeException ex) {
             LOG.log(System.Logger.Level.WARNING, "Execution " + name + " of " + stateMachine.name
                     + " could not be run: " + ex);
-            fail(ErrorNames.RUNTIME, "The interpreter could not run the execution: " + ex.getMessage());
+            fail(StatesRuntimeError.NAME, "The interpreter could not run the execution: " + ex.getMessage());
             return;
         }
         boolean stale;
@@ -155,7 +157,7 @@ final class Execution implements ExecutionObserver {
             return;
         }
         if (stateMachine.deleting) {
-            fail(ErrorNames.RUNTIME, "State machine " + stateMachine.name + " has been deleted.");
+            fail(StatesRuntimeError.NAME, "State machine " + stateMachine.name + " has been deleted.");
             return;
         }
         boolean full;
@@ -167,7 +169,7 @@ final class Execution implements ExecutionObserver {
             full = eventCount >= MAX_HISTORY_EVENTS - 1;
         }
         if (full) {
-            fail(ErrorNames.RUNTIME, "The execution reached the maximum number of history events ("
+            fail(StatesRuntimeError.NAME, "The execution reached the maximum number of history events ("
                     + MAX_HISTORY_EVENTS + ").");
         }
     }
@@ -192,13 +194,13 @@ final class Execution implements ExecutionObserver {
     }
 
     @Override
-    public void onCompleted(ExecutionOutcome outcome) {
+    public void onCompleted(RunOutcome outcome) {
         switch (outcome.status()) {
             case SUCCEEDED -> {
                 String text = outcome.output() == null ? "null" : outcome.output().toString();
                 byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
                 if (bytes.length > StepFunctionsLimits.MAX_PAYLOAD_BYTES) {
-                    close(ExecutionStatus.FAILED, null, ErrorNames.DATA_LIMIT_EXCEEDED, "The execution output has "
+                    close(ExecutionStatus.FAILED, null, StatesDataLimitExceededError.NAME, "The execution output has "
                             + bytes.length + " bytes, more than the limit of " + StepFunctionsLimits.MAX_PAYLOAD_BYTES);
                 } else {
                     close(ExecutionStatus.SUCCEEDED, bytes, null, null);
@@ -216,7 +218,7 @@ final class Execution implements ExecutionObserver {
      * resumed Wait ends at once since its instant has come, exactly as after a restart.
      */
     private void park() {
-        ExecutionRun withdrawn;
+        Run withdrawn;
         synchronized (this) {
             long wake = checkpointWakeMillis;
             if (status != ExecutionStatus.RUNNING || run == null || parked != null || wake < 0
@@ -256,7 +258,7 @@ final class Execution implements ExecutionObserver {
     // ---------------------------------------------------------------- closing
 
     /** What closing changed: the run to withdraw, when, and when the close is durable. */
-    record Closing(ExecutionRun run, long stopMillis, CompletableFuture<Void> durable) {
+    record Closing(Run run, long stopMillis, CompletableFuture<Void> durable) {
 
         void withdraw() {
             if (run != null) {
@@ -360,7 +362,7 @@ final class Execution implements ExecutionObserver {
 
     /** The one-year limit passed: {@code TIMED_OUT} with {@code States.Timeout}, the run withdrawn. */
     void timeOut() {
-        Closing closing = close(ExecutionStatus.TIMED_OUT, null, ErrorNames.TIMEOUT, null);
+        Closing closing = close(ExecutionStatus.TIMED_OUT, null, StatesTimeoutError.NAME, null);
         if (closing != null) {
             closing.withdraw();
         }
@@ -368,7 +370,7 @@ final class Execution implements ExecutionObserver {
 
     /** Withdraws the run without closing: a durable engine resumes the execution on its next start. */
     void withdraw() {
-        ExecutionRun withdrawn;
+        Run withdrawn;
         synchronized (this) {
             withdrawn = run;
             if (parked != null) {

@@ -1,25 +1,31 @@
 package dev.punctual.local.stepfunctions.executions;
 
-import dev.punctual.local.stepfunctions.asl.AslInterpreter;
-import dev.punctual.local.stepfunctions.asl.InvalidDefinitionException;
+import dev.punctual.local.stepfunctions.asl.Interpreter;
 import dev.punctual.local.stepfunctions.asl.ParsedDefinition;
+import dev.punctual.local.stepfunctions.asl.errors.InvalidDefinitionException;
 import dev.punctual.local.time.Timer;
 import java.time.Clock;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.BiConsumer;
 
 /**
  * What every execution of one engine shares: the interpreter that runs it, the timer it waits on,
- * the journal its changes go to, the threads that launch runs and the registry it belongs to. An
- * execution reaches it through its {@link StateMachine}, so the million idle executions a process
- * may hold carry no reference of their own.
+ * the journal its changes go to, the threads that launch runs, the registry it belongs to and the
+ * {@link ExecutionListener}s told of its start and close. An execution reaches it through its
+ * {@link StateMachine}, so the million idle executions a process may hold carry no reference of
+ * their own.
  */
 final class ExecutionHost {
 
-    final AslInterpreter interpreter;
+    private static final System.Logger LOG = System.getLogger(ExecutionHost.class.getName());
+
+    final Interpreter interpreter;
     final Timer timer;
     final Clock clock;
     final EndpointArns arns;
@@ -30,10 +36,10 @@ final class ExecutionHost {
      * attempt is scheduled anew). Counted since the engine started; replayed history is not billed again.
      */
     final LongAdder billedTransitions = new LongAdder();
-    final ExecutionListeners listeners = new ExecutionListeners();
+    private final List<ExecutionListener> listeners = new CopyOnWriteArrayList<>();
     private volatile Journal journal = Journal.IN_MEMORY;
 
-    ExecutionHost(AslInterpreter interpreter, Timer timer, EndpointArns arns, Registry registry, int launcherThreads) {
+    ExecutionHost(Interpreter interpreter, Timer timer, EndpointArns arns, Registry registry, int launcherThreads) {
         this.interpreter = interpreter;
         this.timer = timer;
         this.clock = timer.clock();
@@ -55,10 +61,39 @@ final class ExecutionHost {
         this.journal = journal;
     }
 
+    void addListener(ExecutionListener listener) {
+        listeners.add(listener);
+    }
+
+    void removeListener(ExecutionListener listener) {
+        listeners.remove(listener);
+    }
+
+    /** After a new execution started: tells the listeners. */
+    void started(Execution e) {
+        tell(e, ExecutionListener::started);
+    }
+
     /** After an execution closed, live or replayed: tells the listeners, then the registry. */
     void closed(Execution e) {
-        listeners.closed(e);
+        tell(e, ExecutionListener::closed);
         registry.closed(e);
+    }
+
+    /** A listener's failure is its own: it must never break starting or closing an execution. */
+    private void tell(Execution e, BiConsumer<ExecutionListener, ExecutionDescription> event) {
+        if (listeners.isEmpty()) {
+            return;
+        }
+        ExecutionDescription description = e.describe();
+        for (ExecutionListener listener : listeners) {
+            try {
+                event.accept(listener, description);
+            } catch (RuntimeException ex) {
+                LOG.log(System.Logger.Level.WARNING, "An execution listener failed on " + description.name() + ": "
+                        + ex);
+            }
+        }
     }
 
     /** Parses a definition, answering an invalid one as the API does. */

@@ -60,7 +60,7 @@ final class JournalCodec {
     private JournalCodec() {
     }
 
-    static byte[] stateMachinePut(StateMachine sm, Definition d) {
+    static byte[] stateMachinePut(StateMachine sm, StateMachineRevision d) {
         return new BinaryWriter(256 + d.parsed().json().length()).writeByte(STATE_MACHINE_PUT)
                 .writeString(sm.name).writeLong(sm.creationMillis).writeVarInt(d.revision())
                 .writeString(d.parsed().json()).writeString(d.roleArn()).writeLong(d.updateMillis())
@@ -74,7 +74,7 @@ final class JournalCodec {
 
     static byte[] executionStarted(Execution e) {
         return new BinaryWriter(64 + e.input.length).writeByte(EXECUTION_STARTED)
-                .writeString(e.stateMachine.name).writeString(e.name).writeVarInt(e.definition.revision())
+                .writeString(e.stateMachine.name).writeString(e.name).writeVarInt(e.revision.revision())
                 .writeLong(e.startMillis).writeBytes(e.input).toByteArray();
     }
 

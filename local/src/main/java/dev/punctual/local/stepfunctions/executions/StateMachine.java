@@ -20,14 +20,14 @@ final class StateMachine {
     final String arn;
     /** Also tells incarnations of one name apart: it grows strictly from one incarnation to the next. */
     final long creationMillis;
-    volatile Definition current;
+    volatile StateMachineRevision current;
     volatile boolean deleting;
-    final Map<Integer, Definition> revisions = new ConcurrentHashMap<>();
+    final Map<Integer, StateMachineRevision> revisions = new ConcurrentHashMap<>();
     final ConcurrentHashMap<String, Execution> executionsByName = new ConcurrentHashMap<>();
     final ConcurrentNavigableMap<Execution, Execution> newestFirst = new ConcurrentSkipListMap<>(NEWEST_FIRST);
     final AtomicInteger running = new AtomicInteger();
 
-    StateMachine(ExecutionHost host, String name, String arn, long creationMillis, Definition first) {
+    StateMachine(ExecutionHost host, String name, String arn, long creationMillis, StateMachineRevision first) {
         this.host = host;
         this.name = name;
         this.arn = arn;
@@ -35,10 +35,10 @@ final class StateMachine {
         addRevision(first);
     }
 
-    void addRevision(Definition definition) {
-        revisions.put(definition.revision(), definition);
-        if (current == null || definition.revision() > current.revision()) {
-            current = definition;
+    void addRevision(StateMachineRevision revision) {
+        revisions.put(revision.revision(), revision);
+        if (current == null || revision.revision() > current.revision()) {
+            current = revision;
         }
     }
 

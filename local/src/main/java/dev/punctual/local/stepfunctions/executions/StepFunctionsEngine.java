@@ -3,10 +3,10 @@ package dev.punctual.local.stepfunctions.executions;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.punctual.local.stepfunctions.asl.AslInterpreter;
-import dev.punctual.local.stepfunctions.asl.ErrorNames;
+import dev.punctual.local.stepfunctions.asl.Interpreter;
 import dev.punctual.local.stepfunctions.asl.ParsedDefinition;
-import dev.punctual.local.stepfunctions.quotas.StepFunctionsQuota;
+import dev.punctual.local.stepfunctions.asl.errors.StatesRuntimeError;
+import dev.punctual.local.stepfunctions.quotas.Quota;
 import dev.punctual.local.time.Timer;
 import dev.punctual.statemachine.StepFunctionsLimits;
 import java.io.IOException;
@@ -29,7 +29,8 @@ import java.util.concurrent.atomic.LongAdder;
  * history and pagination. Each execution runs its own lifecycle ({@link Execution}); the one-year
  * limit is {@link Deadlines}'; the journal and recovery are {@link Durability}'s.
  *
- * <p>Build it through {@link StepFunctionsLocal}.
+ * <p>Build it with {@link #builder()}; closing it withdraws every run (they resume on the next start
+ * when durable) and closes the journal.
  */
 public final class StepFunctionsEngine implements AutoCloseable {
 
@@ -39,7 +40,7 @@ public final class StepFunctionsEngine implements AutoCloseable {
     public static final int MAX_HISTORY_EVENTS = Execution.MAX_HISTORY_EVENTS;
     /** AWS's quota of open executions per account and Region. */
     public static final int DEFAULT_MAX_OPEN_EXECUTIONS =
-            (int) StepFunctionsQuota.OPEN_EXECUTIONS.largestRegions();
+            (int) Quota.OPEN_EXECUTIONS.largestRegions();
 
     private static final ObjectMapper MAPPER = new ObjectMapper()
             .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
@@ -50,14 +51,29 @@ public final class StepFunctionsEngine implements AutoCloseable {
     private final Deadlines deadlines;
     private final Durability durability;
     private final LongAdder startExecutionCalls = new LongAdder();
+    private volatile Recovery recovery = Recovery.NONE;
 
-    StepFunctionsEngine(AslInterpreter interpreter, Timer timer, String partition, String region, String accountId,
+    StepFunctionsEngine(Interpreter interpreter, Timer timer, String partition, String region, String accountId,
             int maxOpenExecutions, int closedRetention, int launcherThreads) {
         this.registry = new Registry(maxOpenExecutions, closedRetention);
         this.host = new ExecutionHost(interpreter, timer, new EndpointArns(partition, region, accountId), registry,
                 launcherThreads);
         this.deadlines = new Deadlines(timer, registry::openExecutions);
         this.durability = new Durability(host, registry, deadlines);
+    }
+
+    /** A builder of an engine; interpreter and timer are required. */
+    public static EngineBuilder builder() {
+        return new EngineBuilder();
+    }
+
+    /** What the start found in the data directory; {@link Recovery#NONE} without one. */
+    public Recovery recovery() {
+        return recovery;
+    }
+
+    void recovered(Recovery recovered) {
+        this.recovery = recovered;
     }
 
     /** Where the journal goes, and how recovery reads it back. */
@@ -76,12 +92,12 @@ public final class StepFunctionsEngine implements AutoCloseable {
 
     /** Tells {@code listener} of every execution started or closed from now on. */
     public void addListener(ExecutionListener listener) {
-        host.listeners.add(listener);
+        host.addListener(listener);
     }
 
     /** Stops telling {@code listener}. */
     public void removeListener(ExecutionListener listener) {
-        host.listeners.remove(listener);
+        host.removeListener(listener);
     }
 
     /** Running executions, all state machines together. */
@@ -122,7 +138,7 @@ public final class StepFunctionsEngine implements AutoCloseable {
         synchronized (registry) {
             StateMachine existing = registry.get(name);
             if (existing != null) {
-                Definition current = existing.current;
+                StateMachineRevision current = existing.current;
                 if (!existing.deleting && current.parsed().json().equals(definitionJson)
                         && current.roleArn().equals(roleArn)) {
                     return describe(existing);
@@ -134,7 +150,7 @@ public final class StepFunctionsEngine implements AutoCloseable {
             }
             long creation = registry.nextCreationMillis(host.clock.millis());
             StateMachine sm = new StateMachine(host, name, host.arns.stateMachine(name), creation,
-                    new Definition(1, parsed, roleArn, creation));
+                    new StateMachineRevision(1, parsed, roleArn, creation));
             registry.put(sm);
             host.journal().append(JournalCodec.stateMachinePut(sm, sm.current)).join();
             return describe(sm);
@@ -179,9 +195,10 @@ public final class StepFunctionsEngine implements AutoCloseable {
             if (sm.deleting) {
                 throw deleting(sm);
             }
-            Definition current = sm.current;
+            StateMachineRevision current = sm.current;
             long now = host.clock.millis();
-            Definition next = new Definition(current.revision() + 1, parsed == null ? current.parsed() : parsed,
+            StateMachineRevision next = new StateMachineRevision(current.revision() + 1,
+                    parsed == null ? current.parsed() : parsed,
                     roleArn == null ? current.roleArn() : roleArn, now);
             sm.addRevision(next);
             host.journal().append(JournalCodec.stateMachinePut(sm, next)).join();
@@ -239,11 +256,11 @@ public final class StepFunctionsEngine implements AutoCloseable {
             sm.running.incrementAndGet();
         }
         deadlines.track(created);
-        host.listeners.started(created);
+        host.started(created);
         StartedExecution started = new StartedExecution(created.arn(), Instant.ofEpochMilli(created.startMillis));
         return durable.handleAsync((ok, failure) -> {
             if (failure != null) {
-                created.close(ExecutionStatus.FAILED, null, ErrorNames.RUNTIME,
+                created.close(ExecutionStatus.FAILED, null, StatesRuntimeError.NAME,
                         "The execution's start could not be persisted: " + failure.getMessage());
                 throw new StepFunctionsException(ErrorCode.INTERNAL,
                         "Could not persist the execution start: " + failure.getMessage());
@@ -388,7 +405,7 @@ public final class StepFunctionsEngine implements AutoCloseable {
     }
 
     private static StateMachineDescription describe(StateMachine sm) {
-        Definition d = sm.current;
+        StateMachineRevision d = sm.current;
         return new StateMachineDescription(sm.arn, sm.name, sm.deleting ? "DELETING" : "ACTIVE", d.parsed().json(),
                 d.roleArn(), STANDARD, Instant.ofEpochMilli(sm.creationMillis), Instant.ofEpochMilli(d.updateMillis()));
     }

@@ -2,10 +2,11 @@ package dev.punctual.local.stepfunctions.tasks;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.punctual.local.stepfunctions.asl.ErrorNames;
-import dev.punctual.local.stepfunctions.asl.ExecutionContext;
-import dev.punctual.local.stepfunctions.asl.TaskFailedException;
-import dev.punctual.local.stepfunctions.asl.TaskResource;
+import dev.punctual.local.stepfunctions.asl.errors.AslError;
+import dev.punctual.local.stepfunctions.asl.errors.StatesRuntimeError;
+import dev.punctual.local.stepfunctions.asl.errors.TaskError;
+import dev.punctual.local.stepfunctions.asl.run.ContextObject;
+import dev.punctual.local.stepfunctions.asl.run.TaskResource;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
@@ -86,7 +87,7 @@ public final class DynamoDbTaskResource implements TaskResource {
 
     /** Calls DynamoDB on the caller's thread (the interpreter's task executor). */
     @Override
-    public CompletionStage<JsonNode> invoke(String resourceArn, JsonNode parameters, ExecutionContext context) {
+    public CompletionStage<JsonNode> invoke(String resourceArn, JsonNode parameters, ContextObject context) {
         Matcher optimized = OPTIMIZED.matcher(resourceArn);
         boolean isOptimized = optimized.matches();
         Matcher sdk = SDK.matcher(resourceArn);
@@ -97,7 +98,7 @@ public final class DynamoDbTaskResource implements TaskResource {
         String errorPrefix = isOptimized ? "DynamoDB." : "DynamoDb.";
         try {
             return CompletableFuture.completedFuture(call(action, parameters, isOptimized, errorPrefix));
-        } catch (TaskFailedException e) {
+        } catch (AslError e) {
             return CompletableFuture.failedFuture(e);
         }
     }
@@ -110,20 +111,20 @@ public final class DynamoDbTaskResource implements TaskResource {
             SdkJson.fill(builder, parameters, "");
             request = ((SdkBuilder<?, ?>) builder).build();
         } catch (IllegalArgumentException e) {
-            throw new TaskFailedException(ErrorNames.RUNTIME, "Invalid parameters for DynamoDB " + action + ": "
+            throw new StatesRuntimeError("Invalid parameters for DynamoDB " + action + ": "
                     + e.getMessage());
         }
         faults.next().ifPresent(code -> {
-            throw new TaskFailedException(errorPrefix + sdkErrorName(code, optimized), faultMessage(code, optimized));
+            throw new TaskError(errorPrefix + sdkErrorName(code, optimized), faultMessage(code, optimized));
         });
         DynamoDbResponse response;
         try {
             response = operation.call().apply(request);
         } catch (DynamoDbException e) {
             String code = e.awsErrorDetails() == null ? "DynamoDbException" : e.awsErrorDetails().errorCode();
-            throw new TaskFailedException(errorPrefix + sdkErrorName(code, optimized), cause(e, code, optimized));
+            throw new TaskError(errorPrefix + sdkErrorName(code, optimized), cause(e, code, optimized));
         } catch (SdkClientException e) {
-            throw new TaskFailedException(errorPrefix + "SdkClientException", e.getMessage());
+            throw new TaskError(errorPrefix + "SdkClientException", e.getMessage());
         }
         ObjectNode result = SdkJson.toJson(response);
         if (optimized) {

@@ -2,11 +2,12 @@ package dev.punctual.local.stepfunctions.tasks;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.punctual.local.stepfunctions.asl.ErrorNames;
-import dev.punctual.local.stepfunctions.asl.ExecutionContext;
-import dev.punctual.local.stepfunctions.asl.TaskFailedException;
-import dev.punctual.local.stepfunctions.asl.TaskResource;
+import dev.punctual.local.stepfunctions.asl.errors.AslError;
+import dev.punctual.local.stepfunctions.asl.errors.StatesRuntimeError;
+import dev.punctual.local.stepfunctions.asl.errors.TaskError;
 import dev.punctual.local.stepfunctions.asl.paths.Json;
+import dev.punctual.local.stepfunctions.asl.run.ContextObject;
+import dev.punctual.local.stepfunctions.asl.run.TaskResource;
 import java.util.Objects;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
@@ -40,14 +41,14 @@ public final class LambdaTaskResource implements TaskResource {
     }
 
     @Override
-    public CompletionStage<JsonNode> invoke(String resourceArn, JsonNode parameters, ExecutionContext context) {
+    public CompletionStage<JsonNode> invoke(String resourceArn, JsonNode parameters, ContextObject context) {
         try {
             if (FUNCTION.matcher(resourceArn).matches()) {
                 return CompletableFuture.completedFuture(call(resourceArn, parameters));
             }
             JsonNode functionName = parameters.get("FunctionName");
             if (functionName == null || !functionName.isTextual()) {
-                throw new TaskFailedException(ErrorNames.RUNTIME, "lambda:invoke needs a FunctionName string parameter");
+                throw new StatesRuntimeError("lambda:invoke needs a FunctionName string parameter");
             }
             JsonNode payload = parameters.has("Payload") ? parameters.get("Payload") : Json.MAPPER.createObjectNode();
             JsonNode output = call(functionName.textValue(), payload);
@@ -60,13 +61,13 @@ public final class LambdaTaskResource implements TaskResource {
             result.putObject("SdkResponseMetadata").put("RequestId", UUID.randomUUID().toString());
             result.put("StatusCode", 200);
             return CompletableFuture.completedFuture(result);
-        } catch (TaskFailedException e) {
+        } catch (AslError e) {
             return CompletableFuture.failedFuture(e);
         }
     }
 
     private JsonNode call(String nameOrArn, JsonNode payload) {
-        Function<JsonNode, JsonNode> function = functions.find(nameOrArn).orElseThrow(() -> new TaskFailedException(
+        Function<JsonNode, JsonNode> function = functions.find(nameOrArn).orElseThrow(() -> new TaskError(
                 "Lambda.ResourceNotFoundException", "Function not found: " + nameOrArn
                         + " (Service: Lambda, Status Code: 404, Request ID: " + UUID.randomUUID() + ")"));
         try {
@@ -76,7 +77,7 @@ public final class LambdaTaskResource implements TaskResource {
             ObjectNode cause = Json.MAPPER.createObjectNode();
             cause.put("errorMessage", e.getMessage());
             cause.put("errorType", e.getClass().getName());
-            throw new TaskFailedException(e.getClass().getName(), Json.write(cause));
+            throw new TaskError(e.getClass().getName(), Json.write(cause));
         }
     }
 }

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.punctual.local.stepfunctions.asl.Interpreter;
-import dev.punctual.local.stepfunctions.executions.StepFunctionsLocal;
+import dev.punctual.local.stepfunctions.executions.StepFunctionsEngine;
 import dev.punctual.local.time.ManualTimer;
 import java.io.ByteArrayInputStream;
 import java.net.URI;
@@ -34,19 +34,19 @@ class InProcessTransportTest {
     private static final String WAIT = """
             {"StartAt":"Hold","States":{"Hold":{"Type":"Wait","Seconds":60,"End":true}}}""";
 
-    private StepFunctionsLocal local;
+    private StepFunctionsEngine local;
     private InProcessTransport transport;
     private SfnClient sfn;
 
     @BeforeEach
     void start() {
         ManualTimer timer = ManualTimer.startingAt(Instant.parse("2030-01-01T00:00:00Z"));
-        local = StepFunctionsLocal.builder()
+        local = StepFunctionsEngine.builder()
                 .interpreter(resources -> new Interpreter(timer, resources, Runnable::run))
                 .taskResources(List.of())
                 .timer(timer)
                 .build();
-        transport = new InProcessTransport(local.engine());
+        transport = new InProcessTransport(local);
         sfn = SfnClient.builder()
                 .endpointOverride(URI.create("http://127.0.0.1:1"))
                 .region(Region.US_EAST_1)
@@ -69,7 +69,7 @@ class InProcessTransportTest {
 
         assertThat(arn).isEqualTo("arn:aws:states:us-east-1:123456789012:execution:held:one");
         assertThat(sfn.describeExecution(b -> b.executionArn(arn)).status()).isEqualTo(ExecutionStatus.RUNNING);
-        assertThat(local.engine().openExecutions()).isEqualTo(1);
+        assertThat(local.openExecutions()).isEqualTo(1);
     }
 
     @Test

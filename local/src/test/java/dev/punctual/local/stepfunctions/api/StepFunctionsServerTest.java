@@ -6,10 +6,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import dev.punctual.local.stepfunctions.asl.ExecutionContext;
 import dev.punctual.local.stepfunctions.asl.Interpreter;
-import dev.punctual.local.stepfunctions.asl.TaskResource;
-import dev.punctual.local.stepfunctions.executions.StepFunctionsLocal;
+import dev.punctual.local.stepfunctions.asl.run.ContextObject;
+import dev.punctual.local.stepfunctions.asl.run.TaskResource;
+import dev.punctual.local.stepfunctions.executions.StepFunctionsEngine;
 import dev.punctual.local.time.ManualTimer;
 import dev.punctual.statemachine.Arns;
 import dev.punctual.statemachine.StateMachineDefinitions;
@@ -71,7 +71,7 @@ class StepFunctionsServerTest {
 
     private final List<JsonNode> deletes = new CopyOnWriteArrayList<>();
     private ManualTimer timer;
-    private StepFunctionsLocal local;
+    private StepFunctionsEngine local;
     private StepFunctionsServer server;
     private SfnClient sfn;
 
@@ -89,18 +89,18 @@ class StepFunctionsServerTest {
             }
 
             @Override
-            public CompletionStage<JsonNode> invoke(String arn, JsonNode parameters, ExecutionContext context) {
+            public CompletionStage<JsonNode> invoke(String arn, JsonNode parameters, ContextObject context) {
                 deletes.add(parameters);
                 return CompletableFuture.completedFuture(JsonNodeFactory.instance.objectNode());
             }
         };
-        local = StepFunctionsLocal.builder()
+        local = StepFunctionsEngine.builder()
                 .interpreter(resources -> new Interpreter(timer, resources, Runnable::run))
                 .taskResources(List.of(deleteItem))
                 .timer(timer)
                 .maxOpenExecutions(maxOpen)
                 .build();
-        server = StepFunctionsServer.start(local.engine(), new InetSocketAddress("127.0.0.1", 0));
+        server = StepFunctionsServer.start(local, new InetSocketAddress("127.0.0.1", 0));
         sfn = SfnClient.builder()
                 .endpointOverride(URI.create("http://127.0.0.1:" + server.port()))
                 .region(Region.US_EAST_1)

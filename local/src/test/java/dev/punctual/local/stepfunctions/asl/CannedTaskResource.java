@@ -1,6 +1,9 @@
 package dev.punctual.local.stepfunctions.asl;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.punctual.local.stepfunctions.asl.errors.TaskError;
+import dev.punctual.local.stepfunctions.asl.run.ContextObject;
+import dev.punctual.local.stepfunctions.asl.run.TaskResource;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -35,7 +38,7 @@ final class CannedTaskResource implements TaskResource {
     }
 
     @Override
-    public synchronized CompletionStage<JsonNode> invoke(String resourceArn, JsonNode parameters, ExecutionContext context) {
+    public synchronized CompletionStage<JsonNode> invoke(String resourceArn, JsonNode parameters, ContextObject context) {
         this.parameters.add(parameters);
         List<JsonNode> list = answers.get(resourceArn);
         int call = calls.merge(resourceArn, 1, Integer::sum) - 1;
@@ -44,7 +47,7 @@ final class CannedTaskResource implements TaskResource {
             return new CompletableFuture<>();
         }
         if (answer.has("error")) {
-            return CompletableFuture.failedFuture(new TaskFailedException(answer.get("error").asText(),
+            return CompletableFuture.failedFuture(new TaskError(answer.get("error").asText(),
                     answer.path("cause").asText("")));
         }
         if (answer.has("echo")) {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.punctual.local.stepfunctions.asl.paths.Json;
+import dev.punctual.local.stepfunctions.asl.run.RunOutcome;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URISyntaxException;
@@ -95,7 +96,7 @@ class ConformanceTest {
         CannedTaskResource tasks = run.tasks;
         List<Instant> wakeUps = run.wakeUps;
 
-        ExecutionOutcome outcome = observer.outcome.get();
+        RunOutcome outcome = observer.outcome.get();
         assertThat(outcome).as("the execution completed").isNotNull();
         assertThat(observer.completions).hasSize(1);
         if (expect.has("output")) {
@@ -103,7 +104,7 @@ class ConformanceTest {
             assertThat(normalize(outcome.output())).isEqualTo(normalize(expect.get("output")));
         }
         if (expect.has("error")) {
-            assertThat(outcome.status()).isNotEqualTo(ExecutionOutcome.Status.SUCCEEDED);
+            assertThat(outcome.status()).isNotEqualTo(RunOutcome.Status.SUCCEEDED);
             assertThat(outcome.error()).as("error (cause: %s)", outcome.cause()).isEqualTo(expect.get("error").asText());
         }
         if (expect.has("status")) {

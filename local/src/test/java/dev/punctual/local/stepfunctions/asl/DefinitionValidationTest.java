@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.punctual.local.stepfunctions.asl.errors.InvalidDefinitionException;
 import dev.punctual.local.stepfunctions.asl.paths.Json;
 import dev.punctual.local.time.ManualTimer;
 import dev.punctual.statemachine.StateMachineDefinitions;

@@ -2,7 +2,9 @@ package dev.punctual.local.stepfunctions.asl;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.punctual.local.stepfunctions.asl.errors.InvalidDefinitionException;
 import dev.punctual.local.stepfunctions.asl.paths.Json;
+import dev.punctual.local.stepfunctions.asl.run.RunOutcome;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -51,12 +53,12 @@ record Differential(JsonNode ours, JsonNode theirs) {
         } catch (InvalidDefinitionException e) {
             return result.put("status", "INVALID").put("message", e.getMessage());
         }
-        ExecutionOutcome outcome = run.outcome();
+        RunOutcome outcome = run.outcome();
         if (outcome == null) {
             return result.put("status", "STUCK");
         }
         result.put("status", outcome.status().name());
-        if (outcome.status() == ExecutionOutcome.Status.SUCCEEDED) {
+        if (outcome.status() == RunOutcome.Status.SUCCEEDED) {
             result.set("output", outcome.output());
         } else {
             result.put("error", outcome.error());

@@ -17,7 +17,7 @@ import java.util.Random;
  *
  * <p>Every step writes its result under a new key ({@code ResultPath: $.r<n>}), so the input's fields
  * stay where the next steps' paths expect them and the final output shows what every step computed.
- * Left out, because aws-local-stepfunctions departs from AWS there (see the README's feature table):
+ * Left out, because aws-local-stepfunctions departs from AWS there (see the feature table in docs/engine.md):
  * type tests with {@code false} ({@code IsPresent: false}, {@code IsString: false}, ...), intrinsics in ErrorPath/CausePath, the path {@code $} on a falsy value, a slice that selects nothing, JsonMerge straight on an input object (theirs changes the input), {@code $$.State}, {@code $$.Execution.Input}
  * and {@code StartTime} inside Map and Parallel, sub-second timestamps, full jitter, failing intrinsics.
  */

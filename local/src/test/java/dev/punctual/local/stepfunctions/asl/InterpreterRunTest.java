@@ -4,6 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.punctual.local.stepfunctions.asl.paths.Json;
+import dev.punctual.local.stepfunctions.asl.run.Checkpoint;
+import dev.punctual.local.stepfunctions.asl.run.ContextObject;
+import dev.punctual.local.stepfunctions.asl.run.Run;
+import dev.punctual.local.stepfunctions.asl.run.RunOutcome;
+import dev.punctual.local.stepfunctions.asl.run.TaskResource;
 import dev.punctual.local.stepfunctions.tasks.LambdaFunctions;
 import dev.punctual.local.stepfunctions.tasks.LambdaTaskResource;
 import dev.punctual.local.time.ManualTimer;
@@ -16,7 +21,7 @@ import org.junit.jupiter.api.Test;
 class InterpreterRunTest {
 
     private static final Instant T0 = Instant.parse("2024-01-01T00:00:00Z");
-    private static final ExecutionContext CONTEXT = new ExecutionContext("arn:aws:states:us-east-1:1:execution:sm:e",
+    private static final ContextObject CONTEXT = new ContextObject("arn:aws:states:us-east-1:1:execution:sm:e",
             "e", T0, "arn:aws:iam::1:role/r", "arn:aws:states:us-east-1:1:stateMachine:sm", "sm");
     private static final String WAIT_THEN_PASS = "{\"StartAt\":\"W\",\"States\":{"
             + "\"W\":{\"Type\":\"Wait\",\"Seconds\":100,\"Next\":\"P\"},"
@@ -31,7 +36,7 @@ class InterpreterRunTest {
     void resume_whenWaitCheckpointed_wakesAtRecordedInstantNotRecomputed() {
         ParsedDefinition definition = interpreter.parse(WAIT_THEN_PASS);
         RecordingObserver first = new RecordingObserver();
-        ExecutionRun run = interpreter.start(definition, CONTEXT, Json.parse("{\"a\":1}"), first);
+        Run run = interpreter.start(definition, CONTEXT, Json.parse("{\"a\":1}"), first);
         Checkpoint waiting = first.checkpoints.get(first.checkpoints.size() - 1);
         assertThat(waiting.wakeAt()).isEqualTo(T0.plusSeconds(100));
         run.stop();
@@ -60,7 +65,7 @@ class InterpreterRunTest {
 
             @Override
             public java.util.concurrent.CompletionStage<JsonNode> invoke(String arn, JsonNode parameters,
-                    ExecutionContext context) {
+                    ContextObject context) {
                 calls.incrementAndGet();
                 return java.util.concurrent.CompletableFuture.completedFuture(Json.parse("{}"));
             }
@@ -88,7 +93,7 @@ class InterpreterRunTest {
     void stop_whenWaiting_withdrawsWakeUpAndReportsNothingMore() {
         ParsedDefinition definition = interpreter.parse(WAIT_THEN_PASS);
         RecordingObserver observer = new RecordingObserver();
-        ExecutionRun run = interpreter.start(definition, CONTEXT, Json.parse("{}"), observer);
+        Run run = interpreter.start(definition, CONTEXT, Json.parse("{}"), observer);
         int events = observer.events.size();
 
         run.stop();
@@ -117,7 +122,7 @@ class InterpreterRunTest {
             throw new IllegalStateException("no luck");
         });
         RecordingObserver observer = new RecordingObserver();
-        ExecutionOutcome outcome = runToEnd("{\"StartAt\":\"L\",\"States\":{\"L\":{\"Type\":\"Task\","
+        RunOutcome outcome = runToEnd("{\"StartAt\":\"L\",\"States\":{\"L\":{\"Type\":\"Task\","
                 + "\"Resource\":\"arn:aws:lambda:us-east-1:123456789012:function:boom\","
                 + "\"Catch\":[{\"ErrorEquals\":[\"java.lang.IllegalStateException\"],\"Next\":\"C\"}],\"End\":true},"
                 + "\"C\":{\"Type\":\"Pass\",\"End\":true}}}", "{}", observer);
@@ -129,18 +134,18 @@ class InterpreterRunTest {
 
     @Test
     void lambdaInvoke_whenFunctionUnknown_failsWithResourceNotFound() {
-        ExecutionOutcome outcome = runToEnd("{\"StartAt\":\"L\",\"States\":{\"L\":{\"Type\":\"Task\","
+        RunOutcome outcome = runToEnd("{\"StartAt\":\"L\",\"States\":{\"L\":{\"Type\":\"Task\","
                 + "\"Resource\":\"arn:aws:states:::lambda:invoke\",\"Parameters\":{\"FunctionName\":\"nobody\"},"
                 + "\"End\":true}}}", "{}");
 
         assertThat(outcome.error()).isEqualTo("Lambda.ResourceNotFoundException");
     }
 
-    private ExecutionOutcome runToEnd(String definition, String input) {
+    private RunOutcome runToEnd(String definition, String input) {
         return runToEnd(definition, input, new RecordingObserver());
     }
 
-    private ExecutionOutcome runToEnd(String definition, String input, RecordingObserver observer) {
+    private RunOutcome runToEnd(String definition, String input, RecordingObserver observer) {
         interpreter.start(interpreter.parse(definition), CONTEXT, Json.parse(input), observer);
         timer.runAll(1_000);
         return observer.outcome.get();

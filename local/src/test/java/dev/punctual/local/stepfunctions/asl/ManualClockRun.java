@@ -1,7 +1,10 @@
 package dev.punctual.local.stepfunctions.asl;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.punctual.local.stepfunctions.asl.errors.InvalidDefinitionException;
 import dev.punctual.local.stepfunctions.asl.paths.Json;
+import dev.punctual.local.stepfunctions.asl.run.ContextObject;
+import dev.punctual.local.stepfunctions.asl.run.RunOutcome;
 import dev.punctual.local.time.ManualTimer;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -40,7 +43,7 @@ final class ManualClockRun {
         Interpreter interpreter = new Interpreter(run.timer, List.of(run.tasks), Runnable::run, new Random(7),
                 "us-east-1");
         ParsedDefinition parsed = interpreter.parse(Json.write(definition));
-        ExecutionContext context = new ExecutionContext(EXECUTION_ARN, EXECUTION_NAME, start, ROLE_ARN,
+        ContextObject context = new ContextObject(EXECUTION_ARN, EXECUTION_NAME, start, ROLE_ARN,
                 STATE_MACHINE_ARN, STATE_MACHINE_NAME);
         interpreter.start(parsed, context, input, run.observer);
         for (int i = 0; i < 10_000 && run.observer.outcome.get() == null && run.timer.nextWakeUp() != null; i++) {
@@ -50,7 +53,7 @@ final class ManualClockRun {
     }
 
     /** How the run ended, or {@code null} if it had not ended when time ran out of wake-ups. */
-    ExecutionOutcome outcome() {
+    RunOutcome outcome() {
         return observer.outcome.get();
     }
 

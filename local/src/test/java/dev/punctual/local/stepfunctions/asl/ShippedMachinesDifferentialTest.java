@@ -25,7 +25,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * throttled then deleted, failed, long horizon continued as a new execution (or already continued),
  * bucket worked, bucket function failing or timing out until the retries run out.
  *
- * <p>Two things the other interpreter lacks are supplied or set aside, as the README's feature table
+ * <p>Two things the other interpreter lacks are supplied or set aside, as the feature table in docs/engine.md
  * records: it has no {@code $$.State}, so the case hands it {@code $$.State.EnteredTime} as AWS
  * defines it (when the delete state was entered, our engine's own value is checked against it); and
  * its full-jitter retry waits are random, so after a jittered retry the end instant is not compared.

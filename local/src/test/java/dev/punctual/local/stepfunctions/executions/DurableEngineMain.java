@@ -3,9 +3,9 @@ package dev.punctual.local.stepfunctions.executions;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import dev.punctual.local.stepfunctions.api.StepFunctionsServer;
-import dev.punctual.local.stepfunctions.asl.ExecutionContext;
 import dev.punctual.local.stepfunctions.asl.Interpreter;
-import dev.punctual.local.stepfunctions.asl.TaskResource;
+import dev.punctual.local.stepfunctions.asl.run.ContextObject;
+import dev.punctual.local.stepfunctions.asl.run.TaskResource;
 import dev.punctual.local.time.ClockTimer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -46,7 +46,7 @@ public final class DurableEngineMain {
 
             @Override
             public synchronized CompletionStage<JsonNode> invoke(String arn, JsonNode parameters,
-                    ExecutionContext context) {
+                    ContextObject context) {
                 try (FileChannel log = FileChannel.open(calls, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
                         StandardOpenOption.APPEND)) {
                     log.write(java.nio.ByteBuffer.wrap((context.executionName() + "\n")
@@ -58,14 +58,14 @@ public final class DurableEngineMain {
                 return CompletableFuture.completedFuture(JsonNodeFactory.instance.objectNode().put("recorded", true));
             }
         };
-        StepFunctionsLocal local = StepFunctionsLocal.builder()
+        StepFunctionsEngine local = StepFunctionsEngine.builder()
                 .interpreter(resources -> new Interpreter(timer, resources, actions))
                 .taskResources(List.of(record))
                 .timer(timer)
                 .dataDirectory(data)
                 .journalSegmentBytes(64 * 1024)
                 .build();
-        StepFunctionsServer server = StepFunctionsServer.start(local.engine(), new InetSocketAddress("127.0.0.1", 0));
+        StepFunctionsServer server = StepFunctionsServer.start(local, new InetSocketAddress("127.0.0.1", 0));
         System.out.println("READY " + server.port() + " resumed=" + local.recovery().executionsResumed());
         System.out.flush();
         Thread.currentThread().join();

@@ -8,7 +8,7 @@ import dev.punctual.local.stepfunctions.api.StepFunctionsServer;
 import dev.punctual.local.stepfunctions.asl.Interpreter;
 import dev.punctual.local.stepfunctions.executions.ExecutionStatus;
 import dev.punctual.local.stepfunctions.executions.HistoryEvent;
-import dev.punctual.local.stepfunctions.executions.StepFunctionsLocal;
+import dev.punctual.local.stepfunctions.executions.StepFunctionsEngine;
 import dev.punctual.local.time.ManualTimer;
 import java.net.InetSocketAddress;
 import java.net.URI;
@@ -48,8 +48,8 @@ class QuotaEnforcementTest {
 
     private final ManualTimer timer = ManualTimer.startingAt(T0);
     private final List<AutoCloseable> closeables = new ArrayList<>();
-    private StepFunctionsLocal local;
-    private StepFunctionsThrottles throttles;
+    private StepFunctionsEngine local;
+    private Throttles throttles;
 
     @AfterEach
     void close() throws Exception {
@@ -58,9 +58,9 @@ class QuotaEnforcementTest {
         }
     }
 
-    private void startEngine(StepFunctionsQuotas quotas) {
-        throttles = StepFunctionsThrottles.of(quotas, timer.clock());
-        local = StepFunctionsLocal.builder()
+    private void startEngine(QuotaSettings quotas) {
+        throttles = Throttles.of(quotas, timer.clock());
+        local = StepFunctionsEngine.builder()
                 .interpreter(resources -> new Interpreter(timer, resources, Runnable::run, throttles.transitions()))
                 .timer(timer)
                 .maxOpenExecutions(quotas.openExecutions())
@@ -69,7 +69,7 @@ class QuotaEnforcementTest {
     }
 
     private SfnClient overHttp() {
-        StepFunctionsServer server = StepFunctionsServer.start(local.engine(), throttles,
+        StepFunctionsServer server = StepFunctionsServer.start(local, throttles,
                 new InetSocketAddress("127.0.0.1", 0));
         closeables.add(server);
         return client(b -> b.endpointOverride(URI.create("http://127.0.0.1:" + server.port()))
@@ -78,7 +78,7 @@ class QuotaEnforcementTest {
 
     private SfnClient inProcess() {
         return client(b -> b.endpointOverride(URI.create("http://127.0.0.1:1"))
-                .httpClient(new InProcessTransport(local.engine(), throttles)));
+                .httpClient(new InProcessTransport(local, throttles)));
     }
 
     private SfnClient client(Function<SfnClientBuilder, SfnClientBuilder> transport) {
@@ -93,7 +93,7 @@ class QuotaEnforcementTest {
 
     @Test
     void startExecution_pastTheBucket_failsWithThrottlingExceptionOverHttpAndInProcessAlike() {
-        startEngine(StepFunctionsQuotas.awsDefaults().withOverride("start-execution-burst=10")
+        startEngine(QuotaSettings.awsDefaults().withOverride("start-execution-burst=10")
                 .withOverride("start-execution-rate=2"));
         SfnClient http = overHttp();
         SfnClient sameProcess = inProcess();
@@ -113,12 +113,12 @@ class QuotaEnforcementTest {
             assertThat(e.isThrottlingException()).as("the SDK classifies it as throttling, so it retries it").isTrue();
         });
         assertThat(throttles.counts()).isEqualTo(new ThrottleCounts(8, 0, 0));
-        assertThat(local.engine().openExecutions()).isEqualTo(17);
+        assertThat(local.openExecutions()).isEqualTo(17);
     }
 
     @Test
     void throttledRequest_answersTheAwsJson10ErrorShape() throws Exception {
-        startEngine(StepFunctionsQuotas.awsDefaults().withOverride("stop-execution-burst=1"));
+        startEngine(QuotaSettings.awsDefaults().withOverride("stop-execution-burst=1"));
         SfnClient http = overHttp();
         String machine = http.createStateMachine(b -> b.name("m").definition(WAIT_FROM_INPUT).roleArn(ROLE))
                 .stateMachineArn();
@@ -140,7 +140,7 @@ class QuotaEnforcementTest {
 
     @Test
     void openExecutions_atTheQuota_refusesTheNextUntilOneCloses() {
-        startEngine(StepFunctionsQuotas.awsDefaults().withOverride("open-executions=50"));
+        startEngine(QuotaSettings.awsDefaults().withOverride("open-executions=50"));
         SfnClient sfn = inProcess();
         String machine = sfn.createStateMachine(b -> b.name("m").definition(WAIT_FROM_INPUT).roleArn(ROLE))
                 .stateMachineArn();
@@ -153,16 +153,16 @@ class QuotaEnforcementTest {
                 .isInstanceOf(ExecutionLimitExceededException.class).hasMessageContaining("50 executions are open");
 
         timer.advance(Duration.ofSeconds(10));
-        assertThat(local.engine().openExecutions()).isEqualTo(49);
+        assertThat(local.openExecutions()).isEqualTo(49);
         assertThat(sfn.startExecution(b -> b.stateMachineArn(machine).name("51st").input("{\"seconds\":1}"))
                 .executionArn()).endsWith(":51st");
     }
 
     @Test
     void stateTransitions_pastTheBucket_areDelayedOnTheTimerNotFailed() {
-        startEngine(StepFunctionsQuotas.awsDefaults().withOverride("state-transition-burst=5")
+        startEngine(QuotaSettings.awsDefaults().withOverride("state-transition-burst=5")
                 .withOverride("state-transition-rate=1"));
-        var engine = local.engine();
+        var engine = local;
         String machine = engine.createStateMachine("m", THREE_PASSES, ROLE, null).stateMachineArn();
         List<String> arns = new ArrayList<>();
         for (int i = 0; i < 3; i++) {

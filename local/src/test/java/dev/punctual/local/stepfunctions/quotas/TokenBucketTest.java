@@ -57,7 +57,7 @@ class TokenBucketTest {
                 return this;
             }
         };
-        StepFunctionsThrottles throttles = StepFunctionsThrottles.of(StepFunctionsQuotas.awsDefaults()
+        Throttles throttles = Throttles.of(QuotaSettings.awsDefaults()
                 .withOverride("state-transition-burst=5").withOverride("state-transition-rate=1"), ticking);
         for (int i = 0; i < 5; i++) {
             Instant now = ticking.instant();

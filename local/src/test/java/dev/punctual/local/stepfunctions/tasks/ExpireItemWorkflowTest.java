@@ -4,15 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.punctual.local.stepfunctions.asl.Checkpoint;
-import dev.punctual.local.stepfunctions.asl.ExecutionContext;
-import dev.punctual.local.stepfunctions.asl.ExecutionObserver;
-import dev.punctual.local.stepfunctions.asl.ExecutionOutcome;
 import dev.punctual.local.stepfunctions.asl.Interpreter;
 import dev.punctual.local.stepfunctions.asl.ParsedDefinition;
-import dev.punctual.local.stepfunctions.asl.TaskFailedException;
-import dev.punctual.local.stepfunctions.asl.TaskResource;
+import dev.punctual.local.stepfunctions.asl.errors.StatesTaskFailedError;
 import dev.punctual.local.stepfunctions.asl.paths.Json;
+import dev.punctual.local.stepfunctions.asl.run.Checkpoint;
+import dev.punctual.local.stepfunctions.asl.run.ContextObject;
+import dev.punctual.local.stepfunctions.asl.run.RunObserver;
+import dev.punctual.local.stepfunctions.asl.run.RunOutcome;
+import dev.punctual.local.stepfunctions.asl.run.TaskResource;
 import dev.punctual.local.time.ManualTimer;
 import dev.punctual.statemachine.ExpiryWorkflow;
 import dev.punctual.statemachine.StateMachineDefinitions;
@@ -89,7 +89,7 @@ class ExpireItemWorkflowTest {
 
         timer.advanceTo(EXPIRE_AT);
 
-        assertThat(run.outcome.get().status()).isEqualTo(ExecutionOutcome.Status.SUCCEEDED);
+        assertThat(run.outcome.get().status()).isEqualTo(RunOutcome.Status.SUCCEEDED);
         assertThat(run.outcome.get().output()).isEqualTo(Json.parse(
                 "{\"outcome\":\"Expired\",\"deletedAt\":\"2024-01-01T00:00:30.000Z\"}"));
         assertThat(itemExists()).isFalse();
@@ -106,7 +106,7 @@ class ExpireItemWorkflowTest {
 
         timer.advanceTo(EXPIRE_AT);
 
-        assertThat(run.outcome.get().status()).isEqualTo(ExecutionOutcome.Status.SUCCEEDED);
+        assertThat(run.outcome.get().status()).isEqualTo(RunOutcome.Status.SUCCEEDED);
         assertThat(run.outcome.get().output()).isEqualTo(Json.parse("{\"outcome\":\"Superseded\"}"));
         assertThat(itemExists()).isTrue();
         assertThat(run.types()).contains("TaskFailed");
@@ -123,7 +123,7 @@ class ExpireItemWorkflowTest {
 
         timer.advanceTo(EXPIRE_AT.plus(Duration.ofMinutes(5)));
 
-        assertThat(run.outcome.get().status()).isEqualTo(ExecutionOutcome.Status.SUCCEEDED);
+        assertThat(run.outcome.get().status()).isEqualTo(RunOutcome.Status.SUCCEEDED);
         assertThat(run.outcome.get().output().get("outcome").asText()).isEqualTo("Expired");
         assertThat(faults.injected()).isEqualTo(3);
         assertThat(run.types().stream().filter("TaskFailed"::equals)).hasSize(3);
@@ -137,8 +137,8 @@ class ExpireItemWorkflowTest {
 
         timer.advanceTo(EXPIRE_AT.plus(Duration.ofHours(1)));
 
-        ExecutionOutcome outcome = run.outcome.get();
-        assertThat(outcome.status()).isEqualTo(ExecutionOutcome.Status.FAILED);
+        RunOutcome outcome = run.outcome.get();
+        assertThat(outcome.status()).isEqualTo(RunOutcome.Status.FAILED);
         assertThat(outcome.error()).isEqualTo("DynamoDB.ThrottlingException");
         assertThat(outcome.cause()).contains("Rate of requests exceeds the allowed throughput");
         assertThat(faults.injected()).isEqualTo(9);
@@ -155,7 +155,7 @@ class ExpireItemWorkflowTest {
         input.put(ExpiryWorkflow.HORIZON_HOPS, 0);
         input.put(ExpiryWorkflow.CHAIN_NAME, "items-a");
         Run run = new Run();
-        interpreter.start(definition, new ExecutionContext("arn:aws:states:us-east-1:000000000000:execution:expire-item:e1",
+        interpreter.start(definition, new ContextObject("arn:aws:states:us-east-1:000000000000:execution:expire-item:e1",
                 "e1", START, "arn:aws:iam::000000000000:role/r", "arn:aws:states:us-east-1:000000000000:stateMachine:expire-item",
                 "expire-item"), input, run);
         return run;
@@ -181,13 +181,13 @@ class ExpireItemWorkflowTest {
         }
 
         @Override
-        public CompletionStage<JsonNode> invoke(String resourceArn, JsonNode parameters, ExecutionContext context) {
-            return CompletableFuture.failedFuture(new TaskFailedException("States.TaskFailed", "not in this test"));
+        public CompletionStage<JsonNode> invoke(String resourceArn, JsonNode parameters, ContextObject context) {
+            return CompletableFuture.failedFuture(new StatesTaskFailedError("not in this test"));
         }
     }
 
-    private static final class Run implements ExecutionObserver {
-        final AtomicReference<ExecutionOutcome> outcome = new AtomicReference<>();
+    private static final class Run implements RunObserver {
+        final AtomicReference<RunOutcome> outcome = new AtomicReference<>();
         final List<Checkpoint> checkpoints = new CopyOnWriteArrayList<>();
         final List<Map.Entry<String, ObjectNode>> events = new CopyOnWriteArrayList<>();
 
@@ -202,7 +202,7 @@ class ExpireItemWorkflowTest {
         }
 
         @Override
-        public void onCompleted(ExecutionOutcome result) {
+        public void onCompleted(RunOutcome result) {
             outcome.set(result);
         }
 

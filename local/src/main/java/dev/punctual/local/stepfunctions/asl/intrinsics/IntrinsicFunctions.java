@@ -7,8 +7,8 @@ import com.fasterxml.jackson.databind.node.IntNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
-import dev.punctual.local.stepfunctions.asl.AslError;
-import dev.punctual.local.stepfunctions.asl.ErrorNames;
+import dev.punctual.local.stepfunctions.asl.errors.AslError;
+import dev.punctual.local.stepfunctions.asl.errors.StatesIntrinsicFailureError;
 import dev.punctual.local.stepfunctions.asl.paths.Json;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -353,7 +353,7 @@ public final class IntrinsicFunctions {
     }
 
     private static AslError failure(String name, String what) {
-        return new AslError(ErrorNames.INTRINSIC_FAILURE, "Invalid arguments in " + name + ": " + what);
+        return new StatesIntrinsicFailureError("Invalid arguments in " + name + ": " + what);
     }
 
     /** Names of every supported function, for documentation and tests. */

@@ -80,11 +80,6 @@ public final class JsonPaths {
         }
     }
 
-    /** Whether {@code text} is a path ({@code $...}) or context path ({@code $$...}). */
-    public static boolean isPath(String text) {
-        return text != null && text.startsWith("$");
-    }
-
     /**
      * Compiles a path.
      *

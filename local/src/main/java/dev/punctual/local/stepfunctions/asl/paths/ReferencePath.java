@@ -3,8 +3,8 @@ package dev.punctual.local.stepfunctions.asl.paths;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.punctual.local.stepfunctions.asl.AslError;
-import dev.punctual.local.stepfunctions.asl.ErrorNames;
+import dev.punctual.local.stepfunctions.asl.errors.AslError;
+import dev.punctual.local.stepfunctions.asl.errors.StatesResultPathMatchFailureError;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -125,7 +125,7 @@ public final class ReferencePath {
     }
 
     private AslError mismatch(JsonNode target) {
-        return new AslError(ErrorNames.RESULT_PATH_MATCH_FAILURE, "Unable to apply ReferencePath " + text
+        return new StatesResultPathMatchFailureError("Unable to apply ReferencePath " + text
                 + " to input " + Json.write(target));
     }
 }

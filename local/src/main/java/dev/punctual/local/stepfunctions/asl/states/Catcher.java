@@ -1,6 +1,6 @@
 package dev.punctual.local.stepfunctions.asl.states;
 
-import dev.punctual.local.stepfunctions.asl.ErrorNames;
+import dev.punctual.local.stepfunctions.asl.errors.AslError;
 import dev.punctual.local.stepfunctions.asl.paths.ReferencePath;
 import java.util.List;
 import java.util.Set;
@@ -28,7 +28,8 @@ public record Catcher(List<String> errorEquals, ReferencePath resultPath, String
         return new Catcher(errors, resultPath.isAbsent() ? ReferencePath.parse("$") : resultPath.path(), next);
     }
 
-    boolean matches(String error) {
-        return errorEquals.stream().anyMatch(e -> ErrorNames.matches(e, error));
+    /** Whether this Catcher catches {@code error}. */
+    boolean matches(AslError error) {
+        return error.catchable() && errorEquals.stream().anyMatch(error::matchedBy);
     }
 }

@@ -1,8 +1,7 @@
 package dev.punctual.local.stepfunctions.asl.states;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.punctual.local.stepfunctions.asl.AslError;
-import dev.punctual.local.stepfunctions.asl.ErrorNames;
+import dev.punctual.local.stepfunctions.asl.errors.StatesRuntimeError;
 import dev.punctual.local.stepfunctions.asl.paths.Json;
 import dev.punctual.local.stepfunctions.asl.paths.JsonPaths;
 import java.time.Instant;
@@ -145,14 +144,13 @@ public interface ChoiceRule {
             if (operator.equals("IsPresent")) {
                 return found.isPresent() == value.booleanValue();
             }
-            JsonNode actual = found.orElseThrow(() -> new AslError(ErrorNames.RUNTIME,
-                    "Invalid path '" + variable.text() + "': The choice state's condition path references an invalid"
-                            + " value. Input: " + Json.write(input)));
+            JsonNode actual = found.orElseThrow(() -> new StatesRuntimeError("Invalid path '" + variable.text()
+                    + "': The choice state's condition path references an invalid value. Input: " + Json.write(input)));
             JsonNode expected = value;
             if (valuePath != null) {
-                expected = valuePath.find(input, context).orElseThrow(() -> new AslError(ErrorNames.RUNTIME,
-                        "Invalid path '" + valuePath.text() + "': The choice state's condition path references an"
-                                + " invalid value. Input: " + Json.write(input)));
+                expected = valuePath.find(input, context).orElseThrow(() -> new StatesRuntimeError("Invalid path '"
+                        + valuePath.text() + "': The choice state's condition path references an invalid value. Input: "
+                        + Json.write(input)));
             }
             return compare(actual, expected);
         }

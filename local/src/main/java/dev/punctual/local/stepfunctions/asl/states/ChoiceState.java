@@ -1,8 +1,7 @@
 package dev.punctual.local.stepfunctions.asl.states;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.punctual.local.stepfunctions.asl.AslError;
-import dev.punctual.local.stepfunctions.asl.ErrorNames;
+import dev.punctual.local.stepfunctions.asl.errors.StatesNoChoiceMatchedError;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -57,17 +56,16 @@ public final class ChoiceState extends State {
     }
 
     @Override
-    protected void act(Activation activation) {
+    protected void act(Attempt attempt) {
         for (Branch branch : choices) {
-            if (branch.rule().test(activation.input(), activation.context())) {
-                activation.completeTo(activation.input(), branch.next());
+            if (branch.rule().test(attempt.input(), attempt.context())) {
+                attempt.completeTo(attempt.input(), branch.next());
                 return;
             }
         }
         if (defaultNext == null) {
-            throw new AslError(ErrorNames.NO_CHOICE_MATCHED, "An error occurred while executing the state '" + name()
-                    + "'. No choice rule matched and there is no Default.");
+            throw new StatesNoChoiceMatchedError(whileExecuting("No choice rule matched and there is no Default."));
         }
-        activation.completeTo(activation.input(), defaultNext);
+        attempt.completeTo(attempt.input(), defaultNext);
     }
 }

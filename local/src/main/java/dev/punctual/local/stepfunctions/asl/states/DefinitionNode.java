@@ -1,10 +1,9 @@
 package dev.punctual.local.stepfunctions.asl.states;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.punctual.local.stepfunctions.asl.InvalidDefinitionException;
+import dev.punctual.local.stepfunctions.asl.errors.InvalidDefinitionException;
 import dev.punctual.local.stepfunctions.asl.paths.Json;
 import dev.punctual.local.stepfunctions.asl.paths.JsonPaths;
-import dev.punctual.local.stepfunctions.asl.paths.PayloadTemplate;
 import dev.punctual.local.stepfunctions.asl.paths.ReferencePath;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -19,8 +18,8 @@ import java.util.function.Function;
  */
 public final class DefinitionNode {
 
-    /** What a part of a definition needs from the parser beyond its own fields. */
-    public interface Context {
+    /** The parser, as a part of a definition sees it: what that part needs beyond its own fields. */
+    public interface Parser {
 
         /** Reads a nested state machine (a Parallel branch, a Map's item processor). */
         StateMachineGraph graph(DefinitionNode node);
@@ -31,12 +30,12 @@ public final class DefinitionNode {
 
     private final JsonNode json;
     private final String pointer;
-    private final Context context;
+    private final Parser parser;
 
-    public DefinitionNode(JsonNode json, String pointer, Context context) {
+    public DefinitionNode(JsonNode json, String pointer, Parser parser) {
         this.json = json;
         this.pointer = pointer;
-        this.context = context;
+        this.parser = parser;
     }
 
     public JsonNode json() {
@@ -62,16 +61,16 @@ public final class DefinitionNode {
 
     /** {@code field} of this object; absent fields are a missing node. */
     public DefinitionNode field(String field) {
-        return new DefinitionNode(json.path(field), pointer(field), context);
+        return new DefinitionNode(json.path(field), pointer(field), parser);
     }
 
     /** Element {@code index} of this array. */
     public DefinitionNode element(int index) {
-        return new DefinitionNode(json.get(index), pointer + "/" + index, context);
+        return new DefinitionNode(json.get(index), pointer + "/" + index, parser);
     }
 
-    public Context context() {
-        return context;
+    public Parser parser() {
+        return parser;
     }
 
     /** A schema error about this value. */

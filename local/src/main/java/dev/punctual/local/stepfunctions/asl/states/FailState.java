@@ -1,10 +1,9 @@
 package dev.punctual.local.stepfunctions.asl.states;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.punctual.local.stepfunctions.asl.AslError;
-import dev.punctual.local.stepfunctions.asl.ErrorNames;
+import dev.punctual.local.stepfunctions.asl.errors.FailStateError;
+import dev.punctual.local.stepfunctions.asl.errors.StatesRuntimeError;
 import dev.punctual.local.stepfunctions.asl.paths.Json;
-import dev.punctual.local.stepfunctions.asl.paths.PayloadTemplate;
 import java.util.Set;
 
 /**
@@ -65,19 +64,18 @@ public final class FailState extends State {
     }
 
     @Override
-    protected void act(Activation activation) {
-        activation.fail(new AslError(resolve(activation, error, errorPath, "ErrorPath"),
-                resolve(activation, cause, causePath, "CausePath")));
+    protected void act(Attempt attempt) {
+        attempt.fail(new FailStateError(resolve(attempt, error, errorPath, "ErrorPath"),
+                resolve(attempt, cause, causePath, "CausePath")));
     }
 
-    private String resolve(Activation activation, String literal, PayloadTemplate expression, String field) {
+    private String resolve(Attempt attempt, String literal, PayloadTemplate expression, String field) {
         if (expression == null) {
             return literal;
         }
-        JsonNode value = expression.evaluate(activation.input(), activation.context()).get(field);
+        JsonNode value = expression.evaluate(attempt.input(), attempt.context()).get(field);
         if (value == null || !value.isTextual()) {
-            throw new AslError(ErrorNames.RUNTIME, "An error occurred while executing the state '" + name()
-                    + "'. The " + field + " did not resolve to a string");
+            throw new StatesRuntimeError(whileExecuting("The " + field + " did not resolve to a string"));
         }
         return value.textValue();
     }

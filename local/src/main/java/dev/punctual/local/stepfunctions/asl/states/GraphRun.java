@@ -2,15 +2,15 @@ package dev.punctual.local.stepfunctions.asl.states;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.punctual.local.stepfunctions.asl.AslError;
-import dev.punctual.local.stepfunctions.asl.Checkpoint;
-import dev.punctual.local.stepfunctions.asl.ErrorNames;
+import dev.punctual.local.stepfunctions.asl.errors.AslError;
+import dev.punctual.local.stepfunctions.asl.errors.StatesDataLimitExceededError;
 import dev.punctual.local.stepfunctions.asl.paths.Json;
 import dev.punctual.local.stepfunctions.asl.paths.ReferencePath;
+import dev.punctual.local.stepfunctions.asl.run.Checkpoint;
+import dev.punctual.local.time.Timer;
 import dev.punctual.statemachine.StepFunctionsLimits;
 import java.time.Duration;
 import java.time.Instant;
-import dev.punctual.local.time.Timer;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.List;
@@ -49,14 +49,15 @@ public final class GraphRun {
         }
     }
 
-    final RunContext run;
+    final Environment environment;
     final StateMachineGraph graph;
-    final Scope scope;
+    final CancellationScope scope;
     final boolean topLevel;
     private final Consumer<Result> done;
 
-    GraphRun(RunContext run, StateMachineGraph graph, Scope scope, boolean topLevel, Consumer<Result> done) {
-        this.run = run;
+    GraphRun(Environment environment, StateMachineGraph graph, CancellationScope scope, boolean topLevel,
+            Consumer<Result> done) {
+        this.environment = environment;
         this.graph = graph;
         this.scope = scope;
         this.topLevel = topLevel;
@@ -64,13 +65,13 @@ public final class GraphRun {
     }
 
     /** The top-level run of an execution. */
-    public static GraphRun topLevel(RunContext run, StateMachineGraph graph, Consumer<Result> done) {
-        return new GraphRun(run, graph, run.scope, true, done);
+    public static GraphRun topLevel(Environment environment, StateMachineGraph graph, Consumer<Result> done) {
+        return new GraphRun(environment, graph, environment.scope, true, done);
     }
 
     /** Starts at {@code stateName} with {@code input}. */
     public void start(String stateName, JsonNode input) {
-        run.trampoline.post(() -> admitted(() -> enter(stateName, input)));
+        environment.trampoline.post(() -> admitted(() -> enter(stateName, input)));
     }
 
     /** Starts at the graph's {@code StartAt}. */
@@ -83,7 +84,7 @@ public final class GraphRun {
      * (its entered event is already in the history); any other state is entered again.
      */
     public void resume(Checkpoint checkpoint) {
-        run.trampoline.post(() -> {
+        environment.trampoline.post(() -> {
             State state = graph.state(checkpoint.stateName());
             if (checkpoint.wakeAt() == null || !(state instanceof WaitState)) {
                 admitted(() -> enter(checkpoint.stateName(), checkpoint.stateInput()));
@@ -93,8 +94,8 @@ public final class GraphRun {
             ObjectNode context = contextObject(visit);
             try {
                 JsonNode afterInput = state.applyInputPath(visit.rawInput, context);
-                Activation activation = new Activation(this, visit, afterInput, afterInput, context);
-                activation.schedule(checkpoint.wakeAt(), () -> activation.complete(afterInput));
+                Attempt attempt = new Attempt(this, visit, afterInput, afterInput, context);
+                attempt.schedule(checkpoint.wakeAt(), () -> attempt.complete(afterInput));
             } catch (AslError e) {
                 actionFailed(visit, e);
             }
@@ -106,15 +107,15 @@ public final class GraphRun {
             return;
         }
         State state = graph.state(stateName);
-        Visit visit = new Visit(state, rawInput, run.now());
+        Visit visit = new Visit(state, rawInput, environment.now());
         if (topLevel) {
-            run.observer.onCheckpoint(new Checkpoint(stateName, rawInput, visit.enteredAt, null));
+            environment.observer.onCheckpoint(new Checkpoint(stateName, rawInput, visit.enteredAt, null));
         }
         ObjectNode details = Json.MAPPER.createObjectNode();
         details.put("name", stateName);
         details.put("input", Json.write(rawInput));
         details.putObject("inputDetails").put("truncated", false);
-        run.emit(scope, state.type() + "StateEntered", details);
+        environment.emit(scope, state.type() + "StateEntered", details);
         attempt(visit);
     }
 
@@ -131,13 +132,13 @@ public final class GraphRun {
                 effective = state.fields().parameters().evaluate(afterInput, context);
                 checkSize(effective, "input", state);
             }
-            state.act(new Activation(this, visit, afterInput, effective, context));
+            state.act(new Attempt(this, visit, afterInput, effective, context));
         } catch (AslError e) {
             actionFailed(visit, e);
         }
     }
 
-    void actionSucceeded(Visit visit, Activation activation, JsonNode result, String chosenNext) {
+    void actionSucceeded(Visit visit, Attempt attempt, JsonNode result, String chosenNext) {
         if (scope.stopped()) {
             return;
         }
@@ -147,7 +148,7 @@ public final class GraphRun {
             if (state.producesResult()) {
                 checkSize(result, "result", state);
                 JsonNode selected = state.fields().resultSelector() == null ? result
-                        : state.fields().resultSelector().evaluate(result, activation.context());
+                        : state.fields().resultSelector().evaluate(result, attempt.context());
                 JsonNode combined;
                 PathField<ReferencePath> resultPath = state.fields().resultPath();
                 if (resultPath.isNull()) {
@@ -157,9 +158,9 @@ public final class GraphRun {
                 } else {
                     combined = resultPath.path().placeInto(visit.rawInput, selected);
                 }
-                output = state.applyOutputPath(combined, activation.context());
+                output = state.applyOutputPath(combined, attempt.context());
             } else {
-                output = state.applyOutputPath(result, activation.context());
+                output = state.applyOutputPath(result, attempt.context());
             }
             checkSize(output, "output", state);
         } catch (AslError e) {
@@ -179,22 +180,22 @@ public final class GraphRun {
         List<Retrier> retriers = state.fields().retriers();
         for (int i = 0; i < retriers.size(); i++) {
             Retrier retrier = retriers.get(i);
-            if (!retrier.matches(error.error())) {
+            if (!retrier.matches(error)) {
                 continue;
             }
             if (visit.retries[i] < retrier.maxAttempts()) {
-                Duration delay = retrier.delay(visit.retries[i], run.random);
+                Duration delay = retrier.delay(visit.retries[i], environment.random);
                 visit.retries[i]++;
                 visit.retryCount++;
-                schedule(run.now().plus(delay), () -> admitted(() -> attempt(visit)));
+                schedule(environment.now().plus(delay), () -> admitted(() -> attempt(visit)));
                 return;
             }
             break;
         }
         for (Catcher catcher : state.fields().catchers()) {
-            if (catcher.matches(error.error())) {
+            if (catcher.matches(error)) {
                 ObjectNode errorOutput = Json.MAPPER.createObjectNode();
-                errorOutput.put("Error", error.error());
+                errorOutput.put("Error", error.name());
                 errorOutput.put("Cause", error.cause());
                 JsonNode output;
                 try {
@@ -220,14 +221,14 @@ public final class GraphRun {
         details.put("name", state.name());
         details.put("output", Json.write(output));
         details.putObject("outputDetails").put("truncated", false);
-        run.emit(scope, state.type() + "StateExited", details);
+        environment.emit(scope, state.type() + "StateExited", details);
     }
 
     private void transition(String next, JsonNode output) {
         if (next == null) {
             finish(new Result(output, null));
         } else {
-            run.trampoline.post(() -> admitted(() -> enter(next, output)));
+            environment.trampoline.post(() -> admitted(() -> enter(next, output)));
         }
     }
 
@@ -237,8 +238,8 @@ public final class GraphRun {
      * execution past its state-transition quota rather than failing it.
      */
     private void admitted(Runnable transition) {
-        Instant now = run.now();
-        Instant admittedAt = run.transitions.admit(now);
+        Instant now = environment.now();
+        Instant admittedAt = environment.transitions.admit(now);
         if (admittedAt.isAfter(now)) {
             schedule(admittedAt, transition);
         } else {
@@ -255,7 +256,7 @@ public final class GraphRun {
     private void checkSize(JsonNode node, String what, State state) {
         int size = Json.utf8Size(node);
         if (size > StepFunctionsLimits.MAX_PAYLOAD_BYTES) {
-            throw new AslError(ErrorNames.DATA_LIMIT_EXCEEDED, "The state/task '" + state.name() + "' returned a "
+            throw new StatesDataLimitExceededError("The state/task '" + state.name() + "' returned a "
                     + what + " with a size of " + size + " bytes exceeding the maximum number of bytes service limit ("
                     + StepFunctionsLimits.MAX_PAYLOAD_BYTES + ").");
         }
@@ -264,11 +265,11 @@ public final class GraphRun {
     ObjectNode contextObject(Visit visit) {
         ObjectNode context = Json.MAPPER.createObjectNode();
         ObjectNode execution = context.putObject("Execution");
-        execution.put("Id", run.execution.executionArn());
-        execution.set("Input", run.executionInput);
-        execution.put("Name", run.execution.executionName());
-        execution.put("RoleArn", run.execution.roleArn());
-        execution.put("StartTime", format(run.execution.startTime()));
+        execution.put("Id", environment.contextObject.executionArn());
+        execution.set("Input", environment.executionInput);
+        execution.put("Name", environment.contextObject.executionName());
+        execution.put("RoleArn", environment.contextObject.roleArn());
+        execution.put("StartTime", format(environment.contextObject.startTime()));
         // This runtime has no RedriveExecution, so no execution is ever redriven (AWS: 0 until the first redrive;
         // RedriveTime appears only after one).
         execution.put("RedriveCount", 0);
@@ -277,8 +278,8 @@ public final class GraphRun {
         state.put("Name", visit.state.name());
         state.put("RetryCount", visit.retryCount);
         ObjectNode stateMachine = context.putObject("StateMachine");
-        stateMachine.put("Id", run.execution.stateMachineArn());
-        stateMachine.put("Name", run.execution.stateMachineName());
+        stateMachine.put("Id", environment.contextObject.stateMachineArn());
+        stateMachine.put("Name", environment.contextObject.stateMachineName());
         return context;
     }
 
@@ -293,7 +294,7 @@ public final class GraphRun {
      */
     Timer.Cancellable schedule(Instant at, Runnable action) {
         Timer.Cancellable[] handle = new Timer.Cancellable[1];
-        handle[0] = run.timer.schedule(at, () -> run.trampoline.post(() -> {
+        handle[0] = environment.timer.schedule(at, () -> environment.trampoline.post(() -> {
             scope.untrack(handle[0]);
             if (!scope.stopped()) {
                 action.run();

@@ -3,11 +3,10 @@ package dev.punctual.local.stepfunctions.asl.states;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.punctual.local.stepfunctions.asl.AslError;
-import dev.punctual.local.stepfunctions.asl.ErrorNames;
+import dev.punctual.local.stepfunctions.asl.errors.AslError;
+import dev.punctual.local.stepfunctions.asl.errors.StatesRuntimeError;
 import dev.punctual.local.stepfunctions.asl.paths.Json;
 import dev.punctual.local.stepfunctions.asl.paths.JsonPaths;
-import dev.punctual.local.stepfunctions.asl.paths.PayloadTemplate;
 import java.util.Set;
 
 /**
@@ -79,7 +78,7 @@ public final class MapState extends State {
         PayloadTemplate selector = node.optionalTemplate(node.has("ItemSelector") ? "ItemSelector" : "Parameters");
         int maxConcurrency = (int) node.nonNegativeInteger("MaxConcurrency", 0);
         return new MapState(fields, node.optionalPath("ItemsPath"), selector, maxConcurrency,
-                node.context().graph(node.field(processorField)));
+                node.parser().graph(node.field(processorField)));
     }
 
     @Override
@@ -88,26 +87,26 @@ public final class MapState extends State {
     }
 
     @Override
-    protected void act(Activation activation) {
-        JsonNode items = activation.input();
+    protected void act(Attempt attempt) {
+        JsonNode items = attempt.input();
         if (itemsPath != null) {
-            items = itemsPath.find(activation.input(), activation.context()).orElseThrow(() -> new AslError(
-                    ErrorNames.RUNTIME, "An error occurred while executing the state '" + name() + "'. Invalid path '"
-                            + itemsPath.text() + "' : No results for path: " + itemsPath.text()));
+            items = itemsPath.find(attempt.input(), attempt.context()).orElseThrow(() -> new StatesRuntimeError(
+                    whileExecuting("Invalid path '" + itemsPath.text() + "' : No results for path: "
+                            + itemsPath.text())));
         }
         if (!items.isArray()) {
-            throw new AslError(ErrorNames.RUNTIME, "An error occurred while executing the state '" + name()
-                    + "'. Items of the Map state must be an array, got: " + Json.write(items));
+            throw new StatesRuntimeError(whileExecuting("Items of the Map state must be an array, got: "
+                    + Json.write(items)));
         }
-        ObjectNode started = activation.details();
+        ObjectNode started = attempt.details();
         started.put("length", items.size());
-        activation.emit("MapStateStarted", started);
-        new Iterations(activation, (ArrayNode) items).begin();
+        attempt.emit("MapStateStarted", started);
+        new Iterations(attempt, (ArrayNode) items).begin();
     }
 
-    /** The iterations of one Map activation; touched only from the execution's trampoline. */
+    /** The iterations of one Map attempt; touched only from the execution's trampoline. */
     private final class Iterations {
-        private final Activation activation;
+        private final Attempt attempt;
         private final ArrayNode items;
         private final JsonNode[] results;
         private final GraphRun[] runs;
@@ -115,8 +114,8 @@ public final class MapState extends State {
         private int finished;
         private boolean failed;
 
-        Iterations(Activation activation, ArrayNode items) {
-            this.activation = activation;
+        Iterations(Attempt attempt, ArrayNode items) {
+            this.attempt = attempt;
             this.items = items;
             this.results = new JsonNode[items.size()];
             this.runs = new GraphRun[items.size()];
@@ -147,8 +146,8 @@ public final class MapState extends State {
                 return;
             }
             ObjectNode details = iterationDetails(index);
-            activation.emit("MapIterationStarted", details);
-            GraphRun run = activation.childRun(processor, result -> finishedIteration(index, result));
+            attempt.emit("MapIterationStarted", details);
+            GraphRun run = attempt.childRun(processor, result -> finishedIteration(index, result));
             runs[index] = run;
             run.start(input);
         }
@@ -157,11 +156,11 @@ public final class MapState extends State {
             if (itemSelector == null) {
                 return item;
             }
-            ObjectNode context = activation.context().deepCopy();
+            ObjectNode context = attempt.context().deepCopy();
             ObjectNode mapItem = context.putObject("Map").putObject("Item");
             mapItem.put("Index", index);
             mapItem.set("Value", item);
-            return itemSelector.evaluate(activation.input(), context);
+            return itemSelector.evaluate(attempt.input(), context);
         }
 
         private void finishedIteration(int index, GraphRun.Result result) {
@@ -172,7 +171,7 @@ public final class MapState extends State {
                 fail(index, result.error());
                 return;
             }
-            activation.emit("MapIterationSucceeded", iterationDetails(index));
+            attempt.emit("MapIterationSucceeded", iterationDetails(index));
             results[index] = result.output();
             finished++;
             if (finished == items.size()) {
@@ -185,16 +184,16 @@ public final class MapState extends State {
         private void fail(int index, AslError error) {
             failed = true;
             ObjectNode details = iterationDetails(index);
-            details.put("error", error.error());
+            details.put("error", error.name());
             details.put("cause", error.cause());
-            activation.emit("MapIterationFailed", details);
-            activation.emit("MapStateFailed", activation.details());
+            attempt.emit("MapIterationFailed", details);
+            attempt.emit("MapStateFailed", attempt.details());
             for (GraphRun run : runs) {
                 if (run != null) {
                     run.scope.stop();
                 }
             }
-            activation.fail(error);
+            attempt.fail(error);
         }
 
         private void succeed() {
@@ -202,12 +201,12 @@ public final class MapState extends State {
             for (JsonNode result : results) {
                 output.add(result);
             }
-            activation.emit("MapStateSucceeded", activation.details());
-            activation.complete(output);
+            attempt.emit("MapStateSucceeded", attempt.details());
+            attempt.complete(output);
         }
 
         private ObjectNode iterationDetails(int index) {
-            ObjectNode details = activation.details();
+            ObjectNode details = attempt.details();
             details.put("name", name());
             details.put("index", index);
             return details;

@@ -2,7 +2,7 @@ package dev.punctual.local.stepfunctions.asl.states;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
-import dev.punctual.local.stepfunctions.asl.AslError;
+import dev.punctual.local.stepfunctions.asl.errors.AslError;
 import dev.punctual.local.stepfunctions.asl.paths.Json;
 import java.util.ArrayList;
 import java.util.List;
@@ -39,7 +39,7 @@ public final class ParallelState extends State {
     private static ParallelState read(StateFields fields, DefinitionNode node) {
         List<StateMachineGraph> graphs = new ArrayList<>();
         for (DefinitionNode branch : node.nonEmptyArray("Branches", "A Parallel state needs a non-empty 'Branches' array")) {
-            graphs.add(node.context().graph(branch));
+            graphs.add(node.parser().graph(branch));
         }
         return new ParallelState(fields, graphs);
     }
@@ -50,15 +50,15 @@ public final class ParallelState extends State {
     }
 
     @Override
-    protected void act(Activation activation) {
-        activation.emit("ParallelStateStarted", activation.details());
+    protected void act(Attempt attempt) {
+        attempt.emit("ParallelStateStarted", attempt.details());
         JsonNode[] results = new JsonNode[branches.size()];
         GraphRun[] runs = new GraphRun[branches.size()];
         int[] finished = {0};
         boolean[] failed = {false};
         for (int i = 0; i < branches.size(); i++) {
             int index = i;
-            runs[i] = activation.childRun(branches.get(i), result -> {
+            runs[i] = attempt.childRun(branches.get(i), result -> {
                 if (failed[0]) {
                     return;
                 }
@@ -68,8 +68,8 @@ public final class ParallelState extends State {
                         run.scope.stop();
                     }
                     AslError error = result.error();
-                    activation.emit("ParallelStateFailed", activation.details());
-                    activation.fail(error);
+                    attempt.emit("ParallelStateFailed", attempt.details());
+                    attempt.fail(error);
                     return;
                 }
                 results[index] = result.output();
@@ -78,13 +78,13 @@ public final class ParallelState extends State {
                     for (JsonNode branchOutput : results) {
                         output.add(branchOutput);
                     }
-                    activation.emit("ParallelStateSucceeded", activation.details());
-                    activation.complete(output);
+                    attempt.emit("ParallelStateSucceeded", attempt.details());
+                    attempt.complete(output);
                 }
             });
         }
         for (GraphRun run : runs) {
-            run.start(activation.input());
+            run.start(attempt.input());
         }
     }
 }

@@ -28,7 +28,7 @@ public final class PassState extends State {
     }
 
     @Override
-    protected void act(Activation activation) {
-        activation.complete(result != null ? result.deepCopy() : activation.input());
+    protected void act(Attempt attempt) {
+        attempt.complete(result != null ? result.deepCopy() : attempt.input());
     }
 }

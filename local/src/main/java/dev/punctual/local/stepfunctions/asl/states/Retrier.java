@@ -1,7 +1,7 @@
 package dev.punctual.local.stepfunctions.asl.states;
 
-import dev.punctual.local.stepfunctions.asl.ErrorNames;
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.punctual.local.stepfunctions.asl.errors.AslError;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -70,15 +70,16 @@ public record Retrier(List<String> errorEquals, int intervalSeconds, int maxAtte
             }
             names.add(error.textValue());
         }
-        if (names.contains(ErrorNames.ALL) && (names.size() > 1 || !last)) {
+        if (names.contains(AslError.ALL) && (names.size() > 1 || !last)) {
             throw node.error("ErrorEquals", "States.ALL must appear alone in 'ErrorEquals' and only in the"
                     + " last Retrier or Catcher");
         }
         return List.copyOf(names);
     }
 
-    boolean matches(String error) {
-        return errorEquals.stream().anyMatch(e -> ErrorNames.matches(e, error));
+    /** Whether this Retrier retries {@code error}. */
+    boolean matches(AslError error) {
+        return error.retryable() && errorEquals.stream().anyMatch(error::matchedBy);
     }
 
     /**

@@ -1,8 +1,7 @@
 package dev.punctual.local.stepfunctions.asl.states;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.punctual.local.stepfunctions.asl.AslError;
-import dev.punctual.local.stepfunctions.asl.ErrorNames;
+import dev.punctual.local.stepfunctions.asl.errors.StatesRuntimeError;
 import dev.punctual.local.stepfunctions.asl.paths.Json;
 import dev.punctual.local.stepfunctions.asl.paths.JsonPaths;
 
@@ -46,8 +45,8 @@ public abstract class State {
         return true;
     }
 
-    /** Performs the state's action on its effective input and completes or fails {@code activation}. */
-    protected abstract void act(Activation activation);
+    /** Performs the state's action on its effective input and completes or fails {@code attempt}. */
+    protected abstract void act(Attempt attempt);
 
     JsonNode applyInputPath(JsonNode raw, JsonNode context) {
         return select(fields.inputPath(), "InputPath", raw, context);
@@ -66,8 +65,16 @@ public abstract class State {
         if (path == null) {
             return data;
         }
-        return path.find(data, context).orElseThrow(() -> new AslError(ErrorNames.RUNTIME,
-                "An error occurred while executing the state '" + name() + "'. Invalid path '" + path.text()
-                        + "' in " + fieldName + ": No results for path: " + path.text() + " in input " + Json.write(data)));
+        return path.find(data, context).orElseThrow(() -> new StatesRuntimeError(whileExecuting("Invalid path '"
+                + path.text() + "' in " + fieldName + ": No results for path: " + path.text() + " in input "
+                + Json.write(data))));
+    }
+
+    /**
+     * The cause of an error this state raises, worded as Step Functions words them:
+     * {@code An error occurred while executing the state 'NAME'. } followed by {@code detail}.
+     */
+    protected final String whileExecuting(String detail) {
+        return "An error occurred while executing the state '" + name() + "'. " + detail;
     }
 }

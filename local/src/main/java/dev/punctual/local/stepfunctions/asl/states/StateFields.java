@@ -1,7 +1,6 @@
 package dev.punctual.local.stepfunctions.asl.states;
 
 import dev.punctual.local.stepfunctions.asl.paths.JsonPaths;
-import dev.punctual.local.stepfunctions.asl.paths.PayloadTemplate;
 import dev.punctual.local.stepfunctions.asl.paths.ReferencePath;
 import java.util.List;
 import java.util.Set;

@@ -28,7 +28,7 @@ public final class SucceedState extends State {
     }
 
     @Override
-    protected void act(Activation activation) {
-        activation.complete(activation.input());
+    protected void act(Attempt attempt) {
+        attempt.complete(attempt.input());
     }
 }

@@ -2,12 +2,13 @@ package dev.punctual.local.stepfunctions.asl.states;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.punctual.local.stepfunctions.asl.AslError;
-import dev.punctual.local.stepfunctions.asl.ErrorNames;
-import dev.punctual.local.stepfunctions.asl.TaskFailedException;
-import dev.punctual.local.stepfunctions.asl.TaskResource;
+import dev.punctual.local.stepfunctions.asl.errors.AslError;
+import dev.punctual.local.stepfunctions.asl.errors.StatesRuntimeError;
+import dev.punctual.local.stepfunctions.asl.errors.StatesTaskFailedError;
+import dev.punctual.local.stepfunctions.asl.errors.StatesTimeoutError;
 import dev.punctual.local.stepfunctions.asl.paths.Json;
 import dev.punctual.local.stepfunctions.asl.paths.JsonPaths;
+import dev.punctual.local.stepfunctions.asl.run.TaskResource;
 import dev.punctual.local.time.Timer;
 import java.util.Set;
 import java.util.concurrent.CompletionException;
@@ -55,7 +56,7 @@ public final class TaskState extends State {
 
     private static TaskState read(StateFields fields, DefinitionNode node) {
         String resource = node.requiredString("Resource", "A Task state needs a 'Resource' string");
-        if (!node.context().resourceSupported(resource)) {
+        if (!node.parser().resourceSupported(resource)) {
             throw node.error("Resource", "The resource '" + resource + "' is not supported by this runtime: no"
                     + " registered task resource serves it");
         }
@@ -76,20 +77,20 @@ public final class TaskState extends State {
     }
 
     @Override
-    protected void act(Activation activation) {
-        RunContext run = activation.run();
-        TaskResource target = run.resources.apply(resource);
-        long timeout = timeout(activation);
+    protected void act(Attempt attempt) {
+        Environment environment = attempt.environment();
+        TaskResource target = environment.resources.apply(resource);
+        long timeout = timeout(attempt);
         ResourceName names = ResourceName.of(resource);
         boolean lambdaFunction = names.lambdaFunction();
         String prefix = lambdaFunction ? "LambdaFunction" : "Task";
 
-        ObjectNode scheduled = names.details(activation.details());
+        ObjectNode scheduled = names.details(attempt.details());
         if (!lambdaFunction) {
-            scheduled.put("region", names.region(run.region));
-            scheduled.put("parameters", Json.write(activation.input()));
+            scheduled.put("region", names.region(environment.region));
+            scheduled.put("parameters", Json.write(attempt.input()));
         } else {
-            scheduled.put("input", Json.write(activation.input()));
+            scheduled.put("input", Json.write(attempt.input()));
         }
         if (timeoutSeconds != null || timeoutSecondsPath != null) {
             scheduled.put("timeoutInSeconds", timeout);
@@ -97,59 +98,59 @@ public final class TaskState extends State {
         if (heartbeatSeconds != null) {
             scheduled.put("heartbeatInSeconds", heartbeatSeconds);
         }
-        activation.emit(prefix + "Scheduled", scheduled);
-        JsonNode parameters = activation.input();
-        ObjectNode started = lambdaFunction ? activation.details() : names.details(activation.details());
+        attempt.emit(prefix + "Scheduled", scheduled);
+        JsonNode parameters = attempt.input();
+        ObjectNode started = lambdaFunction ? attempt.details() : names.details(attempt.details());
         // As in AWS, the task starts, and its TimeoutSeconds begins, when the call is made: a task
         // waiting for one of the runtime's task threads has not started yet and cannot time out.
-        run.taskExecutor.execute(() -> {
-            if (activation.isFinished() || activation.stopped()) {
+        environment.taskExecutor.execute(() -> {
+            if (attempt.isFinished() || attempt.stopped()) {
                 return;
             }
-            activation.emit(prefix + "Started", started);
-            Timer.Cancellable timer = activation.schedule(activation.now().plusSeconds(timeout), () -> {
-                if (activation.isFinished()) {
+            attempt.emit(prefix + "Started", started);
+            Timer.Cancellable timer = attempt.schedule(attempt.now().plusSeconds(timeout), () -> {
+                if (attempt.isFinished()) {
                     return;
                 }
                 String cause = "The task '" + name() + "' did not finish within its timeout of " + timeout + " seconds.";
-                ObjectNode details = names.details(activation.details());
-                details.put("error", ErrorNames.TIMEOUT);
+                ObjectNode details = names.details(attempt.details());
+                details.put("error", StatesTimeoutError.NAME);
                 details.put("cause", cause);
-                activation.emit(prefix + "TimedOut", details);
-                activation.fail(new AslError(ErrorNames.TIMEOUT, cause));
+                attempt.emit(prefix + "TimedOut", details);
+                attempt.fail(new StatesTimeoutError(cause));
             });
             CompletionStage<JsonNode> call;
             try {
-                call = target.invoke(resource, parameters, run.execution);
+                call = target.invoke(resource, parameters, environment.contextObject);
             } catch (RuntimeException e) {
-                finished(activation, timer, names, prefix, null, e);
+                finished(attempt, timer, names, prefix, null, e);
                 return;
             }
-            call.whenComplete((result, failure) -> finished(activation, timer, names, prefix, result, failure));
+            call.whenComplete((result, failure) -> finished(attempt, timer, names, prefix, result, failure));
         });
     }
 
-    private void finished(Activation activation, Timer.Cancellable timer, ResourceName names, String prefix,
+    private void finished(Attempt attempt, Timer.Cancellable timer, ResourceName names, String prefix,
             JsonNode result, Throwable failure) {
-        activation.run().trampoline.post(() -> {
-            if (activation.isFinished() || activation.stopped()) {
+        attempt.environment().trampoline.post(() -> {
+            if (attempt.isFinished() || attempt.stopped()) {
                 return;
             }
             timer.cancel();
             if (failure == null) {
-                ObjectNode details = names.details(activation.details());
+                ObjectNode details = names.details(attempt.details());
                 details.put("output", Json.write(result == null ? Json.MAPPER.nullNode() : result));
                 details.putObject("outputDetails").put("truncated", false);
-                activation.emit(prefix + "Succeeded", details);
-                activation.complete(result == null ? Json.MAPPER.nullNode() : result);
+                attempt.emit(prefix + "Succeeded", details);
+                attempt.complete(result == null ? Json.MAPPER.nullNode() : result);
                 return;
             }
             AslError error = asError(failure);
-            ObjectNode details = names.details(activation.details());
-            details.put("error", error.error());
+            ObjectNode details = names.details(attempt.details());
+            details.put("error", error.name());
             details.put("cause", error.cause());
-            activation.emit(prefix + "Failed", details);
-            activation.fail(error);
+            attempt.emit(prefix + "Failed", details);
+            attempt.fail(error);
         });
     }
 
@@ -158,27 +159,23 @@ public final class TaskState extends State {
         while ((cause instanceof CompletionException || cause instanceof ExecutionException) && cause.getCause() != null) {
             cause = cause.getCause();
         }
-        if (cause instanceof TaskFailedException task) {
-            return new AslError(task.error(), task.cause());
-        }
         if (cause instanceof AslError asl) {
             return asl;
         }
-        return new AslError(ErrorNames.TASK_FAILED, cause.getClass().getName() + ": " + cause.getMessage());
+        return new StatesTaskFailedError(cause.getClass().getName() + ": " + cause.getMessage());
     }
 
-    private long timeout(Activation activation) {
+    private long timeout(Attempt attempt) {
         if (timeoutSeconds != null) {
             return timeoutSeconds;
         }
         if (timeoutSecondsPath == null) {
             return DEFAULT_TIMEOUT_SECONDS;
         }
-        JsonNode value = timeoutSecondsPath.find(activation.inputBeforeParameters(), activation.context()).orElse(null);
+        JsonNode value = timeoutSecondsPath.find(attempt.inputBeforeParameters(), attempt.context()).orElse(null);
         if (value == null || !value.canConvertToExactIntegral() || value.decimalValue().signum() <= 0) {
-            throw new AslError(ErrorNames.RUNTIME, "An error occurred while executing the state '" + name()
-                    + "'. The TimeoutSecondsPath '" + timeoutSecondsPath.text()
-                    + "' did not resolve to a positive integer: " + (value == null ? "no value" : Json.write(value)));
+            throw new StatesRuntimeError(whileExecuting("The TimeoutSecondsPath '" + timeoutSecondsPath.text()
+                    + "' did not resolve to a positive integer: " + (value == null ? "no value" : Json.write(value))));
         }
         return value.decimalValue().longValueExact();
     }

@@ -1,8 +1,7 @@
 package dev.punctual.local.stepfunctions.asl.states;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.punctual.local.stepfunctions.asl.AslError;
-import dev.punctual.local.stepfunctions.asl.ErrorNames;
+import dev.punctual.local.stepfunctions.asl.errors.StatesRuntimeError;
 import dev.punctual.local.stepfunctions.asl.paths.Json;
 import dev.punctual.local.stepfunctions.asl.paths.JsonPaths;
 import java.time.Instant;
@@ -61,41 +60,40 @@ public final class WaitState extends State {
     }
 
     @Override
-    protected void act(Activation activation) {
-        Instant wakeAt = wakeAt(activation);
-        activation.checkpointWait(wakeAt);
-        JsonNode input = activation.input();
-        activation.schedule(wakeAt, () -> activation.complete(input));
+    protected void act(Attempt attempt) {
+        Instant wakeAt = wakeAt(attempt);
+        attempt.checkpointWait(wakeAt);
+        JsonNode input = attempt.input();
+        attempt.schedule(wakeAt, () -> attempt.complete(input));
     }
 
-    private Instant wakeAt(Activation activation) {
+    private Instant wakeAt(Attempt attempt) {
         if (seconds != null) {
-            return activation.now().plusSeconds(seconds);
+            return attempt.now().plusSeconds(seconds);
         }
         if (timestamp != null) {
             return timestamp.truncatedTo(ChronoUnit.SECONDS);
         }
         if (secondsPath != null) {
-            JsonNode value = find(activation, secondsPath);
+            JsonNode value = find(attempt, secondsPath);
             if (!value.isIntegralNumber() && !(value.isNumber() && value.decimalValue().stripTrailingZeros().scale() <= 0)
                     || value.decimalValue().signum() < 0) {
-                throw new AslError(ErrorNames.RUNTIME, "An error occurred while executing the state '" + name()
-                        + "'. The SecondsPath parameter does not reference a valid non-negative integer value: "
-                        + Json.write(value));
+                throw new StatesRuntimeError(whileExecuting("The SecondsPath parameter does not reference a valid"
+                        + " non-negative integer value: " + Json.write(value)));
             }
-            return activation.now().plusSeconds(value.decimalValue().longValueExact());
+            return attempt.now().plusSeconds(value.decimalValue().longValueExact());
         }
-        JsonNode value = find(activation, timestampPath);
+        JsonNode value = find(attempt, timestampPath);
         return Timestamps.parse(value.isTextual() ? value.textValue() : null)
                 .map(instant -> instant.truncatedTo(ChronoUnit.SECONDS))
-                .orElseThrow(() -> new AslError(ErrorNames.RUNTIME, "An error occurred while executing the state '"
-                        + name() + "'. The TimestampPath parameter does not reference a valid ISO-8601 extended offset"
-                        + " date-time format string: " + Json.write(value)));
+                .orElseThrow(() -> new StatesRuntimeError(whileExecuting("The TimestampPath parameter does not"
+                        + " reference a valid ISO-8601 extended offset date-time format string: "
+                        + Json.write(value))));
     }
 
-    private JsonNode find(Activation activation, JsonPaths.Path path) {
-        return path.find(activation.input(), activation.context()).orElseThrow(() -> new AslError(ErrorNames.RUNTIME,
-                "An error occurred while executing the state '" + name() + "'. Invalid path '" + path.text()
-                        + "': No results for path: " + path.text() + " in input " + Json.write(activation.input())));
+    private JsonNode find(Attempt attempt, JsonPaths.Path path) {
+        return path.find(attempt.input(), attempt.context()).orElseThrow(() -> new StatesRuntimeError(
+                whileExecuting("Invalid path '" + path.text() + "': No results for path: " + path.text() + " in input "
+                        + Json.write(attempt.input()))));
     }
 }

@@ -1,0 +1,435 @@
+package dev.punctual.cdk;
+
+import dev.punctual.statemachine.ExpiryEvents;
+import dev.punctual.statemachine.ExpiryMode;
+import dev.punctual.statemachine.PunctualVersion;
+import dev.punctual.statemachine.StreamWiring;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import software.amazon.awscdk.Aws;
+import software.amazon.awscdk.CfnCondition;
+import software.amazon.awscdk.CfnParameter;
+import software.amazon.awscdk.CfnResource;
+import software.amazon.awscdk.CfnRule;
+import software.amazon.awscdk.CfnRuleAssertion;
+import software.amazon.awscdk.Fn;
+import software.amazon.awscdk.ICfnConditionExpression;
+import software.amazon.awscdk.Stack;
+import software.amazon.awscdk.services.cloudwatch.CfnAlarm;
+import software.amazon.awscdk.services.dynamodb.ITable;
+import software.amazon.awscdk.services.events.IEventBus;
+import software.amazon.awscdk.services.iam.CfnPolicy;
+import software.amazon.awscdk.services.lambda.CfnEventSourceMapping;
+import software.amazon.awscdk.services.lambda.CfnFunction;
+import software.amazon.awscdk.services.lambda.Function;
+import software.amazon.awscdk.services.logs.CfnLogGroup;
+import software.amazon.awscdk.services.sns.ITopic;
+import software.amazon.awscdk.services.stepfunctions.CfnStateMachine;
+import software.constructs.IConstruct;
+
+/**
+ * The packaged template's parameters: every production choice of {@link PunctualExpiryProps}, each with
+ * its default and allowed values, and the conditions derived from them.
+ *
+ * <p>What a construct reads as text (the TTL attribute, ARNs, names) it is given as a parameter's token.
+ * What it reads as a number, a boolean or an enum it is built with at the value that creates the most
+ * (tracing, cancellation, expiry events with old images, an alarm topic; numbers at their defaults), and
+ * {@link #applyTo} then points exactly those properties at the parameters, or puts them behind a
+ * condition. The construct stays the only definition of every resource; the test that renders this
+ * template with parameter values and compares it with the construct's own synthesis keeps the two from
+ * drifting.
+ *
+ * <p>A new option of the construct becomes a parameter here: one {@link CfnParameter}, its place in the
+ * interface groups ({@link #interfaceMetadata}) and what it changes in {@link #applyTo}. The first-deploy
+ * backfill will be the next one.
+ */
+final class TemplateParameters {
+
+    static final String TABLE_STREAM_ARN = "TableStreamArn";
+    static final String TTL_ATTRIBUTE = "TtlAttribute";
+    static final String MODE = "Mode";
+    static final String CANCELLATION = "Cancellation";
+    static final String BATCH_SIZE = "BatchSize";
+    static final String PARALLELIZATION_FACTOR = "ParallelizationFactor";
+    static final String MAX_RETRY_ATTEMPTS = "MaxRetryAttempts";
+    static final String MAX_RECORD_AGE_SECONDS = "MaxRecordAgeSeconds";
+    static final String MAX_CONCURRENCY = "MaxConcurrency";
+    static final String EXPIRY_EVENT_BUS_NAME = "ExpiryEventBusName";
+    static final String INCLUDE_OLD_IMAGE = "IncludeOldImage";
+    static final String LAG_ALARM_THRESHOLD_MS = "LagAlarmThresholdMs";
+    static final String ALARM_TOPIC_ARN = "AlarmTopicArn";
+    static final String TRACING = "Tracing";
+    static final String LOG_LEVEL = "LogLevel";
+    static final String LOG_RETENTION_DAYS = "LogRetentionDays";
+
+    /**
+     * Longest TTL attribute name and event bus name the template takes. Both are written into the
+     * description of each function version (see {@link #versionDescription}), which Lambda caps at 256
+     * characters; DynamoDB and EventBridge allow longer names, which only the Java construct accepts.
+     */
+    static final int MAX_NAME_LENGTH = 64;
+
+    /** Lambda's limit on a version's description. */
+    static final int MAX_VERSION_DESCRIPTION = 256;
+
+    /** The retention periods CloudWatch Logs accepts, in days. */
+    static final List<String> LOG_RETENTION_DAYS_ALLOWED = List.of("1", "3", "5", "7", "14", "30", "60", "90",
+            "120", "150", "180", "365", "400", "545", "731", "1096", "1827", "2192", "2557", "2922", "3288", "3653");
+
+    /** {@link PunctualExpiryProps}' default log retention (one month), in days. */
+    static final int DEFAULT_LOG_RETENTION_DAYS = 30;
+
+    private static final List<String> BOOLEANS = List.of("true", "false");
+
+    private final Stack stack;
+    private final CfnParameter tableStreamArn;
+    private final CfnParameter ttlAttribute;
+    private final CfnParameter mode;
+    private final CfnParameter cancellation;
+    private final CfnParameter batchSize;
+    private final CfnParameter parallelizationFactor;
+    private final CfnParameter maxRetryAttempts;
+    private final CfnParameter maxRecordAgeSeconds;
+    private final CfnParameter maxConcurrency;
+    private final CfnParameter expiryEventBusName;
+    private final CfnParameter includeOldImage;
+    private final CfnParameter lagAlarmThresholdMs;
+    private final CfnParameter alarmTopicArn;
+    private final CfnParameter tracing;
+    private final CfnParameter logLevel;
+    private final CfnParameter logRetentionDays;
+    private final CfnCondition perItem;
+    private final CfnCondition windowed;
+    private final CfnCondition cancellationOn;
+    private final CfnCondition expiryEventsOn;
+    private final CfnCondition includeOldImageOn;
+    private final CfnCondition alarmTopicSet;
+    private final CfnCondition tracingOn;
+
+    TemplateParameters(Stack stack) {
+        this.stack = stack;
+        this.tableStreamArn = CfnParameter.Builder.create(stack, TABLE_STREAM_ARN).type("String")
+                .description("The table's stream (LatestStreamArn from `aws dynamodb describe-table`), with"
+                        + " NEW_AND_OLD_IMAGES; the table's name is read from it")
+                .allowedPattern("^arn:aws[a-z-]*:dynamodb:[a-z0-9-]+:[0-9]{12}:table/[A-Za-z0-9_.-]{3,255}/stream/\\S+$")
+                .constraintDescription("a DynamoDB stream ARN: arn:<partition>:dynamodb:<region>:<account>:table/<name>/stream/<label>")
+                .build();
+        this.ttlAttribute = CfnParameter.Builder.create(stack, TTL_ATTRIBUTE).type("String")
+                .description("The table's TTL attribute (a Number of epoch seconds, as native TTL reads it; see"
+                        + " `aws dynamodb describe-time-to-live`)")
+                .allowedPattern("^[^\"\\\\\\x00-\\x1f]{1," + MAX_NAME_LENGTH + "}$")
+                .constraintDescription("1 to " + MAX_NAME_LENGTH + " characters without quotes, backslashes or"
+                        + " control characters")
+                .build();
+        this.mode = CfnParameter.Builder.create(stack, MODE).type("String")
+                .defaultValue(ExpiryMode.PER_ITEM.label())
+                .allowedValues(Arrays.stream(ExpiryMode.values()).map(ExpiryMode::label).toList())
+                .description("per-item: one execution per item, each pending expiry visible by name. windowed:"
+                        + " one execution per non-empty time bucket, same one-second accuracy, far cheaper and"
+                        + " no open-execution ceiling. Changing it on a deployed stack replaces the resources")
+                .build();
+        this.cancellation = booleanParameter(CANCELLATION, true, "Per-item mode: stop pending executions when an"
+                + " item is deleted or its TTL changes or goes away (windowed mode never stops executions and"
+                + " ignores this)");
+        this.batchSize = numberParameter(BATCH_SIZE, StreamWiring.DEFAULT_BATCH_SIZE, 1,
+                PunctualExpiryProps.MAX_BATCH_SIZE, "Stream records per invocation");
+        this.parallelizationFactor = numberParameter(PARALLELIZATION_FACTOR, 1, 1,
+                PunctualExpiryProps.MAX_PARALLELIZATION_FACTOR, "Concurrent batches per shard");
+        this.maxRetryAttempts = numberParameter(MAX_RETRY_ATTEMPTS, StreamWiring.DEFAULT_MAX_RETRY_ATTEMPTS, 0,
+                PunctualExpiryProps.MAX_RETRY_ATTEMPTS,
+                "Retries of a failing batch before its records go to the dead-letter queue");
+        this.maxRecordAgeSeconds = numberParameter(MAX_RECORD_AGE_SECONDS,
+                StreamWiring.DEFAULT_MAX_RECORD_AGE.toSeconds(), PunctualExpiryProps.MIN_RECORD_AGE.toSeconds(),
+                PunctualExpiryProps.MAX_RECORD_AGE.toSeconds(),
+                "Stream records older than this go to the dead-letter queue");
+        this.maxConcurrency = numberParameter(MAX_CONCURRENCY, StreamWiring.DEFAULT_MAX_CONCURRENCY, 1,
+                StreamWiring.MAX_MAX_CONCURRENCY, "StartExecution calls in flight at once within a batch");
+        this.expiryEventBusName = CfnParameter.Builder.create(stack, EXPIRY_EVENT_BUS_NAME).type("String")
+                .defaultValue("")
+                .allowedPattern("^[/.\\-_A-Za-z0-9]{0," + MAX_NAME_LENGTH + "}$")
+                .constraintDescription("an event bus name in this account and Region (up to " + MAX_NAME_LENGTH
+                        + " characters), or empty")
+                .description("Publish an ItemExpired event (source punctual, detail type Item Expired) for every"
+                        + " expiry to this bus, e.g. default; empty (the default) for no events")
+                .build();
+        this.includeOldImage = booleanParameter(INCLUDE_OLD_IMAGE, false, "Put the expired item's old image (user"
+                + " data) into each expiry event; needs ExpiryEventBusName");
+        this.lagAlarmThresholdMs = numberParameter(LAG_ALARM_THRESHOLD_MS,
+                PunctualExpiryProps.DEFAULT_LAG_ALARM_THRESHOLD.toMillis(), 1, Duration.ofDays(1).toMillis(),
+                "The expiry lag alarm fires when the lag's p99 over five minutes exceeds this many milliseconds");
+        this.alarmTopicArn = CfnParameter.Builder.create(stack, ALARM_TOPIC_ARN).type("String")
+                .defaultValue("")
+                .allowedPattern("^(arn:aws[a-z-]*:sns:[a-z0-9-]+:[0-9]{12}:[A-Za-z0-9_-]{1,256}(\\.fifo)?)?$")
+                .constraintDescription("an SNS topic ARN, or empty")
+                .description("Every alarm notifies this SNS topic when it fires and when it clears; empty (the"
+                        + " default) for no notifications")
+                .build();
+        this.tracing = booleanParameter(TRACING, false, "X-Ray tracing for the functions and the state machine"
+                + " (billed per trace)");
+        this.logLevel = CfnParameter.Builder.create(stack, LOG_LEVEL).type("String")
+                .defaultValue("INFO")
+                .allowedValues(List.of("TRACE", "DEBUG", "INFO", "WARN", "ERROR", "FATAL"))
+                .description("The functions' log level")
+                .build();
+        this.logRetentionDays = CfnParameter.Builder.create(stack, LOG_RETENTION_DAYS).type("Number")
+                .defaultValue(Integer.toString(DEFAULT_LOG_RETENTION_DAYS))
+                .allowedValues(LOG_RETENTION_DAYS_ALLOWED)
+                .description("Days the functions' and the state machine's logs are kept")
+                .build();
+
+        this.perItem = condition("IsPerItem", Fn.conditionEquals(mode.getValueAsString(), ExpiryMode.PER_ITEM.label()));
+        this.windowed = condition("IsWindowed", Fn.conditionEquals(mode.getValueAsString(), ExpiryMode.WINDOWED.label()));
+        this.cancellationOn = condition("CancellationOn", Fn.conditionEquals(cancellation.getValueAsString(), "true"));
+        this.expiryEventsOn = condition("ExpiryEventsOn",
+                Fn.conditionNot(Fn.conditionEquals(expiryEventBusName.getValueAsString(), "")));
+        this.includeOldImageOn = condition("IncludeOldImageOn", Fn.conditionAnd(expiryEventsOn,
+                Fn.conditionEquals(includeOldImage.getValueAsString(), "true")));
+        this.alarmTopicSet = condition("AlarmTopicSet",
+                Fn.conditionNot(Fn.conditionEquals(alarmTopicArn.getValueAsString(), "")));
+        this.tracingOn = condition("TracingOn", Fn.conditionEquals(tracing.getValueAsString(), "true"));
+
+        // The construct refuses old images without events; a template can only refuse them before deploying.
+        CfnRule.Builder.create(stack, "OldImagesNeedExpiryEvents")
+                .ruleCondition(Fn.conditionEquals(includeOldImage.getValueAsString(), "true"))
+                .assertions(List.of(CfnRuleAssertion.builder()
+                        .assertValue(Fn.conditionNot(Fn.conditionEquals(expiryEventBusName.getValueAsString(), "")))
+                        .assertDescription("IncludeOldImage=true puts the item's old image into expiry events,"
+                                + " which are off: set ExpiryEventBusName too (default for the account's default bus)")
+                        .build()))
+                .build();
+        stack.getTemplateOptions().setMetadata(Map.of("AWS::CloudFormation::Interface", interfaceMetadata()));
+    }
+
+    /** The table's stream ARN. */
+    String tableStreamArn() {
+        return tableStreamArn.getValueAsString();
+    }
+
+    /** The table's name, read from its stream ARN ({@code arn:...:table/<name>/stream/<label>}). */
+    String tableName() {
+        return Fn.select(1, Fn.split("/", tableStreamArn()));
+    }
+
+    String expiryEventBusName() {
+        return expiryEventBusName.getValueAsString();
+    }
+
+    /** The alarm topic's ARN where one is set; where none is, alarm actions list nothing. */
+    String alarmTopicArn() {
+        return Fn.conditionIf(alarmTopicSet.getLogicalId(), alarmTopicArn.getValueAsString(), Aws.NO_VALUE).toString();
+    }
+
+    /** The condition under which a mode's construct is created. */
+    CfnCondition modeCondition(ExpiryMode expiryMode) {
+        return expiryMode == ExpiryMode.WINDOWED ? windowed : perItem;
+    }
+
+    /**
+     * The props for one mode's construct: the table and TTL attribute as tokens, every other option at the
+     * value that creates the most, for {@link #applyTo} to narrow.
+     */
+    PunctualExpiryProps props(ExpiryMode expiryMode, ITable table, IEventBus bus, ITopic topic, Path functionJar) {
+        PunctualExpiryProps.Builder builder = PunctualExpiryProps.builder()
+                .table(table)
+                .ttlAttribute(ttlAttribute.getValueAsString())
+                .mode(expiryMode)
+                // The stack id's UUID: one template is deployed once per table into the same account and
+                // Region, so a name fixed here would collide, and a stack name can be too long for one.
+                .stateMachineBaseName(Fn.join("-", List.of("punctual", Fn.select(2, Fn.split("/", Aws.STACK_ID)))))
+                .tracing(true)
+                .alarmTopic(topic)
+                .expiryEvents(bus)
+                .includeOldImage(true)
+                // The run on first deployment needs the CDK's custom resource provider, one per stack shared by
+                // both modes' constructs; the template starts no run and says how to start one (BackfillStateMachineArn).
+                .backfillOnCreate(false)
+                .functionJar(functionJar);
+        if (expiryMode == ExpiryMode.PER_ITEM) {
+            builder.cancellation(true);
+        }
+        return builder.build();
+    }
+
+    /**
+     * Points what {@link #props} could not carry as a token at the parameters, in the resources of one
+     * mode's construct, and puts what only some settings create behind their conditions.
+     *
+     * @param codePath the functions' code, relative to the template
+     */
+    void applyTo(PunctualExpiry expiry, PunctualExpiryProps props, String codePath) {
+        boolean perItemMode = expiry.mode() == ExpiryMode.PER_ITEM;
+        String busArn = props.expiryEvents().orElseThrow().getEventBusArn();
+
+        CfnFunction function = defaultChild(expiry.function(), CfnFunction.class);
+        function.addPropertyOverride("Environment.Variables." + StreamWiring.ENV_MAX_CONCURRENCY,
+                maxConcurrency.getValueAsString());
+        if (perItemMode) {
+            function.addPropertyOverride("Environment.Variables." + StreamWiring.ENV_CANCEL_STALE,
+                    cancellation.getValueAsString());
+        }
+        function.addPropertyOverride("Environment.Variables." + ExpiryEvents.ENV_EVENT_BUS,
+                when(expiryEventsOn, busArn));
+        function.addPropertyOverride("Environment.Variables." + ExpiryEvents.ENV_INCLUDE_OLD_IMAGE,
+                when(includeOldImageOn, "true"));
+
+        List<Function> functions = new ArrayList<>(List.of(expiry.function()));
+        expiry.bucketFunction().ifPresent(functions::add);
+        for (Function each : functions) {
+            CfnFunction cfn = defaultChild(each, CfnFunction.class);
+            cfn.addPropertyOverride("Code", codePath);
+            cfn.addPropertyOverride("Environment.Variables.POWERTOOLS_LOG_LEVEL", logLevel.getValueAsString());
+            cfn.addPropertyOverride("TracingConfig", when(tracingOn, Map.of("Mode", "Active")));
+            defaultChild(each.getCurrentVersion(), CfnResource.class)
+                    .addPropertyOverride("Description", versionDescription());
+        }
+
+        // The backfill function has no published version (no SnapStart): its code, log level and tracing only.
+        CfnFunction backfill = defaultChild(expiry.backfill().function(), CfnFunction.class);
+        backfill.addPropertyOverride("Code", codePath);
+        backfill.addPropertyOverride("Environment.Variables.POWERTOOLS_LOG_LEVEL", logLevel.getValueAsString());
+        backfill.addPropertyOverride("TracingConfig", when(tracingOn, Map.of("Mode", "Active")));
+
+        for (IConstruct machine : List.of(expiry.stateMachine(), expiry.backfill().stateMachine())) {
+            defaultChild(machine, CfnStateMachine.class).addPropertyOverride("TracingConfiguration",
+                    Fn.conditionIf(tracingOn.getLogicalId(), Map.of("Enabled", true), Map.of("Enabled", false)));
+        }
+
+        CfnEventSourceMapping mapping = single(expiry, CfnEventSourceMapping.class);
+        mapping.addPropertyOverride("BatchSize", batchSize.getValueAsNumber());
+        mapping.addPropertyOverride("ParallelizationFactor", parallelizationFactor.getValueAsNumber());
+        mapping.addPropertyOverride("MaximumRetryAttempts", maxRetryAttempts.getValueAsNumber());
+        mapping.addPropertyOverride("MaximumRecordAgeInSeconds", maxRecordAgeSeconds.getValueAsNumber());
+
+        all(expiry, CfnLogGroup.class).forEach(group ->
+                group.addPropertyOverride("RetentionInDays", logRetentionDays.getValueAsNumber()));
+
+        CfnAlarm lag = defaultChild(expiry.alarms().expiryLag(), CfnAlarm.class);
+        lag.addPropertyOverride("Threshold", lagAlarmThresholdMs.getValueAsNumber());
+        lag.addPropertyOverride("AlarmDescription", withThreshold(lag.getAlarmDescription(),
+                props.lagAlarmThreshold().toMillis()));
+
+        all(expiry, CfnPolicy.class).forEach(policy -> policy.addPropertyOverride("PolicyDocument.Statement",
+                conditionalStatements(policy)));
+    }
+
+    /**
+     * A function version's description: the Punctual version and every setting in the function's
+     * configuration that comes from a parameter. A version is only published when its resource is
+     * replaced, and CloudFormation replaces it when its description changes: without this, a changed
+     * parameter would update the function but leave the alias, which the stream and the state machine
+     * invoke, on the old version.
+     */
+    String versionDescription() {
+        return Fn.join("", List.of("Punctual ", PunctualVersion.current(),
+                ": ttl=", ttlAttribute.getValueAsString(),
+                " cancel=", cancellation.getValueAsString(),
+                " concurrency=", maxConcurrency.getValueAsString(),
+                " log=", logLevel.getValueAsString(),
+                " tracing=", tracing.getValueAsString(),
+                " bus=", expiryEventBusName.getValueAsString(),
+                " oldImage=", includeOldImage.getValueAsString()));
+    }
+
+    /**
+     * The lag alarm's description with its threshold read from the parameter: the construct's own text,
+     * where the one mention of the threshold it was built with is replaced.
+     */
+    private String withThreshold(String description, long builtWithMillis) {
+        String mention = " " + builtWithMillis + " ms";
+        int at = description.indexOf(mention);
+        if (at < 0 || description.indexOf(mention, at + 1) >= 0) {
+            throw new IllegalStateException("The lag alarm's description should mention its threshold ('"
+                    + mention.strip() + "') exactly once: " + description);
+        }
+        return Fn.join("", List.of(description.substring(0, at + 1), lagAlarmThresholdMs.getValueAsString(),
+                description.substring(at + mention.length() - " ms".length())));
+    }
+
+    /**
+     * The policy's statements with those only some settings need behind their conditions: X-Ray's with
+     * tracing, PutEvents with expiry events, StopExecution with cancellation.
+     */
+    private List<Object> conditionalStatements(CfnPolicy policy) {
+        Object document = stack.resolve(policy.getPolicyDocument());
+        List<Object> statements = new ArrayList<>();
+        for (Object each : (List<?>) ((Map<?, ?>) document).get("Statement")) {
+            Map<?, ?> statement = (Map<?, ?>) each;
+            List<String> actions = actions(statement);
+            if (actions.stream().allMatch(action -> action.startsWith("xray:"))) {
+                statements.add(when(tracingOn, statement));
+            } else if (actions.contains("events:PutEvents")) {
+                statements.add(when(expiryEventsOn, statement));
+            } else if (actions.contains("states:StopExecution")) {
+                Map<Object, Object> withoutStop = new LinkedHashMap<>(statement);
+                List<String> remaining = actions.stream().filter(a -> !a.equals("states:StopExecution")).toList();
+                withoutStop.put("Action", remaining.size() == 1 ? remaining.get(0) : remaining);
+                statements.add(Fn.conditionIf(cancellationOn.getLogicalId(), statement, withoutStop));
+            } else {
+                statements.add(statement);
+            }
+        }
+        return statements;
+    }
+
+    private static List<String> actions(Map<?, ?> statement) {
+        Object action = statement.get("Action");
+        return action instanceof List<?> list ? list.stream().map(Object::toString).toList() : List.of(action.toString());
+    }
+
+    /** {@code value} where the condition holds; the property or list element is left out where not. */
+    private static Object when(CfnCondition condition, Object value) {
+        return Fn.conditionIf(condition.getLogicalId(), value, Aws.NO_VALUE);
+    }
+
+    private Map<String, Object> interfaceMetadata() {
+        return Map.of(
+                "ParameterGroups", List.of(
+                        group("Table", TABLE_STREAM_ARN, TTL_ATTRIBUTE),
+                        group("Scheduling", MODE, CANCELLATION, MAX_CONCURRENCY),
+                        group("Stream mapping", BATCH_SIZE, PARALLELIZATION_FACTOR, MAX_RETRY_ATTEMPTS,
+                                MAX_RECORD_AGE_SECONDS),
+                        group("Expiry events", EXPIRY_EVENT_BUS_NAME, INCLUDE_OLD_IMAGE),
+                        group("Observability", LAG_ALARM_THRESHOLD_MS, ALARM_TOPIC_ARN, TRACING, LOG_LEVEL,
+                                LOG_RETENTION_DAYS)));
+    }
+
+    private static Map<String, Object> group(String label, String... parameters) {
+        return Map.of("Label", Map.of("default", label), "Parameters", List.of(parameters));
+    }
+
+    private CfnParameter booleanParameter(String name, boolean defaultValue, String description) {
+        return CfnParameter.Builder.create(stack, name).type("String").defaultValue(Boolean.toString(defaultValue))
+                .allowedValues(BOOLEANS).description(description).build();
+    }
+
+    private CfnParameter numberParameter(String name, long defaultValue, long min, long max, String description) {
+        return CfnParameter.Builder.create(stack, name).type("Number").defaultValue(defaultValue).minValue(min)
+                .maxValue(max).description(description).build();
+    }
+
+    private CfnCondition condition(String id, ICfnConditionExpression expression) {
+        return CfnCondition.Builder.create(stack, id).expression(expression).build();
+    }
+
+    private static <T> T defaultChild(IConstruct construct, Class<T> type) {
+        return type.cast(construct.getNode().getDefaultChild());
+    }
+
+    private static <T> T single(IConstruct scope, Class<T> type) {
+        List<T> found = all(scope, type);
+        if (found.size() != 1) {
+            throw new IllegalStateException("Expected one " + type.getSimpleName() + " under "
+                    + scope.getNode().getPath() + ", found " + found.size());
+        }
+        return found.get(0);
+    }
+
+    private static <T> List<T> all(IConstruct scope, Class<T> type) {
+        return scope.getNode().findAll().stream().filter(type::isInstance).map(type::cast).toList();
+    }
+}

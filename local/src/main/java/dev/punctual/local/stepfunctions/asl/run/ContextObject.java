@@ -1,0 +1,39 @@
+package dev.punctual.local.stepfunctions.asl.run;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.time.Instant;
+
+/**
+ * The execution's part of the context object ({@code $$}): what the backend tells the interpreter about
+ * the execution it runs. {@code $$.State.*} and {@code $$.Map.*} the run loop adds for each state.
+ *
+ * @param executionArn {@code $$.Execution.Id}
+ * @param executionName {@code $$.Execution.Name}
+ * @param startTime {@code $$.Execution.StartTime}
+ * @param roleArn {@code $$.Execution.RoleArn}
+ * @param stateMachineArn {@code $$.StateMachine.Id}
+ * @param stateMachineName {@code $$.StateMachine.Name}
+ * @param input {@code $$.Execution.Input}; may be {@code null} on {@code Interpreter.start}, which
+ *     knows the input, but should be given on {@code Interpreter.resume}, which otherwise cannot
+ */
+public record ContextObject(
+        String executionArn,
+        String executionName,
+        Instant startTime,
+        String roleArn,
+        String stateMachineArn,
+        String stateMachineName,
+        JsonNode input) {
+
+    /** The context object without the execution input (the interpreter fills it in on {@code start}). */
+    public ContextObject(String executionArn, String executionName, Instant startTime, String roleArn,
+            String stateMachineArn, String stateMachineName) {
+        this(executionArn, executionName, startTime, roleArn, stateMachineArn, stateMachineName, null);
+    }
+
+    /** This context object with {@code $$.Execution.Input} set. */
+    public ContextObject withInput(JsonNode executionInput) {
+        return new ContextObject(executionArn, executionName, startTime, roleArn, stateMachineArn, stateMachineName,
+                executionInput);
+    }
+}

@@ -1,0 +1,147 @@
+package dev.punctual.local.stepfunctions.executions;
+
+import dev.punctual.local.account.LocalAccount;
+import dev.punctual.local.stepfunctions.asl.Interpreter;
+import dev.punctual.local.stepfunctions.asl.run.TaskResource;
+import dev.punctual.local.time.Timer;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Function;
+
+/**
+ * Builds the local Step Functions engine: an interpreter with the given task resources plus the
+ * engine's own {@code states:startExecution}, a timer, and optionally a data directory that makes every
+ * execution survive a crash (the engine replays it and resumes its runs before {@link #build} returns).
+ *
+ * <pre>{@code
+ * StepFunctionsEngine engine = StepFunctionsEngine.builder()
+ *         .interpreter(resources -> new Interpreter(timer, resources, taskExecutor))
+ *         .taskResources(List.of(dynamoDbTasks))
+ *         .timer(timer)
+ *         .dataDirectory(Path.of("data/sfn"))
+ *         .build();
+ * }</pre>
+ *
+ * <p>Interpreter and timer are required.
+ */
+public final class EngineBuilder {
+
+    private static final System.Logger LOG = System.getLogger(EngineBuilder.class.getName());
+
+    private Function<List<TaskResource>, Interpreter> interpreter;
+    private final List<TaskResource> taskResources = new ArrayList<>();
+    private Timer timer;
+    private Path dataDirectory;
+    private String partition = LocalAccount.PARTITION;
+    private String region = LocalAccount.REGION;
+    private String accountId = LocalAccount.ACCOUNT_ID;
+    private int maxOpenExecutions = StepFunctionsEngine.DEFAULT_MAX_OPEN_EXECUTIONS;
+    private int closedRetention = 1_000_000;
+    private long segmentBytes = 256L * 1024 * 1024;
+    private boolean fsync = true;
+    private int launcherThreads = Math.max(2, Runtime.getRuntime().availableProcessors());
+
+    EngineBuilder() {
+    }
+
+    /** Makes the interpreter from every task resource (those given here plus startExecution). */
+    public EngineBuilder interpreter(Function<List<TaskResource>, Interpreter> factory) {
+        this.interpreter = factory;
+        return this;
+    }
+
+    public EngineBuilder taskResources(List<? extends TaskResource> resources) {
+        taskResources.addAll(resources);
+        return this;
+    }
+
+    public EngineBuilder timer(Timer timer) {
+        this.timer = timer;
+        return this;
+    }
+
+    /** Where the journal lives; without one everything stays in memory. */
+    public EngineBuilder dataDirectory(Path directory) {
+        this.dataDirectory = directory;
+        return this;
+    }
+
+    public EngineBuilder partition(String partition) {
+        this.partition = partition;
+        return this;
+    }
+
+    public EngineBuilder region(String region) {
+        this.region = region;
+        return this;
+    }
+
+    public EngineBuilder accountId(String accountId) {
+        this.accountId = accountId;
+        return this;
+    }
+
+    /** Open executions beyond which StartExecution fails with {@code ExecutionLimitExceeded}. */
+    public EngineBuilder maxOpenExecutions(int max) {
+        this.maxOpenExecutions = max;
+        return this;
+    }
+
+    /** How many closed executions to keep (AWS keeps them 90 days); the oldest closed go first. */
+    public EngineBuilder closedExecutionRetention(int count) {
+        this.closedRetention = count;
+        return this;
+    }
+
+    /** Journal segment size after which a snapshot compacts the journal. */
+    public EngineBuilder journalSegmentBytes(long bytes) {
+        this.segmentBytes = bytes;
+        return this;
+    }
+
+    /** Whether each journal batch is fsynced; turn off only for throw-away runs. */
+    public EngineBuilder fsync(boolean fsync) {
+        this.fsync = fsync;
+        return this;
+    }
+
+    public EngineBuilder launcherThreads(int threads) {
+        this.launcherThreads = threads;
+        return this;
+    }
+
+    public StepFunctionsEngine build() {
+        Objects.requireNonNull(interpreter, "interpreter");
+        Objects.requireNonNull(timer, "timer");
+        AtomicReference<StepFunctionsEngine> engineRef = new AtomicReference<>();
+        List<TaskResource> resources = new ArrayList<>(taskResources);
+        resources.add(new StartExecutionTaskResource(engineRef::get));
+        StepFunctionsEngine engine = new StepFunctionsEngine(interpreter.apply(List.copyOf(resources)), timer,
+                partition, region, accountId, maxOpenExecutions, closedRetention, launcherThreads);
+        engineRef.set(engine);
+        if (dataDirectory == null) {
+            return engine;
+        }
+        long started = System.nanoTime();
+        FileJournal.Opened opened = FileJournal.open(dataDirectory, engine.durability()::replay, segmentBytes,
+                fsync);
+        engine.useJournal(opened.journal());
+        opened.journal().snapshotsFrom(engine.durability());
+        int resumed = engine.durability().resumeRecovered();
+        Recovery recovery = new Recovery(opened.recordsReplayed(), resumed,
+                Duration.ofNanos(System.nanoTime() - started));
+        if (opened.recordsReplayed() > 0) {
+            // Compact now, so the next start replays a snapshot rather than this whole journal again.
+            opened.journal().snapshotNow();
+        }
+        LOG.log(System.Logger.Level.INFO, "Step Functions data directory " + dataDirectory + ": replayed "
+                + recovery.recordsReplayed() + " records, resumed " + resumed + " executions in "
+                + recovery.duration().toMillis() + " ms");
+        engine.recovered(recovery);
+        return engine;
+    }
+}
