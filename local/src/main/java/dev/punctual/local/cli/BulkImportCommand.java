@@ -1,5 +1,7 @@
 package dev.punctual.local.cli;
 
+import dev.punctual.local.measure.BulkImportReport;
+import dev.punctual.local.measure.BulkImportTrial;
 import dev.punctual.local.measure.ExpiryTrial;
 import dev.punctual.local.runtime.LocalRuntime;
 import dev.punctual.statemachine.ExpiryMode;
@@ -67,8 +69,8 @@ final class BulkImportCommand implements Callable<Integer> {
                         items, table, lateItems);
                 out.flush();
             }
-            ExpiryTrial.BulkImportReport report = new ExpiryTrial(runtime)
-                    .bulkImport(table, items, lateItems, writers, ExpiryTrial.Progress.NONE);
+            BulkImportReport report = new BulkImportTrial(runtime)
+                    .run(table, items, lateItems, writers, ExpiryTrial.Progress.NONE);
             out.println(json ? report.toJson().replaceFirst("}$", ",\"mode\":\"" + expiryMode.label() + "\",\"awsQuotas\":"
                     + options.quotas().ratesEnforced() + "}") : report.toText());
             out.flush();

@@ -5,6 +5,8 @@ import dev.punctual.local.console.ConsoleServer;
 import dev.punctual.local.measure.AccuracyReport;
 import dev.punctual.local.measure.ExpiryTrial;
 import dev.punctual.local.measure.PublishedMetrics;
+import dev.punctual.local.measure.ScheduleReport;
+import dev.punctual.local.measure.ScheduleTrial;
 import dev.punctual.local.runtime.LocalRuntime;
 import dev.punctual.statemachine.ExpiryMode;
 import java.io.IOException;
@@ -150,9 +152,9 @@ abstract class TrialCommand implements Callable<Integer> {
                 warmUp(runtime, table, out);
             }
             if (scheduleOnly) {
-                ExpiryTrial.ScheduleReport pending;
+                ScheduleReport pending;
                 try (Bars bars = new Bars(items, !json && !noProgress)) {
-                    pending = new ExpiryTrial(runtime).schedule(settings, bars);
+                    pending = new ScheduleTrial(runtime).run(settings, bars);
                 }
                 out.println(json ? pending.toJson().replaceFirst("}$", ",\"mode\":\"" + expiryMode.label() + "\"}")
                         : System.lineSeparator() + pending.toText());

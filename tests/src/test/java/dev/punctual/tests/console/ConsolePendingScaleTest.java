@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.punctual.local.console.ConsoleServer;
 import dev.punctual.local.measure.ExpiryTrial;
+import dev.punctual.local.measure.ScheduleReport;
+import dev.punctual.local.measure.ScheduleTrial;
 import dev.punctual.local.runtime.LocalRuntime;
 import java.time.Duration;
 import java.util.List;
@@ -32,8 +34,7 @@ class ConsolePendingScaleTest {
             ConsoleServer console = both.console();
             ExpiryTrial.Settings settings = new ExpiryTrial.Settings("console-scale", PENDING, Duration.ofHours(1),
                     Duration.ofMinutes(30), Duration.ofSeconds(30), 8);
-            ExpiryTrial.ScheduleReport scheduled = new ExpiryTrial(runtime).schedule(settings,
-                    ExpiryTrial.Progress.NONE);
+            ScheduleReport scheduled = new ScheduleTrial(runtime).run(settings, ExpiryTrial.Progress.NONE);
             assertThat(runtime.stepFunctionsEngine().openExecutions()).isEqualTo(PENDING);
 
             WebDriver driver = browser.driver();

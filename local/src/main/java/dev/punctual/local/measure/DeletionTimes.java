@@ -1,0 +1,87 @@
+package dev.punctual.local.measure;
+
+import dev.punctual.expiry.AttributeText;
+import dev.punctual.expiry.ExecutionNames;
+import dev.punctual.expiry.ItemKey;
+import dev.punctual.expiry.TtlValue;
+import dev.punctual.local.runtime.LocalRuntime;
+import dev.punctual.local.stepfunctions.executions.HistoryEvent;
+import dev.punctual.local.stepfunctions.executions.StepFunctionsEngine;
+import dev.punctual.local.stepfunctions.executions.StepFunctionsException;
+import dev.punctual.statemachine.Arns;
+import dev.punctual.statemachine.ExpiryMode;
+import dev.punctual.statemachine.ExpiryWorkflow;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Where the accuracy trial learns when Punctual deleted each item, and how many it has deleted so
+ * far: the one thing the trial does differently by mode. Per-item mode reads each item's execution
+ * (its conditional delete's {@code TaskSucceeded}), a source independent of the table; windowed mode
+ * has no execution per item and reads the runtime's ledger of when each conditional delete returned.
+ */
+interface DeletionTimes {
+
+    /** The source for {@code runtime}'s mode. */
+    static DeletionTimes of(LocalRuntime runtime) {
+        return runtime.options().mode() == ExpiryMode.WINDOWED ? new Ledger(runtime) : new Histories(runtime);
+    }
+
+    /** When Punctual deleted item {@code itemId} of {@code table}, due at {@code ttl}; {@code null} if it did not. */
+    Instant deletedAt(String table, String itemId, long ttl, Instant now);
+
+    /**
+     * Items of {@code table} deleted so far, for the progress display: {@code open} is how many of the
+     * trial's executions are still open, {@code allScheduled} whether every item has been handed to the handler.
+     */
+    long deletedSoFar(String table, int items, boolean allScheduled, int open);
+
+    /** Windowed mode: the runtime's deletion ledger. */
+    record Ledger(LocalRuntime runtime) implements DeletionTimes {
+        @Override
+        public Instant deletedAt(String table, String itemId, long ttl, Instant now) {
+            return runtime.deletions().deletedAt(table, TrialTable.key(itemId)).orElse(null);
+        }
+
+        @Override
+        public long deletedSoFar(String table, int items, boolean allScheduled, int open) {
+            return runtime.deletions().count(table);
+        }
+    }
+
+    /** Per-item mode: each item's execution history. */
+    record Histories(LocalRuntime runtime) implements DeletionTimes {
+        @Override
+        public Instant deletedAt(String table, String itemId, long ttl, Instant now) {
+            TtlValue valid = ((TtlValue.Valid) TtlValue.check(AttributeText.n(Long.toString(ttl)), TrialTable.TTL_ATTRIBUTE,
+                    now)).ttl();
+            String name = ExecutionNames.name(table, ItemKey.of(Map.of(TrialTable.KEY_ATTRIBUTE, AttributeText.s(itemId))),
+                    valid);
+            return deletedAt(runtime.stepFunctionsEngine(), Arns.execution(runtime.stateMachineArn(), name));
+        }
+
+        @Override
+        public long deletedSoFar(String table, int items, boolean allScheduled, int open) {
+            return allScheduled ? Math.max(0, items - open) : 0;
+        }
+
+        /** When the execution's conditional delete succeeded, if it ended {@code Expired}. */
+        private static Instant deletedAt(StepFunctionsEngine engine, String executionArn) {
+            List<HistoryEvent> events;
+            try {
+                events = engine.getExecutionHistory(executionArn, 10, null, true).items();
+            } catch (StepFunctionsException noSuchExecution) {
+                return null;
+            }
+            boolean expired = events.stream().anyMatch(e -> e.type().equals("ExecutionSucceeded")
+                    && ExpiryWorkflow.outcomeOf(e.details().path("output").asText())
+                            .filter(ExpiryWorkflow.OUTCOME_EXPIRED::equals).isPresent());
+            if (!expired) {
+                return null;
+            }
+            return events.stream().filter(e -> e.type().equals("TaskSucceeded")).map(HistoryEvent::timestamp)
+                    .findFirst().orElse(null);
+        }
+    }
+}

@@ -1,0 +1,257 @@
+package dev.punctual.local.runtime;
+
+import dev.punctual.expiry.RecordedMetrics;
+import dev.punctual.local.account.LocalAccount;
+import dev.punctual.local.billing.CostMeter;
+import dev.punctual.local.billing.DeletionLedger;
+import dev.punctual.local.billing.MeteredDynamoDb;
+import dev.punctual.local.dynamodb.DynamoDbLocalServer;
+import dev.punctual.local.dynamodb.InProcessDynamoDb;
+import dev.punctual.local.dynamodb.LocalDynamoDbClients;
+import dev.punctual.local.events.EventBridgeServer;
+import dev.punctual.local.events.EventStore;
+import dev.punctual.local.events.PutEventsApi;
+import dev.punctual.local.events.PutEventsFaults;
+import dev.punctual.local.stepfunctions.executions.StepFunctionsEngine;
+import dev.punctual.local.stepfunctions.executions.Recovery;
+import dev.punctual.local.stepfunctions.quotas.ThrottleCounts;
+import dev.punctual.local.stepfunctions.tasks.DynamoDbFaults;
+import dev.punctual.local.stepfunctions.tasks.LambdaFunctions;
+import dev.punctual.local.stream.DeadLetters;
+import dev.punctual.local.stream.StreamPoller;
+import dev.punctual.local.stream.WatchedTable;
+import dev.punctual.local.time.ClockTimer;
+import dev.punctual.local.time.Timer;
+import dev.punctual.local.time.TimerSleeper;
+import dev.punctual.statemachine.ExpiryEvents;
+import dev.punctual.statemachine.ExpiryMode;
+import dev.punctual.statemachine.ScheduleIndexTable;
+import dev.punctual.statemachine.StreamWiring;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+
+/**
+ * The {@link LocalRuntime} as wired from its parts: starts each, in the order they depend on one
+ * another, hands them out, and closes them in the reverse order. Each part sets itself up:
+ * {@link LocalStepFunctions} its engine, API and state machine, {@link StreamFunction} its handlers,
+ * {@link WindowedWiring} windowed mode's index, state machine and function.
+ */
+final class WiredRuntime implements LocalRuntime {
+
+    private static final System.Logger LOG = System.getLogger(WiredRuntime.class.getName());
+
+    private final LocalRuntime.Options options;
+    /**
+     * Everything started, closed the latest first: the poller (no new work), the stream function's
+     * handlers, the EventBridge endpoint and its store, windowed mode's bucket function, the Step
+     * Functions API, engine and task threads, the runtime's own timer, and DynamoDB Local last.
+     */
+    private final Lifetimes owned = new Lifetimes("the local runtime");
+    private final CostMeter costMeter = new CostMeter();
+    private final DeletionLedger deletions = new DeletionLedger();
+    private final RecordedMetrics metrics = new RecordedMetrics();
+    private final DynamoDbFaults faults = DynamoDbFaults.none();
+    private final PutEventsFaults eventFaults = new PutEventsFaults();
+    private final DynamoDbLocalServer dynamoDbServer;
+    private final DynamoDbClient dynamoDb;
+    private final Timer timer;
+    private final LocalStepFunctions stepFunctions;
+    /** Windowed mode's parts; {@code null} in per-item mode. */
+    private final WindowedWiring windowed;
+    private final EventStore events;
+    private final EventBridgeServer eventsServer;
+    private final StreamPoller poller;
+
+    WiredRuntime(LocalRuntime.Options options) {
+        this.options = options;
+        try {
+            dynamoDbServer = owned.own(DynamoDbLocalServer.start(
+                    new DynamoDbLocalServer.Options(options.dynamoDbPort(), options.under("dynamodb"))));
+            dynamoDb = owned.own(LocalDynamoDbClients.dynamoDb(dynamoDbServer.endpoint()));
+            // Punctual is the TTL here; DynamoDB Local's own TTL job would only compete for the database.
+            dynamoDbServer.stopNativeTtl();
+            // The runtime's own traffic (deletes, stream reads) skips HTTP; these belong to the server.
+            InProcessDynamoDb inProcess = dynamoDbServer.inProcess();
+            timer = options.timer() != null ? options.timer() : ownTimer();
+            Clock clock = timer.clock();
+            // Punctual's own DynamoDB calls (the state machine's deletes, the functions' index calls)
+            // are metered for the cost report; the index is Punctual's, every other table a user's.
+            MeteredDynamoDb punctualDynamoDb = new MeteredDynamoDb(inProcess.dynamoDb(), costMeter, deletions,
+                    table -> !ScheduleIndexTable.LOCAL_TABLE_NAME.equals(table), clock);
+            LambdaFunctions functions = new LambdaFunctions();
+            stepFunctions = owned.own(LocalStepFunctions.start(options, timer, punctualDynamoDb, faults, functions));
+            FunctionHost host = new FunctionHost(punctualDynamoDb, clock, new TimerSleeper(timer), metrics, costMeter,
+                    stepFunctions);
+            windowed = options.mode() == ExpiryMode.WINDOWED
+                    ? owned.own(WindowedWiring.start(dynamoDb, dynamoDbServer.endpoint(), functions, host))
+                    : null;
+            events = owned.own(EventStore.in(options.under("events")));
+            eventsServer = owned.own(EventBridgeServer.start(new PutEventsApi(events, eventFaults, clock,
+                            LocalAccount.REGION, LocalAccount.ACCOUNT_ID, costMeter::expiryEvent), events,
+                    new InetSocketAddress(LocalDefaults.LOOPBACK, options.eventsPort())));
+            StreamFunction streamFunction = owned.own(new StreamFunction(this::handlerEnvironment, host));
+            poller = owned.own(StreamPoller.builder()
+                    .dynamoDb(inProcess.dynamoDb())
+                    .streams(inProcess.streams())
+                    .handlerFactory(streamFunction::handlerFor)
+                    .timer(timer)
+                    .filterPatterns(table -> StreamWiring.filterPatterns(table.ttlAttribute(), true))
+                    .settings(options.mapping().toBuilder().tableAllowList(options.tables()).build())
+                    .dataDirectory(options.under("stream"))
+                    .region(LocalAccount.REGION)
+                    .start());
+        } catch (RuntimeException e) {
+            owned.closeAfter(e);
+            throw e;
+        }
+    }
+
+    /** The runtime's own timer on the system clock, with two threads for its actions; closed with the runtime. */
+    private ClockTimer ownTimer() {
+        return owned.own(new ClockTimer(Clock.systemUTC(), owned.ownThreads(2, "punctual-timer-action"), "punctual-timer"));
+    }
+
+    @Override
+    public Map<String, String> handlerEnvironment(WatchedTable table) {
+        Map<String, String> environment = new HashMap<>(Map.of(
+                StreamWiring.ENV_STATE_MACHINE_ARN, scheduledStateMachineArn(),
+                StreamWiring.ENV_TTL_ATTRIBUTE, table.ttlAttribute(),
+                StreamWiring.ENV_STEP_FUNCTIONS_ENDPOINT, stepFunctionsEndpoint().toString(),
+                StreamWiring.ENV_CANCEL_STALE, Boolean.toString(cancelStale()),
+                StreamWiring.ENV_MODE, options.mode().label()));
+        if (windowed != null) {
+            environment.putAll(windowed.handlerEnvironment());
+        }
+        if (options.expiryEvents()) {
+            environment.put(ExpiryEvents.ENV_EVENT_BUS, LocalDefaults.EVENT_BUS);
+            environment.put(ExpiryEvents.ENV_EVENTS_ENDPOINT, eventsEndpoint().toString());
+        }
+        return Map.copyOf(environment);
+    }
+
+    /** Windowed mode stops no executions: a stale index entry is harmless, its delete being conditional. */
+    private boolean cancelStale() {
+        return options.cancelStale() && options.mode() == ExpiryMode.PER_ITEM;
+    }
+
+    @Override
+    public Optional<String> bucketStateMachineArn() {
+        return Optional.ofNullable(windowed).map(WindowedWiring::stateMachineArn);
+    }
+
+    @Override
+    public String scheduledStateMachineArn() {
+        return bucketStateMachineArn().orElse(stateMachineArn());
+    }
+
+    @Override
+    public LocalRuntime.Options options() {
+        return options;
+    }
+
+    @Override
+    public Timer timer() {
+        return timer;
+    }
+
+    @Override
+    public URI dynamoDbEndpoint() {
+        return dynamoDbServer.endpoint();
+    }
+
+    @Override
+    public Duration dynamoDbStartTime() {
+        return dynamoDbServer.startTime();
+    }
+
+    @Override
+    public DynamoDbClient dynamoDb() {
+        return dynamoDb;
+    }
+
+    @Override
+    public URI stepFunctionsEndpoint() {
+        return stepFunctions.endpoint();
+    }
+
+    @Override
+    public StepFunctionsEngine stepFunctionsEngine() {
+        return stepFunctions.engine();
+    }
+
+    @Override
+    public Recovery recovery() {
+        return stepFunctions.recovery();
+    }
+
+    @Override
+    public ThrottleCounts throttled() {
+        return stepFunctions.throttles().counts();
+    }
+
+    @Override
+    public DynamoDbFaults dynamoDbFaults() {
+        return faults;
+    }
+
+    @Override
+    public String stateMachineArn() {
+        return stepFunctions.expireItemArn();
+    }
+
+    @Override
+    public StreamPoller streamPoller() {
+        return poller;
+    }
+
+    @Override
+    public DeadLetters deadLetters() {
+        return poller.deadLetters();
+    }
+
+    @Override
+    public URI eventsEndpoint() {
+        return LocalDefaults.endpoint(eventsServer.port());
+    }
+
+    @Override
+    public EventStore events() {
+        return events;
+    }
+
+    @Override
+    public PutEventsFaults eventFaults() {
+        return eventFaults;
+    }
+
+    @Override
+    public CostMeter.Snapshot costs() {
+        StepFunctionsEngine engine = stepFunctions.engine();
+        return costMeter.snapshot(engine.billedTransitions(), engine.startExecutionCalls(), engine.peakOpenExecutions());
+    }
+
+    @Override
+    public RecordedMetrics metrics() {
+        return metrics;
+    }
+
+    @Override
+    public DeletionLedger deletions() {
+        return deletions;
+    }
+
+    @Override
+    public void close() {
+        try {
+            owned.close();
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, "Local runtime shut down with errors", e);
+        }
+    }
+}
