@@ -5,25 +5,20 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.punctual.expiry.ThrottleBackoff;
 import dev.punctual.functions.BackfillFunction;
-import dev.punctual.functions.SfnExecutions;
 import dev.punctual.local.account.LocalAccount;
 import dev.punctual.local.stepfunctions.tasks.LambdaFunctions;
 import dev.punctual.local.stream.LocalLambdaContext;
-import dev.punctual.local.time.TimerSleeper;
 import dev.punctual.statemachine.BackfillProgressTable;
 import dev.punctual.statemachine.BackfillWorkflow;
 import dev.punctual.statemachine.ExpiryMode;
 import dev.punctual.statemachine.ScheduleIndexTable;
 import dev.punctual.statemachine.StateMachineDefinitions;
 import dev.punctual.statemachine.StreamWiring;
+import java.net.URI;
 import java.time.Clock;
-import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.function.BiConsumer;
-import java.util.function.BinaryOperator;
-import software.amazon.awssdk.http.SdkHttpClient;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
 import software.amazon.awssdk.services.dynamodb.model.BillingMode;
@@ -40,69 +35,64 @@ import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
  * runtime's mode. {@code aws stepfunctions start-execution --state-machine-arn
  * arn:aws:states:us-east-1:123456789012:stateMachine:punctual-backfill --input '{"table":"T"}'} starts it.
  */
-public final class LocalBackfill implements AutoCloseable {
+final class LocalBackfill implements AutoCloseable {
 
     /** Converts payloads between the engine's JSON and the function's Map, as Lambda's runtime does. */
     private static final ObjectMapper PAYLOADS = new ObjectMapper();
 
-    private final BackfillFunction function;
-    private final SfnExecutions executions;
+    private final Lifetimes owned;
 
-    private LocalBackfill(BackfillFunction function, SfnExecutions executions) {
-        this.function = function;
-        this.executions = executions;
+    private LocalBackfill(Lifetimes owned, DynamoDbClient dynamoDb, URI dynamoDbEndpoint, ExpiryMode mode,
+            String scheduledStateMachineArn, LambdaFunctions functions, FunctionHost host) {
+        this.owned = owned;
+        createProgressTable(dynamoDb);
+        host.stepFunctions().deploy(LocalDefaults.BACKFILL_STATE_MACHINE_NAME,
+                StateMachineDefinitions.backfill("aws", LocalDefaults.backfillFunctionArn()));
+        Map<String, String> environment = environment(mode, scheduledStateMachineArn, host.stepFunctions().endpoint(),
+                dynamoDbEndpoint);
+        BackfillFunction.Collaborators.Builder parts = BackfillFunction.Collaborators.builder(environment)
+                .dynamoDb(host.dynamoDb())
+                .clock(host.clock())
+                .sleeper(host.sleeper())
+                .backoff(new ThrottleBackoff(host.clock(), host.sleeper()::sleep, ThreadLocalRandom.current()));
+        host.stepFunctions().inProcessExecutions(parts.settings(), environment)
+                .ifPresent(executions -> parts.executions(owned.own(executions)));
+        BackfillFunction function = owned.own(new BackfillFunction(parts.build()));
+        functions.register(LocalDefaults.BACKFILL_FUNCTION_NAME, payload -> host.invoke(BackfillWorkflow.FUNCTION_MEMORY_MB,
+                () -> invoke(function, payload, host.clock())));
     }
 
     /**
-     * Deploys the backfill on {@code runtime} (called while the runtime starts, once its engine, endpoints
-     * and the mode's state machine exist).
+     * Creates the progress table (unless a data directory holds it), deploys the backfill state machine, and
+     * registers the backfill function in {@code functions}, where the engine's Lambda Task states find it.
      *
-     * @param deploy creates or updates a state machine from its name and definition, returning its ARN
-     * @param functions where the engine finds in-process Lambda functions
-     * @param dynamoDb the runtime's metered client for Punctual's own DynamoDB calls
-     * @param transport the in-process route to the engine, or {@code null} to go over HTTP
-     * @param billInvocation bills one invocation's wall time at a memory size
+     * @param dynamoDb the runtime's client, to create the progress table with
+     * @param dynamoDbEndpoint DynamoDB Local's endpoint, for the function's environment
+     * @param scheduledStateMachineArn the state machine the mode schedules with (expire-item, or expire-bucket)
      */
-    public static LocalBackfill deploy(LocalRuntime runtime, BinaryOperator<String> deploy, LambdaFunctions functions,
-            DynamoDbClient dynamoDb, SdkHttpClient transport, BiConsumer<Integer, Duration> billInvocation) {
-        createProgressTable(runtime.dynamoDb());
-        deploy.apply(LocalDefaults.BACKFILL_STATE_MACHINE_NAME,
-                StateMachineDefinitions.backfill("aws", LocalDefaults.backfillFunctionArn()));
-        Map<String, String> environment = environment(runtime);
-        Clock clock = runtime.timer().clock();
-        TimerSleeper sleeper = new TimerSleeper(runtime.timer());
-        BackfillFunction.Collaborators.Builder parts = BackfillFunction.Collaborators.builder(environment)
-                .dynamoDb(dynamoDb)
-                .clock(clock)
-                .sleeper(sleeper)
-                .backoff(new ThrottleBackoff(clock, sleeper::sleep, ThreadLocalRandom.current()));
-        SfnExecutions executions = transport == null ? null : SfnExecutions.create(parts.settings(), environment, transport);
-        if (executions != null) {
-            parts.executions(executions);
-        }
-        BackfillFunction function = new BackfillFunction(parts.build());
-        functions.register(LocalDefaults.BACKFILL_FUNCTION_NAME, payload -> {
-            long started = System.nanoTime();
-            try {
-                Map<String, Object> input = PAYLOADS.convertValue(payload, new TypeReference<Map<String, Object>>() { });
-                return PAYLOADS.valueToTree(function.handleRequest(input,
-                        new LocalLambdaContext(LocalDefaults.BACKFILL_FUNCTION_NAME, LocalAccount.REGION, clock)));
-            } finally {
-                billInvocation.accept(BackfillWorkflow.FUNCTION_MEMORY_MB, Duration.ofNanos(System.nanoTime() - started));
-            }
-        });
-        return new LocalBackfill(function, executions);
+    static LocalBackfill start(DynamoDbClient dynamoDb, URI dynamoDbEndpoint, ExpiryMode mode, String scheduledStateMachineArn,
+            LambdaFunctions functions, FunctionHost host) {
+        return Lifetimes.start("the backfill function", owned -> new LocalBackfill(owned, dynamoDb, dynamoDbEndpoint, mode,
+                scheduledStateMachineArn, functions, host));
+    }
+
+    /** One invocation of the backfill function, its payload converted as Lambda's runtime converts it. */
+    private static JsonNode invoke(BackfillFunction function, JsonNode payload, Clock clock) {
+        Map<String, Object> input = PAYLOADS.convertValue(payload, new TypeReference<Map<String, Object>>() { });
+        return PAYLOADS.valueToTree(function.handleRequest(input,
+                new LocalLambdaContext(LocalDefaults.BACKFILL_FUNCTION_NAME, LocalAccount.REGION, clock)));
     }
 
     /** The function's environment, as the construct sets it in Lambda, with the runtime's endpoints and mode. */
-    static Map<String, String> environment(LocalRuntime runtime) {
+    private static Map<String, String> environment(ExpiryMode mode, String scheduledStateMachineArn, URI stepFunctionsEndpoint,
+            URI dynamoDbEndpoint) {
         Map<String, String> environment = new HashMap<>(Map.of(
-                StreamWiring.ENV_STATE_MACHINE_ARN, runtime.scheduledStateMachineArn(),
-                StreamWiring.ENV_MODE, runtime.options().mode().label(),
-                StreamWiring.ENV_STEP_FUNCTIONS_ENDPOINT, runtime.stepFunctionsEndpoint().toString(),
-                StreamWiring.ENV_DYNAMODB_ENDPOINT, runtime.dynamoDbEndpoint().toString(),
+                StreamWiring.ENV_STATE_MACHINE_ARN, scheduledStateMachineArn,
+                StreamWiring.ENV_MODE, mode.label(),
+                StreamWiring.ENV_STEP_FUNCTIONS_ENDPOINT, stepFunctionsEndpoint.toString(),
+                StreamWiring.ENV_DYNAMODB_ENDPOINT, dynamoDbEndpoint.toString(),
                 BackfillWorkflow.ENV_PROGRESS_TABLE, BackfillProgressTable.LOCAL_TABLE_NAME));
-        if (runtime.options().mode() == ExpiryMode.WINDOWED) {
+        if (mode == ExpiryMode.WINDOWED) {
             environment.put(StreamWiring.ENV_SCHEDULE_TABLE, ScheduleIndexTable.LOCAL_TABLE_NAME);
         }
         return Map.copyOf(environment);
@@ -126,11 +116,9 @@ public final class LocalBackfill implements AutoCloseable {
         }
     }
 
+    /** Closes the backfill function, then its Step Functions adapter. */
     @Override
-    public void close() throws Exception {
-        function.close();
-        if (executions != null) {
-            executions.close();
-        }
+    public void close() {
+        owned.close();
     }
 }

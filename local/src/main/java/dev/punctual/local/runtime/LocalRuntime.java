@@ -255,8 +255,6 @@ public interface LocalRuntime extends AutoCloseable {
 
             private Builder() {
             }
-            register(LocalBackfill.deploy(this, (name, definition) -> deploy(stepFunctions, name, definition),
-                    functions, punctualDynamoDb, stepFunctionsTransport, costMeter::invocation));
 
             private Builder(Options options) {
                 dynamoDbPort = options.dynamoDbPort;

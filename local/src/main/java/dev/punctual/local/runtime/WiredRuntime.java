@@ -91,6 +91,8 @@ final class WiredRuntime implements LocalRuntime {
             windowed = options.mode() == ExpiryMode.WINDOWED
                     ? owned.own(WindowedWiring.start(dynamoDb, dynamoDbServer.endpoint(), functions, host))
                     : null;
+            owned.own(LocalBackfill.start(dynamoDb, dynamoDbServer.endpoint(), options.mode(),
+                    windowed != null ? windowed.stateMachineArn() : stepFunctions.expireItemArn(), functions, host));
             events = owned.own(EventStore.in(options.under("events")));
             eventsServer = owned.own(EventBridgeServer.start(new PutEventsApi(events, eventFaults, clock,
                             LocalAccount.REGION, LocalAccount.ACCOUNT_ID, costMeter::expiryEvent), events,
