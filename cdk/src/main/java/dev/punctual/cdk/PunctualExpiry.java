@@ -47,8 +47,9 @@ import software.constructs.Construct;
  * finer ones. The {@code expire-item} state machine is not created then: nothing would start it.
  *
  * <p>This class wires what every mode shares (the stream function, its role and event source mapping,
- * the dead-letter queue); the mode's own resources come from {@link ModeResources}, the alarms and the
- * dashboard from {@link ExpiryObservability}.
+ * the dead-letter queue); the mode's own resources come from {@link ModeResources}, the backfill of the
+ * items a table already holds from {@link BackfillResources}, the alarms and the dashboard from
+ * {@link ExpiryObservability}.
  *
  * <p>Named after what it adds to a table (punctual expiry), not "TTL": the table keeps its native TTL,
  * this construct only makes deletion happen on time.
@@ -132,6 +133,7 @@ public final class PunctualExpiry extends Construct {
     private final Queue deadLetterQueue;
     private final ExpiryAlarms alarms;
     private final Dashboard dashboard;
+    private final BackfillResources backfill;
 
     public PunctualExpiry(Construct scope, String id, PunctualExpiryProps props) {
         super(scope, id);
@@ -148,6 +150,7 @@ public final class PunctualExpiry extends Construct {
         this.alias = factory.publish(function, "LiveAlias",
                 "the stream invokes the '" + ALIAS_NAME + "' alias of the current version");
         alias.addEventSource(createEventSource(props));
+        this.backfill = new BackfillResources(this, "Backfill", factory);
         ExpiryObservability observability = new ExpiryObservability(this, props, resources, function, deadLetterQueue);
         this.alarms = observability.createAlarms();
         this.dashboard = observability.createDashboard();
@@ -219,6 +222,11 @@ public final class PunctualExpiry extends Construct {
     /** Where the event source mapping sends records it gave up on (batch metadata, not item images). */
     public Queue deadLetterQueue() {
         return deadLetterQueue;
+    }
+
+    /** The backfill workflow, its function and progress table, and the run started on first deployment. */
+    public BackfillResources backfill() {
+        return backfill;
     }
 
     /** The construct's alarms. */

@@ -53,6 +53,7 @@ public final class PunctualExpiryProps {
     private final Duration lagAlarmThreshold;
     private final IEventBus expiryEvents;
     private final boolean includeOldImage;
+    private final boolean backfillOnCreate;
     private final String stateMachineBaseName;
 
     private PunctualExpiryProps(Builder b) {
@@ -83,6 +84,7 @@ public final class PunctualExpiryProps {
         }
         this.expiryEvents = b.expiryEvents;
         this.includeOldImage = b.includeOldImage;
+        this.backfillOnCreate = b.backfillOnCreate;
         this.stateMachineBaseName = b.stateMachineBaseName;
         if (includeOldImage && expiryEvents == null) {
             throw new IllegalArgumentException("includeOldImage(true) puts the item's old image into expiry events,"
@@ -163,6 +165,11 @@ public final class PunctualExpiryProps {
         return includeOldImage;
     }
 
+    /** Whether the backfill runs by itself once, when the construct is first deployed. */
+    public boolean backfillOnCreate() {
+        return backfillOnCreate;
+    }
+
     /** The state machine's name before the mode's suffix, when set; see {@link Builder#stateMachineBaseName}. */
     Optional<String> stateMachineBaseName() {
         return Optional.ofNullable(stateMachineBaseName);
@@ -217,6 +224,7 @@ public final class PunctualExpiryProps {
         private Duration lagAlarmThreshold = DEFAULT_LAG_ALARM_THRESHOLD;
         private IEventBus expiryEvents;
         private boolean includeOldImage;
+        private boolean backfillOnCreate = true;
         private String stateMachineBaseName;
 
         private Builder() {
@@ -352,6 +360,17 @@ public final class PunctualExpiryProps {
          */
         public Builder includeOldImage(boolean includeOldImage) {
             this.includeOldImage = includeOldImage;
+            return this;
+        }
+
+        /**
+         * Default on: when the construct is first deployed, start its backfill workflow once for the table,
+         * so the items it already holds are scheduled too (the way the mode schedules them). Off, start it
+         * yourself with {@code aws stepfunctions start-execution --state-machine-arn <BackfillStateMachineArn>
+         * --input '{"table":"<name>"}'}. Only the first deployment starts it; updates never do.
+         */
+        public Builder backfillOnCreate(boolean backfillOnCreate) {
+            this.backfillOnCreate = backfillOnCreate;
             return this;
         }
 

@@ -41,15 +41,27 @@ final class ResourceFactory {
     private final LogGroup stateMachineLogs;
 
     ResourceFactory(Construct scope, PunctualExpiryProps props) {
-        this.scope = scope;
-        this.props = props;
-        this.functionCode = Code.fromAsset(props.functionJar().toString(), AssetOptions.builder()
+        this(scope, props, Code.fromAsset(props.functionJar().toString(), AssetOptions.builder()
                 // The jar's own content hash: the same jar is the same asset whatever path it was read
                 // from, so a rebuild that changes nothing deploys nothing. Every function shares it.
                 .assetHashType(AssetHashType.CUSTOM)
                 .assetHash(FunctionBundle.assetHash(props.functionJar()))
-                .build());
+                .build()));
+    }
+
+    private ResourceFactory(Construct scope, PunctualExpiryProps props, Code functionCode) {
+        this.scope = scope;
+        this.props = props;
+        this.functionCode = functionCode;
         this.stateMachineLogs = logGroup("StateMachineLogs");
+    }
+
+    /**
+     * A factory for the resources of {@code part}, a construct within this one that groups them (the
+     * backfill): the same bundle and props, and its own state machine log group.
+     */
+    ResourceFactory within(Construct part) {
+        return new ResourceFactory(part, props, functionCode);
     }
 
     Construct scope() {
@@ -92,6 +104,23 @@ final class ResourceFactory {
      */
     Function function(String id, String description, String handler, int memoryMb, Duration timeout, Role role,
             LogGroup logs, Map<String, String> environment) {
+        return functionBuilder(id, description, handler, memoryMb, timeout, role, logs, environment)
+                .snapStart(SnapStartConf.ON_PUBLISHED_VERSIONS)
+                .build();
+    }
+
+    /**
+     * As {@link #function}, without SnapStart: for a function that runs rarely and is invoked by its own
+     * ARN, never through a published version (the backfill), where a few cold starts cost less than
+     * publishing a version on every deployment.
+     */
+    Function functionWithoutSnapStart(String id, String description, String handler, int memoryMb, Duration timeout,
+            Role role, LogGroup logs, Map<String, String> environment) {
+        return functionBuilder(id, description, handler, memoryMb, timeout, role, logs, environment).build();
+    }
+
+    private Function.Builder functionBuilder(String id, String description, String handler, int memoryMb,
+            Duration timeout, Role role, LogGroup logs, Map<String, String> environment) {
         Map<String, String> all = new LinkedHashMap<>(environment);
         all.put("POWERTOOLS_SERVICE_NAME", PunctualExpiry.SERVICE_NAME);
         all.put("POWERTOOLS_LOG_LEVEL", props.logLevel().name());
@@ -104,12 +133,10 @@ final class ResourceFactory {
                 .code(functionCode)
                 .memorySize(memoryMb)
                 .timeout(timeout)
-                .snapStart(SnapStartConf.ON_PUBLISHED_VERSIONS)
                 .role(role)
                 .logGroup(logs)
                 .tracing(props.tracing() ? Tracing.ACTIVE : Tracing.DISABLED)
-                .environment(all)
-                .build();
+                .environment(all);
     }
 
     /** An alias of the function's current version, so what calls it always runs a SnapStart snapshot. */

@@ -14,10 +14,12 @@ import software.constructs.Construct;
  * builds that ARN without referring to the resource (which would be a reference cycle).
  *
  * @param name unique per stack
+ * @param suffix what the name ends in: the mode's (windowed: {@code -bucket}), so switching a deployed
+ *     construct's mode never creates a machine under a name the old one still holds
  * @param arn the machine's ARN
  * @param executionsArn every execution of the machine ({@code execution:<name>:*})
  */
-record StateMachineIdentity(String name, String arn, String executionsArn) {
+record StateMachineIdentity(String name, String suffix, String arn, String executionsArn) {
 
     /** Longest state machine name Step Functions accepts. */
     private static final int MAX_STATE_MACHINE_NAME = 80;
@@ -31,10 +33,18 @@ record StateMachineIdentity(String name, String arn, String executionsArn) {
                 UniqueResourceNameOptions.builder().maxLength(MAX_STATE_MACHINE_NAME - suffix.length())
                         .separator("-").allowedSpecialCharacters("-_").build())) + suffix;
         Stack stack = Stack.of(scope);
-        return new StateMachineIdentity(name,
+        return new StateMachineIdentity(name, suffix,
                 stack.formatArn(ArnComponents.builder().service("states").resource("stateMachine")
                         .resourceName(name).arnFormat(ArnFormat.COLON_RESOURCE_NAME).build()),
                 stack.formatArn(ArnComponents.builder().service("states").resource("execution")
                         .resourceName(name + ":*").arnFormat(ArnFormat.COLON_RESOURCE_NAME).build()));
+    }
+
+    /**
+     * Another machine of the same construct, named after this one: ending in this one's suffix, then
+     * {@code more} (the backfill's {@code -backfill}), so it too follows the mode.
+     */
+    StateMachineIdentity beside(Construct scope, PunctualExpiryProps props, String more) {
+        return unique(scope, props, suffix + more);
     }
 }

@@ -31,6 +31,7 @@ import software.amazon.awscdk.services.lambda.Function;
 import software.amazon.awscdk.services.logs.CfnLogGroup;
 import software.amazon.awscdk.services.sns.ITopic;
 import software.amazon.awscdk.services.stepfunctions.CfnStateMachine;
+import software.constructs.IConstruct;
 
 /**
  * The packaged template's parameters: every production choice of {@link PunctualExpiryProps}, each with
@@ -247,6 +248,9 @@ final class TemplateParameters {
                 .alarmTopic(topic)
                 .expiryEvents(bus)
                 .includeOldImage(true)
+                // The run on first deployment needs the CDK's custom resource provider, one per stack shared by
+                // both modes' constructs; the template starts no run and says how to start one (BackfillStateMachineArn).
+                .backfillOnCreate(false)
                 .functionJar(functionJar);
         if (expiryMode.stopsStaleExecutions()) {
             builder.cancellation(true);
@@ -284,9 +288,16 @@ final class TemplateParameters {
                     .addPropertyOverride("Description", versionDescription());
         }
 
-        CfnStateMachine stateMachine = CfnQueries.defaultChild(expiry.stateMachine(), CfnStateMachine.class);
-        stateMachine.addPropertyOverride("TracingConfiguration", Fn.conditionIf(tracingOn.getLogicalId(),
-                Map.of("Enabled", true), Map.of("Enabled", false)));
+        // The backfill function has no published version (no SnapStart): its code, log level and tracing only.
+        CfnFunction backfill = CfnQueries.defaultChild(expiry.backfill().function(), CfnFunction.class);
+        backfill.addPropertyOverride("Code", codePath);
+        backfill.addPropertyOverride("Environment.Variables.POWERTOOLS_LOG_LEVEL", logLevel.getValueAsString());
+        backfill.addPropertyOverride("TracingConfig", CfnQueries.when(tracingOn, Map.of("Mode", "Active")));
+
+        for (IConstruct machine : List.of(expiry.stateMachine(), expiry.backfill().stateMachine())) {
+            CfnQueries.defaultChild(machine, CfnStateMachine.class).addPropertyOverride("TracingConfiguration",
+                    Fn.conditionIf(tracingOn.getLogicalId(), Map.of("Enabled", true), Map.of("Enabled", false)));
+        }
 
         CfnEventSourceMapping mapping = CfnQueries.single(expiry, CfnEventSourceMapping.class);
         mapping.addPropertyOverride("BatchSize", batchSize.getValueAsNumber());

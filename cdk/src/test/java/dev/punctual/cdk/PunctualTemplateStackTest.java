@@ -127,17 +127,20 @@ class PunctualTemplateStackTest {
         return Stream.of(
                 change(ExpiryMode.PER_ITEM, TTL_ATTRIBUTE, "expiresAt", Set.of(
                         "PerItem/Function/Resource Environment", "PerItem/Function/CurrentVersion/Resource Description",
-                        perItemMapping + " FilterCriteria")),
+                        perItemMapping + " FilterCriteria", "PerItem/Backfill/Function/Resource Environment")),
                 change(ExpiryMode.WINDOWED, TTL_ATTRIBUTE, "expiresAt", Set.of(
                         "Windowed/Function/Resource Environment", "Windowed/Function/CurrentVersion/Resource Description",
-                        "Windowed/BucketFunction/CurrentVersion/Resource Description", windowedMapping + " FilterCriteria")),
+                        "Windowed/BucketFunction/CurrentVersion/Resource Description", windowedMapping + " FilterCriteria",
+                        "Windowed/Backfill/Function/Resource Environment")),
                 change(ExpiryMode.PER_ITEM, TABLE_STREAM_ARN,
                         "arn:aws:dynamodb:eu-west-1:123456789012:table/sessions/stream/2025-01-01T00:00:00.000", Set.of(
                         perItemMapping + " EventSourceArn",
                         "PerItem/FunctionRole/DefaultPolicy/Resource PolicyDocument",
                         "PerItem/StateMachine/Role/DefaultPolicy/Resource PolicyDocument",
                         "PerItem/ExpiryLagAlarm/Resource Dimensions", "PerItem/BackstopWinsAlarm/Resource Dimensions",
-                        "PerItem/Dashboard/Resource DashboardBody", "Outputs TableName")),
+                        "PerItem/Dashboard/Resource DashboardBody", "Outputs TableName",
+                        "PerItem/Backfill/Function/Resource Environment",
+                        "PerItem/Backfill/FunctionRole/DefaultPolicy/Resource PolicyDocument")),
                 change(ExpiryMode.PER_ITEM, CANCELLATION, "false", Set.of(
                         "PerItem/Function/Resource Environment", "PerItem/Function/CurrentVersion/Resource Description",
                         "PerItem/FunctionRole/DefaultPolicy/Resource PolicyDocument")),
@@ -166,12 +169,17 @@ class PunctualTemplateStackTest {
                         "BackstopWins"))),
                 change(ExpiryMode.WINDOWED, ALARM_TOPIC_ARN, TOPIC_ARN, alarmActions("Windowed", List.of("IteratorAge",
                         "FunctionErrors", "DeadLetters", "ExecutionsFailed", "ExecutionsTimedOut", "BucketFunctionErrors",
-                        "ExpiryLag", "BackstopWins"))),
+                        "ExpiryLag", "BackstopWins", "BucketHealing/BucketsAbandoned",
+                        "BucketHealing/HealingDeliveriesFailed"))),
                 change(ExpiryMode.PER_ITEM, TRACING, "true", Set.of(
                         "PerItem/Function/Resource TracingConfig", "PerItem/Function/CurrentVersion/Resource Description",
                         "PerItem/FunctionRole/DefaultPolicy/Resource PolicyDocument",
                         "PerItem/StateMachine/Resource TracingConfiguration",
-                        "PerItem/StateMachine/Role/DefaultPolicy/Resource PolicyDocument")),
+                        "PerItem/StateMachine/Role/DefaultPolicy/Resource PolicyDocument",
+                        "PerItem/Backfill/Function/Resource TracingConfig",
+                        "PerItem/Backfill/FunctionRole/DefaultPolicy/Resource PolicyDocument",
+                        "PerItem/Backfill/StateMachine/Resource TracingConfiguration",
+                        "PerItem/Backfill/StateMachine/Role/DefaultPolicy/Resource PolicyDocument")),
                 change(ExpiryMode.WINDOWED, TRACING, "true", Set.of(
                         "Windowed/Function/Resource TracingConfig", "Windowed/Function/CurrentVersion/Resource Description",
                         "Windowed/FunctionRole/DefaultPolicy/Resource PolicyDocument",
@@ -179,15 +187,22 @@ class PunctualTemplateStackTest {
                         "Windowed/BucketFunction/CurrentVersion/Resource Description",
                         "Windowed/BucketFunctionRole/DefaultPolicy/Resource PolicyDocument",
                         "Windowed/BucketStateMachine/Resource TracingConfiguration",
-                        "Windowed/BucketStateMachine/Role/DefaultPolicy/Resource PolicyDocument")),
+                        "Windowed/BucketStateMachine/Role/DefaultPolicy/Resource PolicyDocument",
+                        "Windowed/Backfill/Function/Resource TracingConfig",
+                        "Windowed/Backfill/FunctionRole/DefaultPolicy/Resource PolicyDocument",
+                        "Windowed/Backfill/StateMachine/Resource TracingConfiguration",
+                        "Windowed/Backfill/StateMachine/Role/DefaultPolicy/Resource PolicyDocument")),
                 change(ExpiryMode.WINDOWED, LOG_LEVEL, "DEBUG", Set.of(
                         "Windowed/Function/Resource Environment", "Windowed/Function/CurrentVersion/Resource Description",
                         "Windowed/BucketFunction/Resource Environment",
-                        "Windowed/BucketFunction/CurrentVersion/Resource Description")),
+                        "Windowed/BucketFunction/CurrentVersion/Resource Description",
+                        "Windowed/Backfill/Function/Resource Environment")),
                 change(ExpiryMode.WINDOWED, LOG_RETENTION_DAYS, "90", Set.of(
                         "Windowed/FunctionLogs/Resource RetentionInDays",
                         "Windowed/StateMachineLogs/Resource RetentionInDays",
-                        "Windowed/BucketFunctionLogs/Resource RetentionInDays")));
+                        "Windowed/BucketFunctionLogs/Resource RetentionInDays",
+                        "Windowed/Backfill/FunctionLogs/Resource RetentionInDays",
+                        "Windowed/Backfill/StateMachineLogs/Resource RetentionInDays")));
     }
 
     /**
@@ -407,7 +422,9 @@ class PunctualTemplateStackTest {
         App app = new App();
         Stack reference = new Stack(app, "Reference");
         ITable table = PunctualExpiry.importTable(reference, "Table", TABLE, STREAM_ARN);
-        PunctualExpiryProps.Builder props = PunctualExpiryProps.builder().table(table).ttlAttribute(TTL).mode(mode);
+        // The template starts no backfill on first deployment (it would need the stack-wide custom resource provider).
+        PunctualExpiryProps.Builder props = PunctualExpiryProps.builder().table(table).ttlAttribute(TTL).mode(mode)
+                .backfillOnCreate(false);
         if (changed) {
             props.batchSize(500).parallelizationFactor(4).maxRetryAttempts(3).maxRecordAge(Duration.ofHours(2))
                     .maxConcurrency(64)

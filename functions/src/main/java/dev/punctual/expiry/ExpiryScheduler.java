@@ -31,15 +31,26 @@ public final class ExpiryScheduler implements Scheduler {
     /** What carrying out a decision did, per item. */
     public enum Outcome implements dev.punctual.expiry.Outcome {
         /** A new execution was started. */
-        STARTED,
+        STARTED(Effect.PENDING),
         /** A new execution was started under a restart name (a closed execution held the name). */
-        RESTARTED,
+        RESTARTED(Effect.PENDING),
         /** The execution was already pending (a duplicate record, or backfill meeting the stream). */
-        ALREADY_PENDING,
+        ALREADY_PENDING(Effect.PENDING),
         /** Stale executions were stopped (or there were none left to stop) and nothing started. */
-        STOPPED,
+        STOPPED(Effect.NONE),
         /** Nothing to do. */
-        IGNORED
+        IGNORED(Effect.NONE);
+
+        private final Effect effect;
+
+        Outcome(Effect effect) {
+            this.effect = effect;
+        }
+
+        @Override
+        public Effect effect() {
+            return effect;
+        }
     }
 
     /**

@@ -92,11 +92,22 @@ public final class BucketScheduler implements Scheduler {
     /** What scheduling one item did, windowed. */
     public enum Outcome implements dev.punctual.expiry.Outcome {
         /** Indexed; the named bucket execution deletes it at its TTL. */
-        INDEXED,
+        INDEXED(Effect.PENDING),
         /** Its TTL had passed, or its one-second bucket was sealed: deleted by the handler, at its TTL. */
-        DELETED,
+        DELETED(Effect.DELETED),
         /** Its TTL had passed and the item had changed or was gone: nothing deleted. */
-        SUPERSEDED
+        SUPERSEDED(Effect.NONE);
+
+        private final Effect effect;
+
+        Outcome(Effect effect) {
+            this.effect = effect;
+        }
+
+        @Override
+        public Effect effect() {
+            return effect;
+        }
     }
 
     /** Where an item ended up: the outcome and, for {@link Outcome#INDEXED}, the bucket's execution. */

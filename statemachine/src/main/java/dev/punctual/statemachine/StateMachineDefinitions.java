@@ -21,6 +21,8 @@ public final class StateMachineDefinitions {
     public static final String EXPIRE_ITEM_RESOURCE = "/statemachine/expire-item.asl.json";
     /** Classpath location of the windowed mode's bucket workflow. */
     public static final String EXPIRE_BUCKET_RESOURCE = "/statemachine/expire-bucket.asl.json";
+    /** Classpath location of the backfill workflow. */
+    public static final String BACKFILL_RESOURCE = "/statemachine/backfill.asl.json";
 
     private static final Pattern PLACEHOLDER = Pattern.compile("\\$\\{([A-Za-z0-9_]+)}");
 
@@ -45,6 +47,16 @@ public final class StateMachineDefinitions {
     /** {@code expire-bucket.asl.json} rendered for a partition and the bucket function's ARN. */
     public static String expireBucket(String partition, String bucketFunctionArn) {
         return render(expireBucketTemplate(), BucketWorkflow.substitutions(partition, bucketFunctionArn));
+    }
+
+    /** The raw text of {@code backfill.asl.json}, placeholders unrendered. */
+    public static String backfillTemplate() {
+        return load(BACKFILL_RESOURCE);
+    }
+
+    /** {@code backfill.asl.json} rendered for a partition and the backfill function's ARN. */
+    public static String backfill(String partition, String backfillFunctionArn) {
+        return render(backfillTemplate(), BackfillWorkflow.substitutions(partition, backfillFunctionArn));
     }
 
     /** Names of every {@code ${Placeholder}} in a definition, sorted. */
