@@ -31,25 +31,23 @@ public final class ExpiryScheduler implements Scheduler {
     /** What carrying out a decision did, per item. */
     public enum Outcome implements dev.punctual.expiry.Outcome {
         /** A new execution was started. */
-        STARTED(Effect.PENDING),
+        STARTED,
         /** A new execution was started under a restart name (a closed execution held the name). */
-        RESTARTED(Effect.PENDING),
+        RESTARTED,
         /** The execution was already pending (a duplicate record, or backfill meeting the stream). */
-        ALREADY_PENDING(Effect.PENDING),
+        ALREADY_PENDING,
         /** Stale executions were stopped (or there were none left to stop) and nothing started. */
-        STOPPED(Effect.NONE),
+        STOPPED,
         /** Nothing to do. */
-        IGNORED(Effect.NONE);
+        IGNORED;
 
-        private final Effect effect;
-
-        Outcome(Effect effect) {
-            this.effect = effect;
-        }
-
+        /** An execution holds the item after a start, whether this one started it or found it pending. */
         @Override
         public Effect effect() {
-            return effect;
+            return switch (this) {
+                case STARTED, RESTARTED, ALREADY_PENDING -> Effect.PENDING;
+                case STOPPED, IGNORED -> Effect.NONE;
+            };
         }
     }
 

@@ -92,21 +92,19 @@ public final class BucketScheduler implements Scheduler {
     /** What scheduling one item did, windowed. */
     public enum Outcome implements dev.punctual.expiry.Outcome {
         /** Indexed; the named bucket execution deletes it at its TTL. */
-        INDEXED(Effect.PENDING),
+        INDEXED,
         /** Its TTL had passed, or its one-second bucket was sealed: deleted by the handler, at its TTL. */
-        DELETED(Effect.DELETED),
+        DELETED,
         /** Its TTL had passed and the item had changed or was gone: nothing deleted. */
-        SUPERSEDED(Effect.NONE);
-
-        private final Effect effect;
-
-        Outcome(Effect effect) {
-            this.effect = effect;
-        }
+        SUPERSEDED;
 
         @Override
         public Effect effect() {
-            return effect;
+            return switch (this) {
+                case INDEXED -> Effect.PENDING;
+                case DELETED -> Effect.DELETED;
+                case SUPERSEDED -> Effect.NONE;
+            };
         }
     }
 

@@ -54,6 +54,7 @@ class BackfillWorkerTest {
     private static final String ITEM_MACHINE = "arn:aws:states:us-east-1:123456789012:stateMachine:expire-item";
     private static final String BUCKET_MACHINE = "arn:aws:states:us-east-1:123456789012:stateMachine:expire-bucket";
     private static final String EXECUTION = "arn:aws:states:us-east-1:123456789012:execution:backfill:first";
+    private static final String SECOND_EXECUTION = "arn:aws:states:us-east-1:123456789012:execution:backfill:second";
     private static final AtomicInteger TABLES = new AtomicInteger();
     private static EmbeddedDynamoDb local;
     private static DynamoDbClient dynamoDb;
@@ -128,6 +129,14 @@ class BackfillWorkerTest {
         Map<String, Object> input = new HashMap<>(more);
         input.put("table", table);
         return BackfillRequest.fromInput(input);
+    }
+
+    /** A whole run over the table in {@code segments}, unpaced, by the execution {@code executionArn}; finished. */
+    private BackfillWorker.Finished backfillWholeTable(BackfillWorker worker, int segments, String executionArn) {
+        BackfillWorker.Prepared prepared = worker.prepare(request(table, Map.of("segments", segments, "startsPerSecond", 0)),
+                executionArn);
+        scanAll(worker, prepared);
+        return worker.finish(prepared.run());
     }
 
     /** Runs every segment of the prepared run to its end, page after page, as the workflow's Map does. */
@@ -232,8 +241,7 @@ class BackfillWorkerTest {
         BackfillWorker.PageResult page = worker.scanPage(first.run(), 0, Duration.ZERO);
         int startsBefore = executions.calls().size();
 
-        BackfillWorker.Prepared again = worker.prepare(request(table, Map.of("segments", 7)),
-                "arn:aws:states:us-east-1:123456789012:execution:backfill:second");
+        BackfillWorker.Prepared again = worker.prepare(request(table, Map.of("segments", 7)), SECOND_EXECUTION);
 
         assertThat(again.resumed()).isTrue();
         assertThat(again.run()).as("the same run, its own segments").isEqualTo(first.run());
@@ -254,8 +262,7 @@ class BackfillWorkerTest {
         assertThat(worker.finish(first.run()).complete()).isTrue();
 
         clock.sleep(Duration.ofSeconds(10));
-        BackfillWorker.Prepared second = worker.prepare(request(table, Map.of("startsPerSecond", 0)),
-                "arn:aws:states:us-east-1:123456789012:execution:backfill:second");
+        BackfillWorker.Prepared second = worker.prepare(request(table, Map.of("startsPerSecond", 0)), SECOND_EXECUTION);
         scanAll(worker, second);
 
         assertThat(second.resumed()).isFalse();
@@ -282,17 +289,11 @@ class BackfillWorkerTest {
     @Test
     void windowed_indexesItemsIntoBucketsWithoutAnExecutionPerItem_andARerunWritesNothingNew() {
         BackfillWorker worker = worker("windowed");
-        BackfillWorker.Prepared first = worker.prepare(request(table, Map.of("segments", 2, "startsPerSecond", 0)), EXECUTION);
-        scanAll(worker, first);
-        worker.finish(first.run());
+        backfillWholeTable(worker, 2, EXECUTION);
         List<Map<String, AttributeValue>> index = indexOf(table);
         Map<String, FakeExecutions.Execution> buckets = Map.copyOf(executions.executions());
 
-        BackfillWorker.Prepared second = worker.prepare(request(table, Map.of("segments", 2, "startsPerSecond", 0)),
-                "arn:aws:states:us-east-1:123456789012:execution:backfill:second");
-        scanAll(worker, second);
-
-        assertThat(worker.finish(second.run()).totals()).isEqualTo(new BackfillCounts(30, 20, 0, 10));
+        assertThat(backfillWholeTable(worker, 2, SECOND_EXECUTION).totals()).isEqualTo(new BackfillCounts(30, 20, 0, 10));
         assertThat(buckets).as("one bucket (items 60-79 s ahead: one-second buckets), no per-item execution")
                 .hasSizeLessThanOrEqualTo(20).allSatisfy((name, execution) -> assertThat(name).contains("-second-"));
         assertThat(index.stream().mapToInt(chunk -> chunk.get(ScheduleIndexTable.ENTRIES).l().size()).sum()).isEqualTo(20);
@@ -303,18 +304,12 @@ class BackfillWorkerTest {
     @Test
     void windowed_aBucketWhoseExecutionFailed_isScheduledIntoItsNextGeneration_neverIntoTheDeadOne() {
         BackfillWorker worker = worker("windowed");
-        BackfillWorker.Prepared first = worker.prepare(request(table, Map.of("segments", 1, "startsPerSecond", 0)), EXECUTION);
-        scanAll(worker, first);
-        worker.finish(first.run());
+        backfillWholeTable(worker, 1, EXECUTION);
         Set<String> dead = executions.executions().keySet();
         dead.forEach(bucket -> executions.close(bucket, Executions.Status.FAILED));
         executions.clearCalls();
 
-        BackfillWorker.Prepared second = worker.prepare(request(table, Map.of("segments", 1, "startsPerSecond", 0)),
-                "arn:aws:states:us-east-1:123456789012:execution:backfill:second");
-        scanAll(worker, second);
-
-        assertThat(worker.finish(second.run()).totals()).as("every item held by a live bucket again")
+        assertThat(backfillWholeTable(worker, 1, SECOND_EXECUTION).totals()).as("every item held by a live bucket again")
                 .isEqualTo(new BackfillCounts(30, 20, 0, 10));
         assertThat(dead).isNotEmpty().allSatisfy(bucket -> {
             assertThat(executions.executions()).as("the successor generation of " + bucket).hasEntrySatisfying(

@@ -46,6 +46,12 @@ public interface LocalMode {
         /** The runtime's DynamoDB client, to create the mode's tables with. */
         DynamoDbClient dynamoDb();
 
+        /**
+         * Creates an on-demand table keyed by two strings, as the construct creates Punctual's own tables in
+         * AWS; false, creating nothing, when a data directory from an earlier run already holds it.
+         */
+        boolean createTable(String name, String partitionKey, String sortKey);
+
         /** The DynamoDB client Punctual's own calls go through (metered for the cost report). */
         DynamoDbClient punctualDynamoDb();
 

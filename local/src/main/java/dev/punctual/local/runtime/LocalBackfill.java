@@ -12,13 +12,6 @@ import dev.punctual.statemachine.StateMachineDefinitions;
 import dev.punctual.statemachine.StreamWiring;
 import java.util.HashMap;
 import java.util.Map;
-import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
-import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
-import software.amazon.awssdk.services.dynamodb.model.BillingMode;
-import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
-import software.amazon.awssdk.services.dynamodb.model.KeyType;
-import software.amazon.awssdk.services.dynamodb.model.ResourceInUseException;
-import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
 
 /**
  * The backfill workflow on the local runtime, as the construct deploys it in AWS: the progress table
@@ -48,7 +41,9 @@ final class LocalBackfill {
      * @param wired that mode as the runtime wired it: the machine it schedules into, what its handler is told
      */
     static void wire(LocalMode.Context context, ExpiryMode mode, LocalMode.Wired wired) {
-        createProgressTable(context.dynamoDb());
+        // As the construct creates it in AWS; a data directory from an earlier run keeps the runs it recorded.
+        context.createTable(BackfillProgressTable.LOCAL_TABLE_NAME, BackfillProgressTable.PARTITION_KEY,
+                BackfillProgressTable.SORT_KEY);
         context.deploy(LocalDefaults.BACKFILL_STATE_MACHINE_NAME,
                 StateMachineDefinitions.backfill(LocalAccount.PARTITION, context.functionArn(LocalDefaults.BACKFILL_FUNCTION_NAME)));
         FunctionParts.Builder parts = FunctionParts.builder(ExpirySettings.forBackfillFunction(environment(context, mode, wired)))
@@ -70,23 +65,5 @@ final class LocalBackfill {
                 BackfillWorkflow.ENV_PROGRESS_TABLE, BackfillProgressTable.LOCAL_TABLE_NAME));
         environment.putAll(wired.handlerEnvironment());
         return Map.copyOf(environment);
-    }
-
-    /** The progress table as the construct creates it in AWS (on-demand); kept when a data directory holds it. */
-    private static void createProgressTable(DynamoDbClient dynamoDb) {
-        try {
-            dynamoDb.createTable(r -> r.tableName(BackfillProgressTable.LOCAL_TABLE_NAME)
-                    .billingMode(BillingMode.PAY_PER_REQUEST)
-                    .attributeDefinitions(
-                            AttributeDefinition.builder().attributeName(BackfillProgressTable.PARTITION_KEY)
-                                    .attributeType(ScalarAttributeType.S).build(),
-                            AttributeDefinition.builder().attributeName(BackfillProgressTable.SORT_KEY)
-                                    .attributeType(ScalarAttributeType.S).build())
-                    .keySchema(
-                            KeySchemaElement.builder().attributeName(BackfillProgressTable.PARTITION_KEY).keyType(KeyType.HASH).build(),
-                            KeySchemaElement.builder().attributeName(BackfillProgressTable.SORT_KEY).keyType(KeyType.RANGE).build()));
-        } catch (ResourceInUseException exists) {
-            // A data directory from an earlier run already holds it, with the runs it recorded.
-        }
     }
 }
