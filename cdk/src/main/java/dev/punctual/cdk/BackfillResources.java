@@ -13,25 +13,21 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import software.amazon.awscdk.Aws;
+import software.amazon.awscdk.CustomResource;
 import software.amazon.awscdk.Duration;
 import software.amazon.awscdk.RemovalPolicy;
-import software.amazon.awscdk.Stack;
-import software.amazon.awscdk.customresources.AwsCustomResource;
-import software.amazon.awscdk.customresources.AwsCustomResourcePolicy;
-import software.amazon.awscdk.customresources.AwsSdkCall;
-import software.amazon.awscdk.customresources.PhysicalResourceId;
 import software.amazon.awscdk.services.dynamodb.Attribute;
 import software.amazon.awscdk.services.dynamodb.AttributeType;
 import software.amazon.awscdk.services.dynamodb.BillingMode;
 import software.amazon.awscdk.services.dynamodb.PointInTimeRecoverySpecification;
 import software.amazon.awscdk.services.dynamodb.Table;
 import software.amazon.awscdk.services.dynamodb.TableEncryption;
+import software.amazon.awscdk.services.iam.PolicyStatement;
 import software.amazon.awscdk.services.iam.Role;
 import software.amazon.awscdk.services.lambda.Function;
 import software.amazon.awscdk.services.logs.LogGroup;
 import software.amazon.awscdk.services.stepfunctions.StateMachine;
 import software.constructs.Construct;
-import software.constructs.IConstruct;
 
 /**
  * Backfill, where the table lives: the {@code backfill} state machine with {@code backfill.asl.json}
@@ -54,9 +50,8 @@ public final class BackfillResources extends Construct {
     private final Function function;
     private final StateMachineIdentity identity;
     private final StateMachine stateMachine;
-    private final AwsCustomResource startOnCreate;
-    private final LogGroup startOnCreateLogs;
-    private final Role startOnCreateRole;
+    private final PolicyStatement startOnCreateGrant;
+    private final CustomResource startOnCreate;
 
     /**
      * @param expiry the construct whose table, mode and state machine the backfill schedules into; its
@@ -76,16 +71,11 @@ public final class BackfillResources extends Construct {
         this.functionRole = createFunctionRole(factory, mode);
         this.function = createFunction(factory, mode);
         this.stateMachine = createStateMachine(factory);
-        if (props.backfillOnCreate()) {
-            this.startOnCreateLogs = factory.logGroup("StartOnCreateLogs");
-            this.startOnCreateRole = factory.functionRole("StartOnCreateRole",
-                    "Punctual: starts the backfill once, when the construct is first deployed", startOnCreateLogs);
-            this.startOnCreate = createStartOnCreate(expiry, props);
-        } else {
-            this.startOnCreateLogs = null;
-            this.startOnCreateRole = null;
-            this.startOnCreate = null;
-        }
+        // The function may start its own machine for the run on first deployment: by the ARN its fixed name
+        // gives, as a reference to the machine would be a cycle.
+        this.startOnCreateGrant = props.backfillOnCreate()
+                ? ResourceFactory.allow(List.of("states:StartExecution"), identity.arn()) : null;
+        this.startOnCreate = props.backfillOnCreate() ? createStartOnCreate(expiry, props) : null;
         applyNagSuppressions(props, mode);
     }
 
@@ -115,7 +105,7 @@ public final class BackfillResources extends Construct {
     }
 
     /** The run started when the construct is first deployed; empty with {@code backfillOnCreate(false)}. */
-    public Optional<AwsCustomResource> startOnCreate() {
+    public Optional<CustomResource> startOnCreate() {
         return Optional.ofNullable(startOnCreate);
     }
 
@@ -123,8 +113,9 @@ public final class BackfillResources extends Construct {
         return functionRole;
     }
 
-    Optional<Role> startOnCreateRole() {
-        return Optional.ofNullable(startOnCreateRole);
+    /** What the function is granted only to start the run on first deployment; empty without one. */
+    Optional<PolicyStatement> startOnCreateGrant() {
+        return Optional.ofNullable(startOnCreateGrant);
     }
 
     /**
@@ -190,25 +181,19 @@ public final class BackfillResources extends Construct {
     }
 
     /**
-     * The run on first deployment: a StartExecution with {@code {"table": ...}} on Create only (an update
-     * or a removal of the stack starts nothing), after the stream mapping exists, so every item is either
-     * in the Scan or in the stream. Its provider function writes to its own log group under its own role.
+     * The run on first deployment: a custom resource the backfill function serves itself
+     * ({@link BackfillWorkflow#ON_CREATE_RESOURCE_TYPE}), which starts the machine with {@code {"table": ...}}
+     * on Create only (an update or a removal of the stack starts nothing), after the stream mapping exists,
+     * so every item is either in the Scan or in the stream.
      */
-    private AwsCustomResource createStartOnCreate(PunctualExpiry expiry, PunctualExpiryProps props) {
-        AwsCustomResource start = AwsCustomResource.Builder.create(this, "StartOnCreate")
-                .onCreate(AwsSdkCall.builder()
-                        .service("SFN")
-                        .action("startExecution")
-                        .parameters(Map.of(
-                                "stateMachineArn", stateMachine.getStateMachineArn(),
-                                "input", Stack.of(this).toJsonString(Map.of(BackfillWorkflow.TABLE, props.table().getTableName()))))
-                        .physicalResourceId(PhysicalResourceId.fromResponse("executionArn"))
-                        .build())
-                .policy(AwsCustomResourcePolicy.fromStatements(List.of(
-                        ResourceFactory.allow(List.of("states:StartExecution"), stateMachine.getStateMachineArn()))))
-                .role(startOnCreateRole)
-                .logGroup(startOnCreateLogs)
-                .installLatestAwsSdk(false)
+    private CustomResource createStartOnCreate(PunctualExpiry expiry, PunctualExpiryProps props) {
+        functionRole.addToPrincipalPolicy(startOnCreateGrant);
+        CustomResource start = CustomResource.Builder.create(this, "StartOnCreate")
+                .serviceToken(function.getFunctionArn())
+                .resourceType(BackfillWorkflow.ON_CREATE_RESOURCE_TYPE)
+                .properties(Map.of(
+                        BackfillWorkflow.ON_CREATE_STATE_MACHINE_ARN, stateMachine.getStateMachineArn(),
+                        BackfillWorkflow.ON_CREATE_TABLE, props.table().getTableName()))
                 .build();
         start.getNode().addDependency(expiry.alias());
         return start;
@@ -244,15 +229,6 @@ public final class BackfillResources extends Construct {
                     + " machine; a backfill's progress is in its execution history, its log and the progress table."));
         }
         NagSuppressions.addResourceSuppressions(stateMachine, machine, true);
-        if (startOnCreate != null) {
-            IConstruct provider = Stack.of(this).getNode().tryFindChild(
-                    "AWS" + AwsCustomResource.PROVIDER_FUNCTION_UUID.replace("-", ""));
-            if (provider != null) {
-                NagSuppressions.addResourceSuppressions(provider, List.of(suppression("AwsSolutions-L1",
-                        "The AWS CDK's own AwsCustomResource provider: its Node.js runtime is chosen and upgraded by"
-                                + " aws-cdk-lib, not by this construct.")), true);
-            }
-        }
     }
 
     private static NagPackSuppression suppression(String id, String reason, Object... appliesTo) {

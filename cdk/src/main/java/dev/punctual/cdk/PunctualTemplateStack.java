@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import software.amazon.awscdk.App;
 import software.amazon.awscdk.AppProps;
 import software.amazon.awscdk.Aspects;
@@ -104,7 +105,8 @@ public final class PunctualTemplateStack extends Stack {
             Path functionJar) {
         PunctualExpiryProps props = parameters.props(mode, table, bus, topic, functionJar);
         PunctualExpiry expiry = new PunctualExpiry(this, id, props);
-        Aspects.of(expiry).add(new ConditionOnResources(parameters.modeCondition(mode)));
+        Aspects.of(expiry).add(new ConditionOnResources(parameters.modeCondition(mode),
+                Set.of(parameters.backfillOnCreateCondition(mode))));
         parameters.applyTo(expiry, props, codePath);
         // cfn-lint checks each Task's Resource against ^arn:aws: before DefinitionSubstitutions apply, so the
         // definition's partition-agnostic arn:${Partition}:states:::... reads as an error (E3601). The build

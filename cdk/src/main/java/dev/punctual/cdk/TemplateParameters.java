@@ -46,8 +46,7 @@ import software.constructs.IConstruct;
  * drifting.
  *
  * <p>A new option of the construct becomes a parameter here: one {@link CfnParameter}, its place in the
- * interface groups ({@link #interfaceMetadata}) and what it changes in {@link #applyTo}. The first-deploy
- * backfill will be the next one.
+ * interface groups ({@link #interfaceMetadata}) and what it changes in {@link #applyTo}.
  */
 final class TemplateParameters {
 
@@ -67,6 +66,7 @@ final class TemplateParameters {
     static final String TRACING = "Tracing";
     static final String LOG_LEVEL = "LogLevel";
     static final String LOG_RETENTION_DAYS = "LogRetentionDays";
+    static final String BACKFILL_ON_CREATE = "BackfillOnCreate";
 
     /**
      * Longest TTL attribute name and event bus name the template takes. Both are written into the
@@ -104,8 +104,11 @@ final class TemplateParameters {
     private final CfnParameter tracing;
     private final CfnParameter logLevel;
     private final CfnParameter logRetentionDays;
+    private final CfnParameter backfillOnCreate;
     /** Per mode, the condition under which its construct is created: the {@code Mode} parameter names it. */
     private final Map<ExpiryMode, CfnCondition> modeConditions = new EnumMap<>(ExpiryMode.class);
+    /** Per mode, the condition under which its construct starts a backfill on creation: its mode and BackfillOnCreate. */
+    private final Map<ExpiryMode, CfnCondition> backfillOnCreateConditions = new EnumMap<>(ExpiryMode.class);
     private final CfnCondition cancellationOn;
     private final CfnCondition expiryEventsOn;
     private final CfnCondition includeOldImageOn;
@@ -182,10 +185,17 @@ final class TemplateParameters {
                 .allowedValues(LOG_RETENTION_DAYS_ALLOWED)
                 .description("Days the functions' and the state machine's logs are kept")
                 .build();
+        this.backfillOnCreate = booleanParameter(BACKFILL_ON_CREATE, false, "Start one backfill of the table when"
+                + " the stack is created, so the items it already holds are scheduled too; false (the default)"
+                + " deploys the backfill workflow and starts nothing (start it with the command in the"
+                + " BackfillStateMachineArn output)");
 
         for (ExpiryMode expiryMode : ExpiryMode.values()) {
             modeConditions.put(expiryMode, condition("Is" + PunctualTemplateStack.pascalCase(expiryMode),
                     Fn.conditionEquals(mode.getValueAsString(), expiryMode.label())));
+            backfillOnCreateConditions.put(expiryMode, condition(PunctualTemplateStack.pascalCase(expiryMode)
+                    + "BackfillOnCreate", Fn.conditionAnd(modeConditions.get(expiryMode),
+                    Fn.conditionEquals(backfillOnCreate.getValueAsString(), "true"))));
         }
         this.cancellationOn = condition("CancellationOn", Fn.conditionEquals(cancellation.getValueAsString(), "true"));
         this.expiryEventsOn = condition("ExpiryEventsOn",
@@ -232,6 +242,11 @@ final class TemplateParameters {
         return modeConditions.get(expiryMode);
     }
 
+    /** The condition under which a mode's construct starts a backfill on creation: narrower than its mode's. */
+    CfnCondition backfillOnCreateCondition(ExpiryMode expiryMode) {
+        return backfillOnCreateConditions.get(expiryMode);
+    }
+
     /**
      * The props for one mode's construct: the table and TTL attribute as tokens, every other option at the
      * value that creates the most, for {@link #applyTo} to narrow.
@@ -248,9 +263,7 @@ final class TemplateParameters {
                 .alarmTopic(topic)
                 .expiryEvents(bus)
                 .includeOldImage(true)
-                // The run on first deployment needs the CDK's custom resource provider, one per stack shared by
-                // both modes' constructs; the template starts no run and says how to start one (BackfillStateMachineArn).
-                .backfillOnCreate(false)
+                .backfillOnCreate(true)
                 .functionJar(functionJar);
         if (expiryMode.stopsStaleExecutions()) {
             builder.cancellation(true);
@@ -313,8 +326,18 @@ final class TemplateParameters {
         lag.addPropertyOverride("AlarmDescription", withThreshold(lag.getAlarmDescription(),
                 props.lagAlarmThreshold().toMillis()));
 
+        // The run on first deployment only where BackfillOnCreate is true, with the grant it needs.
+        CfnCondition onCreate = backfillOnCreateConditions.get(expiry.mode());
+        expiry.backfill().startOnCreate().orElseThrow().getNode().findAll().stream()
+                .filter(CfnResource.class::isInstance).map(CfnResource.class::cast)
+                .forEach(resource -> resource.getCfnOptions().setCondition(onCreate));
+        Object onCreateGrant = stack.resolve(expiry.backfill().startOnCreateGrant().orElseThrow().toStatementJson());
+        CfnPolicy backfillFunctionPolicy = CfnQueries.defaultChild(
+                expiry.backfill().functionRole().getNode().findChild("DefaultPolicy"), CfnPolicy.class);
+
+        // The backfill machine may start itself (its successor) whatever the parameter says; its function only for the run.
         CfnQueries.all(expiry, CfnPolicy.class).forEach(policy -> policy.addPropertyOverride("PolicyDocument.Statement",
-                conditionalStatements(policy)));
+                conditionalStatements(policy, policy == backfillFunctionPolicy ? onCreateGrant : null, onCreate)));
     }
 
     /**
@@ -352,15 +375,18 @@ final class TemplateParameters {
 
     /**
      * The policy's statements with those only some settings need behind their conditions: X-Ray's with
-     * tracing, PutEvents with expiry events, StopExecution with cancellation.
+     * tracing, PutEvents with expiry events, StopExecution with cancellation, the backfill's start of itself
+     * ({@code onCreateGrant}, in the backfill function's policy only) with the backfill on creation.
      */
-    private List<Object> conditionalStatements(CfnPolicy policy) {
+    private List<Object> conditionalStatements(CfnPolicy policy, Object onCreateGrant, CfnCondition onCreate) {
         Object document = stack.resolve(policy.getPolicyDocument());
         List<Object> statements = new ArrayList<>();
         for (Object each : (List<?>) ((Map<?, ?>) document).get("Statement")) {
             Map<?, ?> statement = (Map<?, ?>) each;
             List<String> actions = CfnQueries.actions(statement);
-            if (actions.stream().allMatch(action -> action.startsWith("xray:"))) {
+            if (onCreateGrant != null && statement.equals(onCreateGrant)) {
+                statements.add(CfnQueries.when(onCreate, statement));
+            } else if (actions.stream().allMatch(action -> action.startsWith("xray:"))) {
                 statements.add(CfnQueries.when(tracingOn, statement));
             } else if (actions.contains("events:PutEvents")) {
                 statements.add(CfnQueries.when(expiryEventsOn, statement));
@@ -380,7 +406,7 @@ final class TemplateParameters {
         return Map.of(
                 "ParameterGroups", List.of(
                         group("Table", TABLE_STREAM_ARN, TTL_ATTRIBUTE),
-                        group("Scheduling", MODE, CANCELLATION, MAX_CONCURRENCY),
+                        group("Scheduling", MODE, CANCELLATION, MAX_CONCURRENCY, BACKFILL_ON_CREATE),
                         group("Stream mapping", BATCH_SIZE, PARALLELIZATION_FACTOR, MAX_RETRY_ATTEMPTS,
                                 MAX_RECORD_AGE_SECONDS),
                         group("Expiry events", EXPIRY_EVENT_BUS_NAME, INCLUDE_OLD_IMAGE),

@@ -28,7 +28,7 @@ import software.constructs.IConstruct;
  */
 class BackfillTemplateTest {
 
-    private static final String CUSTOM_RESOURCE = "Custom::AWS";
+    private static final String CUSTOM_RESOURCE = BackfillWorkflow.ON_CREATE_RESOURCE_TYPE;
 
     /** The attached table with the run on first deployment turned off. */
     private static final class NotOnCreate {
@@ -126,7 +126,9 @@ class BackfillTemplateTest {
                 "dynamodb:Query on " + progress,
                 "states:StartExecution on ${" + template.logicalId(expiry.stateMachine()) + "}",
                 "states:DescribeExecution on arn:${AWS::Partition}:states:${AWS::Region}:${AWS::AccountId}:execution:"
-                        + expiry.stateMachineName() + ":*");
+                        + expiry.stateMachineName() + ":*",
+                "states:StartExecution on arn:${AWS::Partition}:states:${AWS::Region}:${AWS::AccountId}:stateMachine:"
+                        + expiry.backfill().stateMachineName());
         assertThat(template.propertiesOf(expiry.backfill().functionRole()).path("ManagedPolicyArns").isMissingNode()).isTrue();
     }
 
@@ -161,7 +163,7 @@ class BackfillTemplateTest {
     }
 
     @Test
-    void firstDeployment_startsOneBackfillOfTheTable_onCreateOnly_afterTheStreamMappingExists() throws Exception {
+    void firstDeployment_startsOneBackfillOfTheTable_throughTheBackfillFunction_afterTheStreamMappingExists() {
         for (SynthesizedStacks.Synthesized synthesized : List.of(SynthesizedStacks.demo(), SynthesizedStacks.attached())) {
             TemplateJson template = synthesized.template();
             PunctualExpiry expiry = synthesized.expiry();
@@ -169,32 +171,21 @@ class BackfillTemplateTest {
             assertThat(starts).hasSize(1);
             String id = starts.keySet().iterator().next();
             JsonNode start = starts.get(id);
-            assertThat(start.has("Update")).as("an update starts nothing").isFalse();
-            assertThat(start.has("Delete")).as("a removal starts nothing").isFalse();
-            assertThat(start.path("InstallLatestAwsSdk").asText()).isEqualTo("false");
-            JsonNode create = JSON.readTree(render(start.path("Create")));
-            assertThat(create.path("service").asText()).isEqualTo("SFN");
-            assertThat(create.path("action").asText()).isEqualTo("startExecution");
-            assertThat(create.at("/parameters/stateMachineArn").asText())
+            assertThat(render(start.path("ServiceToken"))).as("served by the backfill function itself, no provider of its own")
+                    .isEqualTo("${" + template.logicalId(expiry.backfill().function()) + ".Arn}");
+            assertThat(render(start.path(BackfillWorkflow.ON_CREATE_STATE_MACHINE_ARN)))
                     .isEqualTo("${" + template.logicalId(expiry.backfill().stateMachine()) + "}");
             String tableName = synthesized == SynthesizedStacks.demo()
                     ? "${" + template.logicalId(((DemoTableStack) synthesized.stack()).table()) + "}"
                     : SynthesizedStacks.ATTACHED_TABLE;
-            assertThat(create.at("/parameters/input").asText()).isEqualTo("{\"table\":\"" + tableName + "\"}");
+            assertThat(render(start.path(BackfillWorkflow.ON_CREATE_TABLE))).isEqualTo(tableName);
 
             List<String> dependsOn = new ArrayList<>();
             template.resources().path(id).path("DependsOn").forEach(node -> dependsOn.add(node.asText()));
             assertThat(dependsOn).as("after the stream mapping: every item is in the Scan or in the stream")
                     .containsAll(template.ofType("AWS::Lambda::EventSourceMapping").keySet());
-
-            String provider = render(start.path("ServiceToken")).replaceAll("^\\$\\{|\\.Arn}$", "");
-            JsonNode providerFunction = template.resources().path(provider).path("Properties");
-            String role = "${" + template.logicalId(expiry.backfill().startOnCreateRole().orElseThrow()) + ".Arn}";
-            assertThat(render(providerFunction.path("Role"))).as("its own role, not the managed basic execution role")
-                    .isEqualTo(role);
-            assertThat(grants(template, expiry.backfill().startOnCreateRole().orElseThrow())).as("start this backfill, nothing else")
-                    .filteredOn(grant -> !grant.startsWith("logs:"))
-                    .containsExactly("states:StartExecution on ${" + template.logicalId(expiry.backfill().stateMachine()) + "}");
+            assertThat(template.ofType("AWS::Lambda::Function")).as("the stream handler and the backfill function only")
+                    .hasSize(2);
         }
     }
 
@@ -202,6 +193,9 @@ class BackfillTemplateTest {
     void backfillOnCreateFalse_deploysTheWorkflow_butStartsNothing() {
         TemplateJson template = NotOnCreate.INSTANCE.template();
         assertThat(template.ofType(CUSTOM_RESOURCE)).isEmpty();
+        assertThat(grants(template, NotOnCreate.INSTANCE.expiry().backfill().functionRole()))
+                .as("no start of its own machine").doesNotContain("states:StartExecution on arn:${AWS::Partition}:states:"
+                        + "${AWS::Region}:${AWS::AccountId}:stateMachine:" + NotOnCreate.INSTANCE.expiry().backfill().stateMachineName());
         assertThat(template.ofType("AWS::Lambda::Function")).as("the stream handler and the backfill function only").hasSize(2);
         assertThat(template.ofType("AWS::StepFunctions::StateMachine")).hasSize(2);
         assertThat(NotOnCreate.INSTANCE.expiry().backfill().startOnCreate()).isEmpty();

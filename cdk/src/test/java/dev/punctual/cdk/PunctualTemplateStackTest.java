@@ -1,6 +1,7 @@
 package dev.punctual.cdk;
 
 import static dev.punctual.cdk.TemplateParameters.ALARM_TOPIC_ARN;
+import static dev.punctual.cdk.TemplateParameters.BACKFILL_ON_CREATE;
 import static dev.punctual.cdk.TemplateParameters.BATCH_SIZE;
 import static dev.punctual.cdk.TemplateParameters.CANCELLATION;
 import static dev.punctual.cdk.TemplateParameters.EXPIRY_EVENT_BUS_NAME;
@@ -21,6 +22,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.punctual.statemachine.BackfillWorkflow;
 import dev.punctual.statemachine.ExpiryMode;
 import dev.punctual.statemachine.PunctualVersion;
 import java.time.Duration;
@@ -69,7 +71,7 @@ class PunctualTemplateStackTest {
             Map.entry(MAX_CONCURRENCY, "64"), Map.entry(EXPIRY_EVENT_BUS_NAME, BUS),
             Map.entry(INCLUDE_OLD_IMAGE, "true"), Map.entry(LAG_ALARM_THRESHOLD_MS, "2500"),
             Map.entry(ALARM_TOPIC_ARN, TOPIC_ARN), Map.entry(TRACING, "true"), Map.entry(LOG_LEVEL, "DEBUG"),
-            Map.entry(LOG_RETENTION_DAYS, "90"));
+            Map.entry(LOG_RETENTION_DAYS, "90"), Map.entry(BACKFILL_ON_CREATE, "true"));
 
     private static PunctualTemplateStack stack;
     private static JsonNode template;
@@ -317,7 +319,28 @@ class PunctualTemplateStackTest {
     @Test
     void everyResource_belongsToOneMode() {
         template.path("Resources").fields().forEachRemaining(resource -> assertThat(
-                resource.getValue().path("Condition").asText()).as(resource.getKey()).isIn("IsPerItem", "IsWindowed"));
+                resource.getValue().path("Condition").asText()).as(resource.getKey())
+                .isIn("IsPerItem", "IsWindowed", "PerItemBackfillOnCreate", "WindowedBackfillOnCreate"));
+        assertThat(template.at("/Conditions/WindowedBackfillOnCreate/Fn::And/0/Condition").asText()).isEqualTo("IsWindowed");
+    }
+
+    @Test
+    void backfillOnCreate_addsTheModesStartOfOneRun_andTheGrantItNeeds_andNothingElse() {
+        for (ExpiryMode mode : ExpiryMode.values()) {
+            Map<String, String> off = new HashMap<>(REQUIRED);
+            off.put(MODE, mode.label());
+            Map<String, String> on = new HashMap<>(off);
+            on.put(BACKFILL_ON_CREATE, "true");
+            String prefix = PunctualTemplateStack.pascalCase(mode) + "/Backfill/";
+
+            assertThat(changedProperties(off, on)).as(mode.label()).containsExactlyInAnyOrder(
+                    prefix + "StartOnCreate/Default ServiceToken",
+                    prefix + "StartOnCreate/Default " + BackfillWorkflow.ON_CREATE_STATE_MACHINE_ARN,
+                    prefix + "StartOnCreate/Default " + BackfillWorkflow.ON_CREATE_TABLE,
+                    prefix + "FunctionRole/DefaultPolicy/Resource PolicyDocument");
+            assertThat(paths(RenderedTemplate.render(template, off))).as("off by default")
+                    .doesNotContain(prefix + "StartOnCreate/Default");
+        }
     }
 
     @Test
@@ -422,9 +445,8 @@ class PunctualTemplateStackTest {
         App app = new App();
         Stack reference = new Stack(app, "Reference");
         ITable table = PunctualExpiry.importTable(reference, "Table", TABLE, STREAM_ARN);
-        // The template starts no backfill on first deployment (it would need the stack-wide custom resource provider).
         PunctualExpiryProps.Builder props = PunctualExpiryProps.builder().table(table).ttlAttribute(TTL).mode(mode)
-                .backfillOnCreate(false);
+                .backfillOnCreate(changed);
         if (changed) {
             props.batchSize(500).parallelizationFactor(4).maxRetryAttempts(3).maxRecordAge(Duration.ofHours(2))
                     .maxConcurrency(64)

@@ -6,6 +6,7 @@ import dev.punctual.backfill.BackfillInputException;
 import dev.punctual.backfill.BackfillRequest;
 import dev.punctual.backfill.BackfillRun;
 import dev.punctual.backfill.BackfillWorker;
+import dev.punctual.statemachine.Arns;
 import dev.punctual.statemachine.BackfillWorkflow;
 import dev.punctual.statemachine.PunctualVersion;
 import java.time.Duration;
@@ -14,6 +15,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import software.amazon.awssdk.services.sfn.model.ExecutionAlreadyExistsException;
 import software.amazon.lambda.powertools.logging.PowertoolsLogging;
 
 /**
@@ -21,6 +23,9 @@ import software.amazon.lambda.powertools.logging.PowertoolsLogging;
  * ({@link BackfillWorkflow#ACTION}): prepare a run, scan and schedule one page of one segment, finish
  * the run. Thin: it reads the payload, hands domain values to {@link BackfillWorker}, and writes the
  * step's result back as the payload the workflow passes on.
+ *
+ * <p>It also serves CloudFormation's custom resource that starts one run when a stack is first deployed
+ * ({@link BackfillOnCreate}).
  *
  * <p>Configured like the stream handler ({@link dev.punctual.statemachine.StreamWiring}: the mode, the
  * state machine the mode schedules with, the schedule table when windowed, optionally a default TTL
@@ -34,6 +39,7 @@ public final class BackfillFunction implements RequestHandler<Map<String, Object
     }
 
     private final BackfillWorker worker;
+    private final BackfillOnCreate onCreate;
     private final FunctionParts parts;
 
     /** The Lambda runtime's constructor: configuration and clients from {@code System.getenv()}. */
@@ -56,10 +62,14 @@ public final class BackfillFunction implements RequestHandler<Map<String, Object
                 new DynamoDbBackfillProgress(parts.dynamoDb(), settings.backfillProgressTable()),
                 new ChangeProcessorScheduling(parts), parts.clock(), parts.sleeper(), parts.backoff(), new BackfillLog(),
                 settings.backfillTable(), Optional.ofNullable(settings.ttlAttribute()));
+        this.onCreate = new BackfillOnCreate(this::startExecution, BackfillOnCreate::answerOverHttp);
     }
 
     @Override
     public Map<String, Object> handleRequest(Map<String, Object> payload, Context context) {
+        if (BackfillOnCreate.isRequest(payload)) {
+            return PowertoolsLogging.withLogging(context, () -> onCreate.handle(payload));
+        }
         Duration budget = Duration.ofMillis(context.getRemainingTimeInMillis()).minus(ExpiryStreamHandler.SAFETY_MARGIN);
         return PowertoolsLogging.withLogging(context, () -> handle(payload, budget.isNegative() ? Duration.ZERO : budget));
     }
@@ -123,6 +133,17 @@ public final class BackfillFunction implements RequestHandler<Map<String, Object
         output.put("segmentsDone", finished.segmentsDone());
         output.putAll(BackfillLog.counts(finished.totals()));
         return output;
+    }
+
+    /** Starts an execution of {@code stateMachineArn} (the backfill's own, on create); its ARN, the same one when started again. */
+    private String startExecution(String stateMachineArn, String name, String inputJson) {
+        try {
+            return parts.stepFunctions().startExecution(r -> r.stateMachineArn(stateMachineArn).name(name).input(inputJson))
+                    .executionArn();
+        } catch (ExecutionAlreadyExistsException e) {
+            // The name is the request's: a request delivered again, whose run was started the first time.
+            return Arns.execution(stateMachineArn, name);
+        }
     }
 
     /** A run as the workflow carries it between steps. */

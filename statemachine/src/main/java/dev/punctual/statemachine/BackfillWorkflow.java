@@ -150,6 +150,16 @@ public final class BackfillWorkflow {
      */
     public static final String ENV_TABLE = "PUNCTUAL_BACKFILL_TABLE";
 
+    /**
+     * The custom resource that starts one run when a stack is first deployed, served by the backfill function
+     * itself: CloudFormation sends it Create once, and Update and Delete start nothing.
+     */
+    public static final String ON_CREATE_RESOURCE_TYPE = "Custom::PunctualBackfillOnCreate";
+    /** That resource's property: the backfill state machine to start. */
+    public static final String ON_CREATE_STATE_MACHINE_ARN = "StateMachineArn";
+    /** That resource's property: the table the run backfills. */
+    public static final String ON_CREATE_TABLE = "Table";
+
     private BackfillWorkflow() {
     }
 
