@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.punctual.expiry.AttributeText;
 import dev.punctual.expiry.EventName;
+import dev.punctual.expiry.ExecutionNames;
 import dev.punctual.expiry.Executions;
 import dev.punctual.expiry.ExpiryRules;
 import dev.punctual.expiry.FakeExecutions;
@@ -344,6 +345,105 @@ class BackfillWorkerTest {
     }
 
     @Test
+    void aResumedRun_listsOnlyItsSegmentsNotDone_andTheListenerHearsEachStep() {
+        BackfillWorker worker = worker("per-item");
+        BackfillWorker.Prepared first = worker.prepare(request(table, Map.of("segments", 2, "startsPerSecond", 0)), EXECUTION);
+        BackfillWorker.PageResult page;
+        do {
+            page = worker.scanPage(first.run(), 1, Duration.ZERO);
+        } while (!page.done());
+
+        BackfillWorker.Prepared again = worker.prepare(request(table, Map.of()), SECOND_EXECUTION);
+        assertThat(again.segmentsLeft()).as("segment 1 is done").containsExactly(0);
+        assertThat(worker.finish(again.run()).complete()).isFalse();
+        scanAll(worker, again);
+        BackfillWorker.Finished finished = worker.finish(again.run());
+
+        assertThat(finished.complete()).isTrue();
+        assertThat(heard.saved).as("one line per page").hasSizeGreaterThanOrEqualTo(2)
+                .allSatisfy(segment -> assertThat(segment.runId()).isEqualTo(first.run().id()));
+        assertThat(heard.told).containsExactly("prepared new 2", "prepared resumed 1", "finished 30");
+        assertThat(new DynamoDbBackfillProgress(dynamoDb, BackfillProgressTable.LOCAL_TABLE_NAME).run(table).orElseThrow()
+                .finished()).as("the run is marked finished, so the next start begins a new one").contains(NOW);
+    }
+
+    @Test
+    void aPageAnotherExecutionSavedFirst_isNotSavedAgain_andTheSegmentIsWhereTheOtherLeftIt() {
+        ProgressStore store = new DynamoDbBackfillProgress(dynamoDb, BackfillProgressTable.LOCAL_TABLE_NAME);
+        AtomicInteger saves = new AtomicInteger();
+        ProgressStore racing = new ProgressStore() {
+            @Override
+            public Optional<BackfillRun> run(String name) {
+                return store.run(name);
+            }
+
+            @Override
+            public boolean begin(BackfillRun run, Optional<String> replacing) {
+                return store.begin(run, replacing);
+            }
+
+            @Override
+            public void finish(String name, String runId, java.time.Instant at) {
+                store.finish(name, runId, at);
+            }
+
+            @Override
+            public List<SegmentProgress> segments(String name) {
+                return store.segments(name);
+            }
+
+            @Override
+            public Optional<SegmentProgress> segment(String name, int segment) {
+                return store.segment(name, segment);
+            }
+
+            /** The first save finds the same page saved by another execution a moment before. */
+            @Override
+            public boolean save(String name, SegmentProgress next, long pagesBefore) {
+                if (saves.getAndIncrement() == 0) {
+                    store.save(name, next, pagesBefore);
+                }
+                return store.save(name, next, pagesBefore);
+            }
+        };
+        BackfillWorker worker = new BackfillWorker(new DynamoDbTableReader(dynamoDb), racing, scheduling("per-item"),
+                clock, clock, new ThrottleBackoff(clock, clock, new Random(5)), heard, Optional.of(table), Optional.empty());
+        BackfillWorker.Prepared prepared = worker.prepare(request(table, Map.of("segments", 1, "pageSize", 10)), EXECUTION);
+
+        BackfillWorker.PageResult page = worker.scanPage(prepared.run(), 0, Duration.ZERO);
+
+        assertThat(page.saved()).isFalse();
+        assertThat(page.segmentAfter().pages()).isEqualTo(1);
+        assertThat(heard.told).contains("overlapped 0");
+        assertThat(heard.saved).isEmpty();
+    }
+
+    @Test
+    void aRunsTtlAttribute_isTheFunctionsDefault_beforeTheTablesOwn() {
+        String noTtl = table + "-default";
+        createTable(noTtl, "pk", "sk", ScalarAttributeType.N);
+        BackfillWorker worker = new BackfillWorker(new DynamoDbTableReader(dynamoDb), new DynamoDbBackfillProgress(dynamoDb,
+                BackfillProgressTable.LOCAL_TABLE_NAME), scheduling("per-item"), clock, clock,
+                new ThrottleBackoff(clock, clock, new Random(2)), heard, Optional.empty(), Optional.of("validUntil"));
+
+        assertThat(worker.prepare(request(noTtl, Map.of()), EXECUTION).run().ttlAttribute()).isEqualTo("validUntil");
+        assertThat(worker.prepare(request(table, Map.of("restart", true)), EXECUTION).run().ttlAttribute())
+                .as("even where the table names its own").isEqualTo("validUntil");
+    }
+
+    @Test
+    void scanPage_refusesASegmentTheRunDoesNotHave() {
+        BackfillWorker worker = worker("per-item");
+        BackfillWorker.Prepared prepared = worker.prepare(request(table, Map.of("segments", 2)), EXECUTION);
+
+        assertThatThrownBy(() -> worker.scanPage(prepared.run(), 2, Duration.ZERO)).isInstanceOf(BackfillInputException.class)
+                .hasMessage("segment 2 is not one of the run's 0 to 1");
+        assertThatThrownBy(() -> worker.scanPage(prepared.run(), -1, Duration.ZERO)).isInstanceOf(BackfillInputException.class);
+        assertThat(BackfillWorker.successorName(prepared.run(), EXECUTION))
+                .isEqualTo(ExecutionNames.backfillSuccessorName(table, prepared.run().id(), EXECUTION));
+    }
+
+    @Test
     void anEmptyTable_finishesAtOnce() {
         String empty = table + "-empty";
         createTable(empty, "pk", "sk", ScalarAttributeType.N);
@@ -376,6 +476,10 @@ class BackfillWorkerTest {
                 .isInstanceOf(BackfillInputException.class).hasMessageContaining("does not exist");
         assertThatThrownBy(() -> onlyOrders.prepare(request(table, Map.of()), EXECUTION))
                 .isInstanceOf(BackfillInputException.class).hasMessageContaining("serves table orders");
+        BackfillWorker onlyThis = new BackfillWorker(new DynamoDbTableReader(dynamoDb), new DynamoDbBackfillProgress(dynamoDb,
+                BackfillProgressTable.LOCAL_TABLE_NAME), scheduling("per-item"), clock, clock,
+                new ThrottleBackoff(clock, clock, new Random(1)), heard, Optional.of(table), Optional.empty());
+        assertThat(onlyThis.prepare(request(table, Map.of()), EXECUTION).run().table()).as("its own table").isEqualTo(table);
     }
 
     @Test
@@ -422,6 +526,10 @@ class BackfillWorkerTest {
                 .hasMessageContaining("startsPerSecond");
         assertThatThrownBy(() -> BackfillRequest.fromInput(Map.of("table", "x"))).hasMessageContaining("3-255");
         assertThat(BackfillRequest.successorInput(Map.of("table", "orders", "restart", true))).isEqualTo(Map.of("table", "orders"));
+        assertThatThrownBy(() -> BackfillRequest.fromInput(Map.of("table", "orders", "restart", "yes")))
+                .isInstanceOf(BackfillInputException.class).hasMessageContaining("\"restart\" must be true or false");
+        assertThat(BackfillRequest.fromInput(Map.of("table", "orders", "segments", 40, "pageSize", 10_000, "restart", true)))
+                .as("the largest values allowed").isEqualTo(new BackfillRequest("orders", Optional.empty(), 40, 10_000, 100.0, true));
     }
 
     @Test
@@ -448,6 +556,22 @@ class BackfillWorkerTest {
     private static final class Recorded implements BackfillListener {
         final List<Skipped> skipped = Collections.synchronizedList(new ArrayList<>());
         final List<SegmentProgress> saved = Collections.synchronizedList(new ArrayList<>());
+        final List<String> told = Collections.synchronizedList(new ArrayList<>());
+
+        @Override
+        public void prepared(BackfillRun run, boolean resumed, int segmentsLeft) {
+            told.add("prepared " + (resumed ? "resumed " : "new ") + segmentsLeft);
+        }
+
+        @Override
+        public void pageOverlapped(BackfillRun run, int segment) {
+            told.add("overlapped " + segment);
+        }
+
+        @Override
+        public void finished(BackfillRun run, BackfillCounts totals) {
+            told.add("finished " + totals.scanned());
+        }
 
         @Override
         public void itemSkipped(BackfillRun run, ItemKey key, Reason reason, String detail) {

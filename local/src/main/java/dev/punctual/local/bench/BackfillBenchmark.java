@@ -35,9 +35,12 @@ import software.amazon.awssdk.services.dynamodb.model.BatchWriteItemResponse;
 import software.amazon.awssdk.services.dynamodb.model.BillingMode;
 import software.amazon.awssdk.services.dynamodb.model.KeyType;
 import software.amazon.awssdk.services.dynamodb.model.PutRequest;
+import software.amazon.awssdk.services.dynamodb.model.ScanResponse;
 import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
+import software.amazon.awssdk.services.dynamodb.model.Select;
 import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
 import software.amazon.awssdk.services.sfn.SfnClient;
+import software.amazon.awssdk.services.sfn.model.HistoryEvent;
 
 /**
  * Adopting a big table: {@code --items} items already in a table (no stream: written before Punctual
@@ -88,6 +91,11 @@ public final class BackfillBenchmark implements Callable<Integer> {
     @Option(names = "--data-dir", description = "Keep the runtime's state here (default: in memory).")
     Path dataDirectory;
 
+    @Option(names = "--dynamodb-fault", paramLabel = "ERROR=FRACTION", description = "Fault injection from the backfill's"
+            + " start on, as punctual local takes it: every DynamoDB call Punctual makes fails with ERROR with probability"
+            + " FRACTION.")
+    String dynamoDbFault;
+
     private final AtomicLong peakHeap = new AtomicLong();
 
     public static void main(String[] args) {
@@ -116,9 +124,14 @@ public final class BackfillBenchmark implements Callable<Integer> {
                 write(runtime.dynamoDb(), table, ttls);
                 return null;
             });
-            System.out.printf("written          %d items in %.1f s%n", items, written / 1000.0);
+            System.out.printf("written          %d items in %.1f s; the table holds %d%n", items, written / 1000.0,
+                    itemCount(runtime.dynamoDb(), table));
             runtime.deletions().track(table);
 
+            if (dynamoDbFault != null) {
+                runtime.dynamoDbFaults().parse(dynamoDbFault, System.nanoTime());
+                System.out.printf("faults           DynamoDB %s%n", dynamoDbFault);
+            }
             runtime.stepFunctionsEngine().resetPeakOpenExecutions();
             System.gc();
             peakHeap.set(0);
@@ -150,6 +163,8 @@ public final class BackfillBenchmark implements Callable<Integer> {
                     items * 1000.0 / Math.max(1, Duration.between(backfillStart, backfillEnd).toMillis()),
                     ending.last().counts().scanned(), ending.last().counts().scheduled(), ending.last().counts().deletedNow(),
                     ending.last().counts().skipped());
+            System.out.printf("page attempts    %d failed and retried whole (an attempt that failed after deleting its"
+                    + " page's past items leaves them deleted but counted by no page)%n", failedAttempts(sfn, ending.executionArn()));
             System.out.printf("open executions  %d at most during the backfill (must be <= 1000)%n", peakOpen);
             System.out.printf("heap used        %d MiB at most during the backfill (sampled every 250 ms; must be <= 2048)%n",
                     heapDuringBackfill >> 20);
@@ -251,6 +266,20 @@ public final class BackfillBenchmark implements Callable<Integer> {
 
     private static String id(int index) {
         return "item-" + index;
+    }
+
+    /** Items in {@code table}, by a counting Scan. */
+    private static long itemCount(DynamoDbClient dynamoDb, String table) {
+        return dynamoDb.scanPaginator(r -> r.tableName(table).select(Select.COUNT)).stream().mapToLong(ScanResponse::count).sum();
+    }
+
+    /** Task attempts of the execution that failed or timed out: each is a page (or a step) the workflow retried. */
+    private static long failedAttempts(SfnClient sfn, String executionArn) {
+        return sfn.getExecutionHistoryPaginator(r -> r.executionArn(executionArn)).events().stream()
+                .map(HistoryEvent::typeAsString)
+                .filter(type -> type.equals("TaskFailed") || type.equals("TaskTimedOut")
+                        || type.equals("LambdaFunctionFailed") || type.equals("LambdaFunctionTimedOut"))
+                .count();
     }
 
     private static void createTable(DynamoDbClient dynamoDb, String table) {
