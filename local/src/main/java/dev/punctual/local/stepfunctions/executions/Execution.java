@@ -1,6 +1,7 @@
 package dev.punctual.local.stepfunctions.executions;
 
 import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -114,12 +115,15 @@ final class Execution implements RunObserver {
 
     /** Runs the execution from its start, or from {@code checkpoint}. */
     void launch(Checkpoint checkpoint) {
-        ContextObject context = new ContextObject(arn(), name, Instant.ofEpochMilli(startMillis),
-                revision.roleArn(), stateMachine.arn, stateMachine.name);
         Run started;
         try {
+            JsonNode executionInput = MAPPER.readTree(input);
+            // $$.Execution.Input is the start input for the whole life of the execution, also when it
+            // goes on from a checkpoint (after a restart, or after a long Wait parked it).
+            ContextObject context = new ContextObject(arn(), name, Instant.ofEpochMilli(startMillis),
+                    revision.roleArn(), stateMachine.arn, stateMachine.name, executionInput);
             started = checkpoint == null
-                    ? host().interpreter.start(revision.parsed(), context, MAPPER.readTree(input), this)
+                    ? host().interpreter.start(revision.parsed(), context, executionInput, this)
                     : host().interpreter.resume(revision.parsed(), context, checkpoint, this);
         } catch (IOException | RuntimeException ex) {
             LOG.log(System.Logger.Level.WARNING, "Execution " + name + " of " + stateMachine.name
