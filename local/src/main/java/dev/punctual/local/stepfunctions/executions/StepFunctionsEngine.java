@@ -37,7 +37,7 @@ public final class StepFunctionsEngine implements AutoCloseable {
     /** A Standard execution runs at most one year, then times out with {@code States.Timeout}. */
     public static final Duration MAX_EXECUTION_DURATION = Deadlines.MAX_EXECUTION_DURATION;
     /** The largest execution history. */
-    public static final int MAX_HISTORY_EVENTS = Execution.MAX_HISTORY_EVENTS;
+    public static final int MAX_HISTORY_EVENTS = RecordedExecution.MAX_HISTORY_EVENTS;
     /** AWS's quota of open executions per account and Region. */
     public static final int DEFAULT_MAX_OPEN_EXECUTIONS =
             (int) Quota.OPEN_EXECUTIONS.largestRegions();
