@@ -63,6 +63,9 @@ final class FileJournal implements Journal {
     private record Pending(byte[] record, CompletableFuture<Void> durable) {
     }
 
+    /** Queued by {@link #close} to wake the writer, which then writes what is queued and stops. */
+    private static final Pending CLOSE = new Pending(null, null);
+
     private FileJournal(Path directory, long nextSequence, long segmentLimitBytes, boolean fsync) {
         this.directory = directory;
         this.segmentLimitBytes = segmentLimitBytes;
@@ -135,7 +138,9 @@ final class FileJournal implements Journal {
     @Override
     public void close() {
         closing = true;
-        writer.interrupt();
+        // Woken by a marker, never by an interrupt: an interrupt landing in a FileChannel write or
+        // force closes the channel, and the records of that batch and of every later one are lost.
+        queue.add(CLOSE);
         try {
             writer.join(TimeUnit.SECONDS.toMillis(30));
             channel.close();
@@ -158,15 +163,14 @@ final class FileJournal implements Journal {
                 if (closing && queue.isEmpty()) {
                     return;
                 }
-                Pending first = closing ? queue.poll() : queue.poll(100, TimeUnit.MILLISECONDS);
-                if (first == null) {
-                    continue;
-                }
-                batch.add(first);
+                batch.add(queue.take());
                 queue.drainTo(batch, MAX_BATCH_RECORDS);
-                writeBatch(batch);
+                batch.removeIf(p -> p == CLOSE);
+                if (!batch.isEmpty()) {
+                    writeBatch(batch);
+                }
             } catch (InterruptedException e) {
-                // close() interrupts to wake the loop; it drains what is queued before leaving.
+                // Nothing here interrupts the writer; if something else does, write what is queued and stop.
                 closing = true;
             } catch (IOException | RuntimeException e) {
                 LOG.log(System.Logger.Level.ERROR, "Journal write failed; " + batch.size()

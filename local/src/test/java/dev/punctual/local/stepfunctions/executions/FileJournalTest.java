@@ -44,6 +44,22 @@ class FileJournalTest {
     }
 
     @Test
+    void close_rightAfterAppendsNotWaitedFor_keepsEveryOneOfThem() {
+        // close() used to interrupt the writer: an interrupt landing in a FileChannel write or force
+        // closes the channel, and the records of that batch and every later one were lost.
+        for (int round = 0; round < 20; round++) {
+            FileJournal journal = open();
+            for (int i = 0; i < 50; i++) {
+                journal.append(record(round + "-" + i));
+            }
+            journal.close();
+        }
+
+        open().close();
+        assertThat(replayed).hasSize(20 * 50).startsWith("0-0").endsWith("19-49");
+    }
+
+    @Test
     void reopen_afterTornTailRecord_keepsEverythingBeforeIt() throws IOException {
         FileJournal journal = open();
         journal.append(record("kept-1"));
