@@ -35,7 +35,6 @@ final class FileJournal implements Journal {
     private final JournalDirectory directory;
     private final JournalCompaction compaction;
     private final long segmentLimitBytes;
-    private final boolean fsync;
     private final BlockingQueue<Pending> queue = new LinkedBlockingQueue<>();
     private final Thread writer;
     private volatile boolean closing;
@@ -50,11 +49,10 @@ final class FileJournal implements Journal {
     /** Queued by {@link #close} to wake the writer, which then writes what is queued and stops. */
     private static final Pending CLOSE = new Pending(null, null);
 
-    private FileJournal(JournalDirectory directory, long nextSequence, long segmentLimitBytes, boolean fsync) {
+    private FileJournal(JournalDirectory directory, long nextSequence, long segmentLimitBytes) {
         this.directory = directory;
         this.compaction = new JournalCompaction(directory);
         this.segmentLimitBytes = segmentLimitBytes;
-        this.fsync = fsync;
         this.segmentSequence = nextSequence;
         this.channel = directory.openSegment(nextSequence);
         this.writer = new Thread(this::writeLoop, "sfn-journal-writer");
@@ -70,14 +68,13 @@ final class FileJournal implements Journal {
      * Replays the directory's snapshot and segments into {@code replay}, then opens a fresh segment.
      *
      * @param segmentLimitBytes segment size after which a snapshot is taken
-     * @param fsync whether each batch is forced to disk (turn off only for throw-away benchmarks)
      */
-    static Opened open(Path path, Consumer<byte[]> replay, long segmentLimitBytes, boolean fsync) {
-        JournalDirectory directory = new JournalDirectory(path, fsync);
+    static Opened open(Path path, Consumer<byte[]> replay, long segmentLimitBytes) {
+        JournalDirectory directory = new JournalDirectory(path);
         try {
             directory.prepare();
             JournalReplay.Replayed replayed = JournalReplay.replay(directory, replay);
-            FileJournal journal = new FileJournal(directory, replayed.lastSequence() + 1, segmentLimitBytes, fsync);
+            FileJournal journal = new FileJournal(directory, replayed.lastSequence() + 1, segmentLimitBytes);
             return new Opened(journal, replayed.records(), replayed.snapshotFound());
         } catch (IOException e) {
             throw new UncheckedIOException("Could not open the Step Functions data directory " + path, e);
@@ -169,9 +166,7 @@ final class FileJournal implements Journal {
         while (buffer.hasRemaining()) {
             channel.write(buffer);
         }
-        if (fsync) {
-            channel.force(false);
-        }
+        channel.force(false);
         segmentBytes += bytes;
         for (Pending p : batch) {
             if (p.record() != null) {

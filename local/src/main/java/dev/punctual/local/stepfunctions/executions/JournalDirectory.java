@@ -25,12 +25,9 @@ final class JournalDirectory {
     private static final Pattern SNAPSHOT = Pattern.compile("snapshot-(\\d{16})\\.snap");
 
     final Path path;
-    private final boolean fsync;
 
-    /** @param fsync whether new files and renames are forced to disk (off only for throw-away benchmarks) */
-    JournalDirectory(Path path, boolean fsync) {
+    JournalDirectory(Path path) {
         this.path = path;
-        this.fsync = fsync;
     }
 
     /** Creates the directory if needed and removes what a crash left half-written. */
@@ -104,9 +101,6 @@ final class JournalDirectory {
     }
 
     private void sync() throws IOException {
-        if (!fsync) {
-            return;
-        }
         try (FileChannel dir = FileChannel.open(path, StandardOpenOption.READ)) {
             dir.force(true);
         } catch (IOException e) {

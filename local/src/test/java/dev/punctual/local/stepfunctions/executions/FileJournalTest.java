@@ -22,7 +22,7 @@ class FileJournalTest {
 
     private FileJournal open() {
         replayed.clear();
-        return FileJournal.open(dir, r -> replayed.add(new String(r, StandardCharsets.UTF_8)), 1 << 20, true)
+        return FileJournal.open(dir, r -> replayed.add(new String(r, StandardCharsets.UTF_8)), 1 << 20)
                 .journal();
     }
 
