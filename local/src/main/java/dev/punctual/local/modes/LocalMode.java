@@ -46,12 +46,10 @@ public interface LocalMode {
         /** The runtime's DynamoDB client, to create the mode's tables with. */
         DynamoDbClient dynamoDb();
 
-        /** The DynamoDB client Punctual's own calls go through (metered for the cost report). */
-        DynamoDbClient punctualDynamoDb();
-
         /**
-         * {@link #punctualDynamoDb()} as the function {@code caller} gets it: failing as the runtime's
-         * {@code --dynamodb-fault} says, at call sites named {@code caller.<Operation>}.
+         * The DynamoDB client Punctual's own calls go through (metered for the cost report), as the
+         * function {@code caller} gets it: failing as the runtime's {@code --dynamodb-fault} says, at call
+         * sites named {@code caller.<Operation>}.
          */
         DynamoDbClient functionDynamoDb(String caller);
 
