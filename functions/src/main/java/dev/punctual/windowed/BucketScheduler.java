@@ -83,10 +83,6 @@ public final class BucketScheduler implements Scheduler {
         long due() {
             return expireAt.getEpochSecond();
         }
-
-        IndexEntry entry() {
-            return new IndexEntry(key, ttl, due());
-        }
     }
 
     /** What scheduling one item did, windowed. */

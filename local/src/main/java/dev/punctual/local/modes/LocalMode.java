@@ -52,12 +52,10 @@ public interface LocalMode {
          */
         boolean createTable(String name, String partitionKey, String sortKey);
 
-        /** The DynamoDB client Punctual's own calls go through (metered for the cost report). */
-        DynamoDbClient punctualDynamoDb();
-
         /**
-         * {@link #punctualDynamoDb()} as the function {@code caller} gets it: failing as the runtime's
-         * {@code --dynamodb-fault} says, at call sites named {@code caller.<Operation>}.
+         * The DynamoDB client Punctual's own calls go through (metered for the cost report), as the
+         * function {@code caller} gets it: failing as the runtime's {@code --dynamodb-fault} says, at call
+         * sites named {@code caller.<Operation>}.
          */
         DynamoDbClient functionDynamoDb(String caller);
 

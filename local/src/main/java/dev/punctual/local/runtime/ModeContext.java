@@ -114,11 +114,6 @@ final class ModeContext implements LocalMode.Context {
     }
 
     @Override
-    public DynamoDbClient punctualDynamoDb() {
-        return host.dynamoDb();
-    }
-
-    @Override
     public DynamoDbClient functionDynamoDb(String caller) {
         return host.dynamoDbFor(caller);
     }

@@ -186,26 +186,33 @@ class ConsoleBrowserTest {
     }
 
     /**
-     * The row whose key cell names {@code key}, read at once (the pages redraw every few seconds, so
-     * elements go stale): each cell's text by its class, the whole row's text and its first link.
+     * The row whose key cell names {@code key}: each cell's text by its class, the whole row's text and
+     * its first link, read in one script inside the page. The pages redraw every few seconds; reading a
+     * row element by element takes a WebDriver round trip per cell, and on a busy machine a redraw comes
+     * between them often enough that the rows were stale on every try.
      */
+    @SuppressWarnings("unchecked")
     private static Row rowWithKey(String rows, String key) {
-        for (WebElement row : browser.driver().findElements(By.cssSelector(rows))) {
-            if (row.findElement(By.cssSelector("td.key")).getText().contains("\"" + key + "\"")) {
-                java.util.Map<String, String> cells = new java.util.HashMap<>();
-                for (WebElement cell : row.findElements(By.tagName("td"))) {
-                    String classes = cell.getAttribute("class");
-                    if (classes != null) {
-                        for (String name : classes.split(" ")) {
-                            cells.put(name, cell.getText());
-                        }
-                    }
+        Object found = ((org.openqa.selenium.JavascriptExecutor) browser.driver()).executeScript("""
+                for (const row of document.querySelectorAll(arguments[0])) {
+                  const keyCell = row.querySelector('td.key');
+                  if (!keyCell || !keyCell.innerText.includes('"' + arguments[1] + '"')) continue;
+                  const cells = {};
+                  for (const cell of row.querySelectorAll('td')) {
+                    for (const name of cell.classList) cells[name] = cell.innerText;
+                  }
+                  const link = row.querySelector('a');
+                  return {cells: cells, text: row.innerText, link: link ? link.href : null};
                 }
-                List<WebElement> links = row.findElements(By.tagName("a"));
-                return new Row(cells, row.getText(), links.isEmpty() ? null : links.get(0).getAttribute("href"));
-            }
+                return null;
+                """, rows, key);
+        if (found == null) {
+            return null;
         }
-        return null;
+        java.util.Map<String, Object> row = (java.util.Map<String, Object>) found;
+        java.util.Map<String, String> cells = new java.util.HashMap<>();
+        ((java.util.Map<String, Object>) row.get("cells")).forEach((name, text) -> cells.put(name, String.valueOf(text)));
+        return new Row(cells, (String) row.get("text"), (String) row.get("link"));
     }
 
     private record Row(java.util.Map<String, String> cells, String text, String link) {
