@@ -15,13 +15,7 @@ import java.util.Optional;
 import software.amazon.awscdk.Aws;
 import software.amazon.awscdk.CustomResource;
 import software.amazon.awscdk.Duration;
-import software.amazon.awscdk.RemovalPolicy;
-import software.amazon.awscdk.services.dynamodb.Attribute;
-import software.amazon.awscdk.services.dynamodb.AttributeType;
-import software.amazon.awscdk.services.dynamodb.BillingMode;
-import software.amazon.awscdk.services.dynamodb.PointInTimeRecoverySpecification;
 import software.amazon.awscdk.services.dynamodb.Table;
-import software.amazon.awscdk.services.dynamodb.TableEncryption;
 import software.amazon.awscdk.services.iam.PolicyStatement;
 import software.amazon.awscdk.services.iam.Role;
 import software.amazon.awscdk.services.lambda.Function;
@@ -66,7 +60,7 @@ public final class BackfillResources extends Construct {
         // After the machine it schedules into, per mode as that one is: the packaged template names both modes'
         // machines after its stack, and switching the mode creates the new machine before it deletes the old one.
         this.identity = mode.identity().beside(expiry, props, STATE_MACHINE_SUFFIX);
-        this.progressTable = createProgressTable();
+        this.progressTable = createProgressTable(factory);
         this.functionLogs = factory.logGroup("FunctionLogs");
         this.functionRole = createFunctionRole(factory, mode);
         this.function = createFunction(factory, mode);
@@ -125,16 +119,8 @@ public final class BackfillResources extends Construct {
      * the AWS managed key, point-in-time recovery; DESTROY on removal: it holds positions and counts,
      * worthless without the construct.
      */
-    private Table createProgressTable() {
-        return Table.Builder.create(this, "Progress")
-                .partitionKey(Attribute.builder().name(BackfillProgressTable.PARTITION_KEY).type(AttributeType.STRING).build())
-                .sortKey(Attribute.builder().name(BackfillProgressTable.SORT_KEY).type(AttributeType.STRING).build())
-                .billingMode(BillingMode.PAY_PER_REQUEST)
-                .encryption(TableEncryption.AWS_MANAGED)
-                .pointInTimeRecoverySpecification(PointInTimeRecoverySpecification.builder()
-                        .pointInTimeRecoveryEnabled(true).build())
-                .removalPolicy(RemovalPolicy.DESTROY)
-                .build();
+    private Table createProgressTable(ResourceFactory factory) {
+        return factory.ownTable("Progress", BackfillProgressTable.PARTITION_KEY, BackfillProgressTable.SORT_KEY).build();
     }
 
     private Role createFunctionRole(ResourceFactory factory, ModeResources mode) {

@@ -6,6 +6,13 @@ import java.util.Map;
 import software.amazon.awscdk.Annotations;
 import software.amazon.awscdk.AssetHashType;
 import software.amazon.awscdk.Duration;
+import software.amazon.awscdk.RemovalPolicy;
+import software.amazon.awscdk.services.dynamodb.Attribute;
+import software.amazon.awscdk.services.dynamodb.AttributeType;
+import software.amazon.awscdk.services.dynamodb.BillingMode;
+import software.amazon.awscdk.services.dynamodb.PointInTimeRecoverySpecification;
+import software.amazon.awscdk.services.dynamodb.Table;
+import software.amazon.awscdk.services.dynamodb.TableEncryption;
 import software.amazon.awscdk.services.iam.Effect;
 import software.amazon.awscdk.services.iam.PolicyStatement;
 import software.amazon.awscdk.services.iam.Role;
@@ -163,6 +170,22 @@ final class ResourceFactory {
                         .includeExecutionData(false).build())
                 .tracingEnabled(props.tracing())
                 .build();
+    }
+
+    /**
+     * A table of Punctual's own, keyed by two strings: on-demand, encrypted with the AWS managed key (every
+     * use of the key is in CloudTrail), point-in-time recovery, and destroyed with the stack, since what it
+     * holds is worthless without the construct that reads it.
+     */
+    Table.Builder ownTable(String id, String partitionKey, String sortKey) {
+        return Table.Builder.create(scope, id)
+                .partitionKey(Attribute.builder().name(partitionKey).type(AttributeType.STRING).build())
+                .sortKey(Attribute.builder().name(sortKey).type(AttributeType.STRING).build())
+                .billingMode(BillingMode.PAY_PER_REQUEST)
+                .encryption(TableEncryption.AWS_MANAGED)
+                .pointInTimeRecoverySpecification(PointInTimeRecoverySpecification.builder()
+                        .pointInTimeRecoveryEnabled(true).build())
+                .removalPolicy(RemovalPolicy.DESTROY);
     }
 
     /** Allows {@code actions} on exactly {@code resource}. */

@@ -13,17 +13,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import software.amazon.awscdk.Aws;
-import software.amazon.awscdk.RemovalPolicy;
 import software.amazon.awscdk.services.cloudwatch.Alarm;
 import software.amazon.awscdk.services.cloudwatch.ComparisonOperator;
 import software.amazon.awscdk.services.cloudwatch.MetricOptions;
 import software.amazon.awscdk.services.cloudwatch.Stats;
-import software.amazon.awscdk.services.dynamodb.Attribute;
-import software.amazon.awscdk.services.dynamodb.AttributeType;
-import software.amazon.awscdk.services.dynamodb.BillingMode;
-import software.amazon.awscdk.services.dynamodb.PointInTimeRecoverySpecification;
 import software.amazon.awscdk.services.dynamodb.Table;
-import software.amazon.awscdk.services.dynamodb.TableEncryption;
 import software.amazon.awscdk.services.iam.Role;
 import software.amazon.awscdk.services.lambda.Alias;
 import software.amazon.awscdk.services.lambda.Function;
@@ -73,16 +67,8 @@ final class WindowedResources implements ModeResources {
      * and every indexed item still has native TTL as its backstop.
      */
     private Table createScheduleIndex() {
-        return Table.Builder.create(factory.scope(), "ScheduleIndex")
-                .partitionKey(Attribute.builder().name(ScheduleIndexTable.PARTITION_KEY).type(AttributeType.STRING)
-                        .build())
-                .sortKey(Attribute.builder().name(ScheduleIndexTable.SORT_KEY).type(AttributeType.STRING).build())
-                .billingMode(BillingMode.PAY_PER_REQUEST)
-                .encryption(TableEncryption.AWS_MANAGED)
-                .pointInTimeRecoverySpecification(PointInTimeRecoverySpecification.builder()
-                        .pointInTimeRecoveryEnabled(true).build())
+        return factory.ownTable("ScheduleIndex", ScheduleIndexTable.PARTITION_KEY, ScheduleIndexTable.SORT_KEY)
                 .timeToLiveAttribute(ScheduleIndexTable.EXPIRES_AT)
-                .removalPolicy(RemovalPolicy.DESTROY)
                 .build();
     }
 

@@ -353,6 +353,10 @@ class BackfillWorkerTest {
             page = worker.scanPage(first.run(), 1, Duration.ZERO);
         } while (!page.done());
 
+        BackfillWorker.PageResult retried = worker.scanPage(first.run(), 1, Duration.ZERO);
+        assertThat(retried).as("a step retried after its segment is done reads nothing")
+                .isEqualTo(new BackfillWorker.PageResult(1, BackfillCounts.NONE, page.segmentAfter(), false));
+
         BackfillWorker.Prepared again = worker.prepare(request(table, Map.of()), SECOND_EXECUTION);
         assertThat(again.segmentsLeft()).as("segment 1 is done").containsExactly(0);
         assertThat(worker.finish(again.run()).complete()).isFalse();

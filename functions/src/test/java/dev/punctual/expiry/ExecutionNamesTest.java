@@ -32,6 +32,9 @@ class ExecutionNamesTest {
                 .isNotEqualTo(ExecutionNames.backfillSuccessorName("orders", run, second))
                 .isNotEqualTo(ExecutionNames.backfillSuccessorName("orders", run + "x", first))
                 .isNotEqualTo(ExecutionNames.backfillSuccessorName("orders", "20260101T000000Z-aaaaaa", first));
+        // Pinned, as the expiry names are: a changed scheme would name a retried step's run or successor anew.
+        assertThat(run).isEqualTo("20260101T000000Z-c6os3g");
+        assertThat(successor).isEqualTo("backfill-orders-20260101T000000Z-c6os3g-5aoslbhq");
     }
 
     @Test

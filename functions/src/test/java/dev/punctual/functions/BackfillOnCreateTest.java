@@ -6,15 +6,13 @@ import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
 import dev.punctual.expiry.FakeExecutions;
 import dev.punctual.statemachine.BackfillWorkflow;
 import dev.punctual.statemachine.StreamWiring;
+import dev.punctual.testing.LoopbackServer;
 import dev.punctual.testing.TestLambdaContext;
 import java.io.IOException;
 import java.io.InputStream;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
@@ -42,15 +40,13 @@ class BackfillOnCreateTest {
 
     private final List<Received> received = new CopyOnWriteArrayList<>();
     private volatile int startStatus = 200;
-    private HttpServer server;
+    private LoopbackServer server;
     private BackfillFunction function;
 
     @BeforeEach
     void start() throws IOException {
-        server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-        server.createContext("/", this::serve);
-        server.start();
-        String endpoint = "http://127.0.0.1:" + server.getAddress().getPort();
+        server = LoopbackServer.start(this::serve);
+        String endpoint = server.endpoint();
         function = new BackfillFunction(FunctionParts.builder(ExpirySettings.forBackfillFunction(Map.of(
                         StreamWiring.ENV_STATE_MACHINE_ARN, "arn:aws:states:eu-west-1:123456789012:stateMachine:punctual-5b6f5c40",
                         StreamWiring.ENV_STEP_FUNCTIONS_ENDPOINT, endpoint,
@@ -63,7 +59,7 @@ class BackfillOnCreateTest {
     @AfterEach
     void stop() throws Exception {
         function.close();
-        server.stop(0);
+        server.close();
     }
 
     private void serve(HttpExchange exchange) throws IOException {
@@ -86,7 +82,7 @@ class BackfillOnCreateTest {
         try (InputStream in = BackfillOnCreateTest.class.getResourceAsStream("/events/backfill-on-create.json")) {
             Map<String, Object> request = JSON.readValue(in, new TypeReference<Map<String, Object>>() { });
             request.put("RequestType", type);
-            request.put("ResponseURL", "http://127.0.0.1:" + server.getAddress().getPort() + "/response?X-Amz-Signature=abc");
+            request.put("ResponseURL", server.endpoint() + "/response?X-Amz-Signature=abc");
             if (!type.equals("Create")) {
                 request.put("PhysicalResourceId", EXECUTION);
             }
