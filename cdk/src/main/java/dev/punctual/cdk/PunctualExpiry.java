@@ -138,7 +138,7 @@ public final class PunctualExpiry extends Construct {
     public PunctualExpiry(Construct scope, String id, PunctualExpiryProps props) {
         super(scope, id);
         this.mode = props.mode();
-        requireStream(props.table(), props.cancellation());
+        requireStream(props.table(), props.cancelStale());
         this.functionLogs = LogGroup.Builder.create(this, "FunctionLogs").retention(props.logRetention()).build();
         ResourceFactory factory = new ResourceFactory(this, props);
         this.stateMachineLogs = factory.stateMachineLogs();
@@ -293,7 +293,7 @@ public final class PunctualExpiry extends Construct {
         return resources instanceof WindowedResources windowed ? Optional.of(windowed) : Optional.empty();
     }
 
-    private static void requireStream(ITable table, boolean cancellation) {
+    private static void requireStream(ITable table, boolean cancelStale) {
         if (table.getTableStreamArn() == null) {
             throw new IllegalArgumentException("Table " + table.getNode().getPath() + " has no stream: enable "
                     + "a NEW_AND_OLD_IMAGES stream on it, or for a table imported with Table.fromTableAttributes "
@@ -303,10 +303,10 @@ public final class PunctualExpiry extends Construct {
         if (table instanceof Table managed && managed.getNode().getDefaultChild() instanceof CfnTable cfn
                 && Stack.of(managed).resolve(cfn.getStreamSpecification()) instanceof Map<?, ?> spec) {
             Object view = spec.get("streamViewType");
-            boolean enough = "NEW_AND_OLD_IMAGES".equals(view) || (!cancellation && "NEW_IMAGE".equals(view));
+            boolean enough = "NEW_AND_OLD_IMAGES".equals(view) || (!cancelStale && "NEW_IMAGE".equals(view));
             if (!enough) {
                 throw new IllegalArgumentException("Table " + managed.getNode().getPath() + " streams " + view
-                        + "; Punctual needs NEW_AND_OLD_IMAGES (NEW_IMAGE suffices only with cancellation off)");
+                        + "; Punctual needs NEW_AND_OLD_IMAGES (NEW_IMAGE suffices only with cancelStale off)");
             }
         }
     }
@@ -327,7 +327,7 @@ public final class PunctualExpiry extends Construct {
         resources.stateMachine().grantStartExecution(role);
         // DescribeExecution resolves a name conflict (is the running execution ours?); StopExecution
         // cancels executions an item change made stale. Both only on this state machine's executions.
-        List<String> actions = props.cancellation()
+        List<String> actions = props.cancelStale()
                 ? List.of("states:DescribeExecution", "states:StopExecution")
                 : List.of("states:DescribeExecution");
         role.addToPrincipalPolicy(ResourceFactory.allow(actions, resources.identity().executionsArn()));
@@ -342,7 +342,7 @@ public final class PunctualExpiry extends Construct {
         Map<String, String> environment = new LinkedHashMap<>();
         environment.put(StreamWiring.ENV_STATE_MACHINE_ARN, resources.stateMachine().getStateMachineArn());
         environment.put(StreamWiring.ENV_TTL_ATTRIBUTE, props.ttlAttribute());
-        environment.put(StreamWiring.ENV_CANCEL_STALE, Boolean.toString(props.cancellation()));
+        environment.put(StreamWiring.ENV_CANCEL_STALE, Boolean.toString(props.cancelStale()));
         environment.put(StreamWiring.ENV_MAX_CONCURRENCY, Integer.toString(props.maxConcurrency()));
         environment.putAll(resources.functionEnvironment());
         props.expiryEvents().ifPresent(bus -> {
@@ -373,7 +373,7 @@ public final class PunctualExpiry extends Construct {
     /**
      * The mapping's filters are exactly {@link StreamWiring#filterPatterns}, the text the local poller
      * applies too. Each entry is what {@code FilterCriteria.filter} would build: the pattern as a string.
-     * Old images pass in every mode: the handler stops stale executions from them (with cancellation)
+     * Old images pass in every mode: the handler stops stale executions from them (with cancelStale)
      * and measures the lag of Punctual's own deletes from them (always).
      */
     private static List<Map<String, Object>> filters(PunctualExpiryProps props) {

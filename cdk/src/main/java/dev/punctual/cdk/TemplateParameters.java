@@ -39,7 +39,7 @@ import software.constructs.IConstruct;
  *
  * <p>What a construct reads as text (the TTL attribute, ARNs, names) it is given as a parameter's token.
  * What it reads as a number, a boolean or an enum it is built with at the value that creates the most
- * (tracing, cancellation, expiry events with old images, an alarm topic; numbers at their defaults), and
+ * (tracing, cancelStale, expiry events with old images, an alarm topic; numbers at their defaults), and
  * {@link #applyTo} then points exactly those properties at the parameters, or puts them behind a
  * condition. The construct stays the only definition of every resource; the test that renders this
  * template with parameter values and compares it with the construct's own synthesis keeps the two from
@@ -53,7 +53,7 @@ final class TemplateParameters {
     static final String TABLE_STREAM_ARN = "TableStreamArn";
     static final String TTL_ATTRIBUTE = "TtlAttribute";
     static final String MODE = "Mode";
-    static final String CANCELLATION = "Cancellation";
+    static final String CANCEL_STALE = "CancelStale";
     static final String BATCH_SIZE = "BatchSize";
     static final String PARALLELIZATION_FACTOR = "ParallelizationFactor";
     static final String MAX_RETRY_ATTEMPTS = "MaxRetryAttempts";
@@ -91,7 +91,7 @@ final class TemplateParameters {
     private final CfnParameter tableStreamArn;
     private final CfnParameter ttlAttribute;
     private final CfnParameter mode;
-    private final CfnParameter cancellation;
+    private final CfnParameter cancelStale;
     private final CfnParameter batchSize;
     private final CfnParameter parallelizationFactor;
     private final CfnParameter maxRetryAttempts;
@@ -109,7 +109,7 @@ final class TemplateParameters {
     private final Map<ExpiryMode, CfnCondition> modeConditions = new EnumMap<>(ExpiryMode.class);
     /** Per mode, the condition under which its construct starts a backfill on creation: its mode and BackfillOnCreate. */
     private final Map<ExpiryMode, CfnCondition> backfillOnCreateConditions = new EnumMap<>(ExpiryMode.class);
-    private final CfnCondition cancellationOn;
+    private final CfnCondition cancelStaleOn;
     private final CfnCondition expiryEventsOn;
     private final CfnCondition includeOldImageOn;
     private final CfnCondition alarmTopicSet;
@@ -137,7 +137,7 @@ final class TemplateParameters {
                         + " one execution per non-empty time bucket, same one-second accuracy, far cheaper and"
                         + " no open-execution ceiling. Changing it on a deployed stack replaces the resources")
                 .build();
-        this.cancellation = booleanParameter(CANCELLATION, true, "Per-item mode: stop pending executions when an"
+        this.cancelStale = booleanParameter(CANCEL_STALE, true, "Per-item mode: stop pending executions when an"
                 + " item is deleted or its TTL changes or goes away (windowed mode never stops executions and"
                 + " ignores this)");
         this.batchSize = numberParameter(BATCH_SIZE, StreamWiring.DEFAULT_BATCH_SIZE, 1,
@@ -197,7 +197,7 @@ final class TemplateParameters {
                     + "BackfillOnCreate", Fn.conditionAnd(modeConditions.get(expiryMode),
                     Fn.conditionEquals(backfillOnCreate.getValueAsString(), "true"))));
         }
-        this.cancellationOn = condition("CancellationOn", Fn.conditionEquals(cancellation.getValueAsString(), "true"));
+        this.cancelStaleOn = condition("CancelStaleOn", Fn.conditionEquals(cancelStale.getValueAsString(), "true"));
         this.expiryEventsOn = condition("ExpiryEventsOn",
                 Fn.conditionNot(Fn.conditionEquals(expiryEventBusName.getValueAsString(), "")));
         this.includeOldImageOn = condition("IncludeOldImageOn", Fn.conditionAnd(expiryEventsOn,
@@ -266,7 +266,7 @@ final class TemplateParameters {
                 .backfillOnCreate(true)
                 .functionJar(functionJar);
         if (expiryMode.stopsStaleExecutions()) {
-            builder.cancellation(true);
+            builder.cancelStale(true);
         }
         return builder.build();
     }
@@ -285,7 +285,7 @@ final class TemplateParameters {
                 maxConcurrency.getValueAsString());
         if (expiry.mode().stopsStaleExecutions()) {
             function.addPropertyOverride("Environment.Variables." + StreamWiring.ENV_CANCEL_STALE,
-                    cancellation.getValueAsString());
+                    cancelStale.getValueAsString());
         }
         function.addPropertyOverride("Environment.Variables." + ExpiryEvents.ENV_EVENT_BUS,
                 CfnQueries.when(expiryEventsOn, busArn));
@@ -350,7 +350,7 @@ final class TemplateParameters {
     String versionDescription() {
         return Fn.join("", List.of("Punctual ", PunctualVersion.current(),
                 ": ttl=", ttlAttribute.getValueAsString(),
-                " cancel=", cancellation.getValueAsString(),
+                " cancel=", cancelStale.getValueAsString(),
                 " concurrency=", maxConcurrency.getValueAsString(),
                 " log=", logLevel.getValueAsString(),
                 " tracing=", tracing.getValueAsString(),
@@ -375,7 +375,7 @@ final class TemplateParameters {
 
     /**
      * The policy's statements with those only some settings need behind their conditions: X-Ray's with
-     * tracing, PutEvents with expiry events, StopExecution with cancellation, the backfill's start of itself
+     * tracing, PutEvents with expiry events, StopExecution with cancelStale, the backfill's start of itself
      * ({@code onCreateGrant}, in the backfill function's policy only) with the backfill on creation.
      */
     private List<Object> conditionalStatements(CfnPolicy policy, Object onCreateGrant, CfnCondition onCreate) {
@@ -394,7 +394,7 @@ final class TemplateParameters {
                 Map<Object, Object> withoutStop = new LinkedHashMap<>(statement);
                 List<String> remaining = actions.stream().filter(a -> !a.equals("states:StopExecution")).toList();
                 withoutStop.put("Action", remaining.size() == 1 ? remaining.get(0) : remaining);
-                statements.add(Fn.conditionIf(cancellationOn.getLogicalId(), statement, withoutStop));
+                statements.add(Fn.conditionIf(cancelStaleOn.getLogicalId(), statement, withoutStop));
             } else {
                 statements.add(statement);
             }
@@ -406,7 +406,7 @@ final class TemplateParameters {
         return Map.of(
                 "ParameterGroups", List.of(
                         group("Table", TABLE_STREAM_ARN, TTL_ATTRIBUTE),
-                        group("Scheduling", MODE, CANCELLATION, MAX_CONCURRENCY, BACKFILL_ON_CREATE),
+                        group("Scheduling", MODE, CANCEL_STALE, MAX_CONCURRENCY, BACKFILL_ON_CREATE),
                         group("Stream mapping", BATCH_SIZE, PARALLELIZATION_FACTOR, MAX_RETRY_ATTEMPTS,
                                 MAX_RECORD_AGE_SECONDS),
                         group("Expiry events", EXPIRY_EVENT_BUS_NAME, INCLUDE_OLD_IMAGE),

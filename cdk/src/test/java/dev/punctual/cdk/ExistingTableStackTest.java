@@ -59,7 +59,7 @@ class ExistingTableStackTest {
     }
 
     @Test
-    void withoutCancellation_oldImagesStillPassForTheLagMetric_butExecutionsAreNotStopped() throws JsonProcessingException {
+    void withoutCancelStale_oldImagesStillPassForTheLagMetric_butExecutionsAreNotStopped() throws JsonProcessingException {
         JsonNode filters = template.single("AWS::Lambda::EventSourceMapping").at("/FilterCriteria/Filters");
         List<JsonNode> deployed = new ArrayList<>();
         for (JsonNode filter : filters) {

@@ -3,7 +3,7 @@ package dev.punctual.cdk;
 import static dev.punctual.cdk.TemplateParameters.ALARM_TOPIC_ARN;
 import static dev.punctual.cdk.TemplateParameters.BACKFILL_ON_CREATE;
 import static dev.punctual.cdk.TemplateParameters.BATCH_SIZE;
-import static dev.punctual.cdk.TemplateParameters.CANCELLATION;
+import static dev.punctual.cdk.TemplateParameters.CANCEL_STALE;
 import static dev.punctual.cdk.TemplateParameters.EXPIRY_EVENT_BUS_NAME;
 import static dev.punctual.cdk.TemplateParameters.INCLUDE_OLD_IMAGE;
 import static dev.punctual.cdk.TemplateParameters.LAG_ALARM_THRESHOLD_MS;
@@ -64,7 +64,7 @@ class PunctualTemplateStackTest {
     /** The two parameters without a default. */
     static final Map<String, String> REQUIRED = Map.of(TABLE_STREAM_ARN, STREAM_ARN, TTL_ATTRIBUTE, TTL);
 
-    /** Every other parameter away from its default (Cancellation only where the mode reads it). */
+    /** Every other parameter away from its default (CancelStale only where the mode reads it). */
     static final Map<String, String> CHANGED = Map.ofEntries(
             Map.entry(BATCH_SIZE, "500"), Map.entry(PARALLELIZATION_FACTOR, "4"),
             Map.entry(MAX_RETRY_ATTEMPTS, "3"), Map.entry(MAX_RECORD_AGE_SECONDS, "7200"),
@@ -98,7 +98,7 @@ class PunctualTemplateStackTest {
         if (changed) {
             values.putAll(CHANGED);
             if (mode == ExpiryMode.PER_ITEM) {
-                values.put(CANCELLATION, "false");
+                values.put(CANCEL_STALE, "false");
             }
         }
         JsonNode rendered = RenderedTemplate.render(template, values);
@@ -143,10 +143,10 @@ class PunctualTemplateStackTest {
                         "PerItem/Dashboard/Resource DashboardBody", "Outputs TableName",
                         "PerItem/Backfill/Function/Resource Environment",
                         "PerItem/Backfill/FunctionRole/DefaultPolicy/Resource PolicyDocument")),
-                change(ExpiryMode.PER_ITEM, CANCELLATION, "false", Set.of(
+                change(ExpiryMode.PER_ITEM, CANCEL_STALE, "false", Set.of(
                         "PerItem/Function/Resource Environment", "PerItem/Function/CurrentVersion/Resource Description",
                         "PerItem/FunctionRole/DefaultPolicy/Resource PolicyDocument")),
-                change(ExpiryMode.WINDOWED, CANCELLATION, "false", Set.of(
+                change(ExpiryMode.WINDOWED, CANCEL_STALE, "false", Set.of(
                         "Windowed/Function/CurrentVersion/Resource Description",
                         "Windowed/BucketFunction/CurrentVersion/Resource Description")),
                 change(ExpiryMode.PER_ITEM, BATCH_SIZE, "500", Set.of(perItemMapping + " BatchSize")),
@@ -283,7 +283,7 @@ class PunctualTemplateStackTest {
         Map<String, String> values = new HashMap<>(REQUIRED);
         values.put(TTL_ATTRIBUTE, longest);
         values.put(EXPIRY_EVENT_BUS_NAME, longest);
-        values.put(CANCELLATION, "false");
+        values.put(CANCEL_STALE, "false");
         values.put(MAX_CONCURRENCY, "256");
         values.put(LOG_LEVEL, "DEBUG");
         values.put(TRACING, "false");
@@ -455,7 +455,7 @@ class PunctualTemplateStackTest {
                     .alarmTopic(Topic.fromTopicArn(reference, "Topic", TOPIC_ARN))
                     .tracing(true).logLevel(ApplicationLogLevel.DEBUG).logRetention(RetentionDays.THREE_MONTHS);
             if (mode == ExpiryMode.PER_ITEM) {
-                props.cancellation(false);
+                props.cancelStale(false);
             }
         }
         new PunctualExpiry(reference, "Expiry", props.build());
