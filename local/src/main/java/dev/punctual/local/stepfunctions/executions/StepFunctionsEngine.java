@@ -44,12 +44,12 @@ public final class StepFunctionsEngine implements AutoCloseable {
 
     private static final ObjectMapper MAPPER = new ObjectMapper()
             .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
-    private static final String STANDARD = "STANDARD";
-
     private final Registry registry;
     private final ExecutionHost host;
     private final Deadlines deadlines;
     private final Durability durability;
+    private final ExpressExecutions express;
+    private final ChildCompletions children = new ChildCompletions();
     private final LongAdder startExecutionCalls = new LongAdder();
     private volatile Recovery recovery = Recovery.NONE;
 
@@ -60,6 +60,7 @@ public final class StepFunctionsEngine implements AutoCloseable {
                 launcherThreads);
         this.deadlines = new Deadlines(timer, registry::openExecutions);
         this.durability = new Durability(host, registry, deadlines);
+        this.express = new ExpressExecutions(host);
     }
 
     /** A builder of an engine; interpreter and timer are required. */
@@ -128,19 +129,64 @@ public final class StepFunctionsEngine implements AutoCloseable {
         return startExecutionCalls.sum();
     }
 
+    /** Express executions started since the engine started: what AWS bills as Express requests. */
+    public long expressRequests() {
+        return express.requests();
+    }
+
+    /** GB-seconds of the Express executions closed since the engine started, as AWS bills their duration. */
+    public double expressGbSeconds() {
+        return express.gbSeconds();
+    }
+
+    /** Billed duration (100 ms steps) of the Express executions closed since the engine started. */
+    public java.time.Duration expressBilledDuration() {
+        return java.time.Duration.ofMillis(express.billedMillis());
+    }
+
+    /** The log executions of state machines that log write to: what CloudWatch Logs would ingest. */
+    public ExecutionLog executionLog() {
+        return host.executionLog;
+    }
+
+    /** A running Express execution, as the console shows it: no API describes one. */
+    public record RunningExpress(String executionArn, String stateMachineArn, String name, Instant startDate,
+            String state) {
+    }
+
+    /** The running Express executions, oldest first. */
+    public List<RunningExpress> runningExpressExecutions() {
+        return express.running().stream().map(e -> new RunningExpress(e.arn, e.stateMachine.arn, e.name,
+                Instant.ofEpochMilli(e.startMillis), e.currentState())).toList();
+    }
+
     // ---------------------------------------------------------------- state machines
 
+    /** A state machine of {@code type} ({@code null}: Standard) that logs nothing. */
     public StateMachineDescription createStateMachine(String name, String definitionJson, String roleArn, String type) {
+        return createStateMachine(name, definitionJson, roleArn, type, ExecutionLogging.OFF);
+    }
+
+    /**
+     * Creates a state machine. An identical repeat (same definition, role, type and logging) answers the
+     * existing one, as in AWS; anything else under a taken name is {@code StateMachineAlreadyExists}.
+     */
+    public StateMachineDescription createStateMachine(String name, String definitionJson, String roleArn, String type,
+            ExecutionLogging logging) {
         Names.validate("name", name);
-        validateType(type);
+        WorkflowType workflowType = WorkflowType.of(type);
         EndpointArns.validateRoleArn(roleArn);
         ParsedDefinition parsed = host.parse(definitionJson);
+        if (workflowType == WorkflowType.EXPRESS) {
+            ExpressDefinitions.validate(definitionJson);
+        }
         synchronized (registry) {
             StateMachine existing = registry.get(name);
             if (existing != null) {
                 StateMachineRevision current = existing.current;
                 if (!existing.deleting && current.parsed().json().equals(definitionJson)
-                        && current.roleArn().equals(roleArn)) {
+                        && current.roleArn().equals(roleArn) && existing.type == workflowType
+                        && existing.logging.equals(logging)) {
                     return describe(existing);
                 }
                 throw new StepFunctionsException(existing.deleting ? ErrorCode.STATE_MACHINE_DELETING
@@ -150,7 +196,7 @@ public final class StepFunctionsEngine implements AutoCloseable {
             }
             long creation = registry.nextCreationMillis(host.clock.millis());
             StateMachine sm = new StateMachine(host, name, host.arns.stateMachine(name), creation,
-                    new StateMachineRevision(1, parsed, roleArn, creation));
+                    new StateMachineRevision(1, parsed, roleArn, creation), workflowType, logging);
             registry.put(sm);
             host.journal().append(JournalCodec.stateMachinePut(sm, sm.current)).join();
             return describe(sm);
@@ -194,6 +240,9 @@ public final class StepFunctionsEngine implements AutoCloseable {
             StateMachine sm = machine(stateMachineArn);
             if (sm.deleting) {
                 throw deleting(sm);
+            }
+            if (parsed != null && sm.type == WorkflowType.EXPRESS) {
+                ExpressDefinitions.validate(definitionJson);
             }
             StateMachineRevision current = sm.current;
             long now = host.clock.millis();
@@ -239,6 +288,11 @@ public final class StepFunctionsEngine implements AutoCloseable {
         String executionName = name == null ? UUID.randomUUID().toString() : name;
         Names.validate("name", executionName);
         byte[] inputBytes = validatePayload(input == null ? "{}" : input);
+        if (sm.type == WorkflowType.EXPRESS) {
+            ExpressExecution started = startExpress(sm, executionName, inputBytes);
+            return CompletableFuture.completedFuture(new StartedExecution(started.arn,
+                    Instant.ofEpochMilli(started.startMillis)));
+        }
         Execution created;
         CompletableFuture<Void> durable;
         synchronized (sm) {
@@ -268,6 +322,41 @@ public final class StepFunctionsEngine implements AutoCloseable {
             created.launch(null);
             return started;
         }, host.launcher);
+    }
+
+    /**
+     * Starts an execution and completes with its description once it has closed: the {@code .sync}
+     * integration. An Express child runs as any Express execution does; a Standard child is named, so
+     * a parent that runs the same Task again (a retry, or a resume after a restart) finds it still
+     * running and waits for it, as AWS's idempotency rule gives.
+     */
+    public CompletableFuture<ExecutionDescription> startExecutionAndWait(String stateMachineArn, String name,
+            String input) {
+        StateMachine sm = machine(stateMachineArn);
+        if (sm.type == WorkflowType.EXPRESS) {
+            startExecutionCalls.increment();
+            String executionName = name == null ? UUID.randomUUID().toString() : name;
+            Names.validate("name", executionName);
+            return startExpress(sm, executionName, validatePayload(input == null ? "{}" : input)).closed();
+        }
+        children.listenOn(host);
+        return startExecution(stateMachineArn, name, input).thenCompose(started -> {
+            CompletableFuture<ExecutionDescription> closed = children.await(started.executionArn());
+            ExecutionDescription now = describeExecution(started.executionArn());
+            if (now.status().isClosed()) {
+                children.closed(now);
+            }
+            return closed;
+        });
+    }
+
+    private ExpressExecution startExpress(StateMachine sm, String name, byte[] input) {
+        synchronized (sm) {
+            if (sm.deleting) {
+                throw deleting(sm);
+            }
+        }
+        return express.start(sm, name, input);
     }
 
     /**
@@ -313,6 +402,11 @@ public final class StepFunctionsEngine implements AutoCloseable {
     public Page<ExecutionSummary> listExecutions(String stateMachineArn, ExecutionStatus statusFilter, int maxResults,
             String nextToken) {
         StateMachine sm = machine(stateMachineArn);
+        if (sm.type == WorkflowType.EXPRESS) {
+            throw new StepFunctionsException(ErrorCode.STATE_MACHINE_TYPE_NOT_SUPPORTED, "State machine type is not"
+                    + " supported: ListExecutions does not list the executions of EXPRESS state machine '" + sm.arn
+                    + "'; read its log instead");
+        }
         Map<Execution, Execution> view = sm.newestFirst;
         if (nextToken != null) {
             String key = PageToken.EXECUTIONS.decode(nextToken);
@@ -407,14 +501,8 @@ public final class StepFunctionsEngine implements AutoCloseable {
     private static StateMachineDescription describe(StateMachine sm) {
         StateMachineRevision d = sm.current;
         return new StateMachineDescription(sm.arn, sm.name, sm.deleting ? "DELETING" : "ACTIVE", d.parsed().json(),
-                d.roleArn(), STANDARD, Instant.ofEpochMilli(sm.creationMillis), Instant.ofEpochMilli(d.updateMillis()));
-    }
-
-    private static void validateType(String type) {
-        if (type != null && !STANDARD.equals(type)) {
-            throw new StepFunctionsException(ErrorCode.VALIDATION, "Only STANDARD state machines are supported by"
-                    + " the local Step Functions engine (type was " + type + "); omit type or use STANDARD");
-        }
+                d.roleArn(), sm.type.name(), Instant.ofEpochMilli(sm.creationMillis), Instant.ofEpochMilli(d.updateMillis()),
+                sm.logging);
     }
 
     private static byte[] validatePayload(String input) {
@@ -440,6 +528,7 @@ public final class StepFunctionsEngine implements AutoCloseable {
         for (StateMachine sm : registry.all()) {
             sm.executionsByName.values().forEach(Execution::withdraw);
         }
+        express.withdrawAll();
         deadlines.close();
         host.close();
     }
