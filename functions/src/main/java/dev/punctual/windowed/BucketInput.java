@@ -41,10 +41,51 @@ public record BucketInput(Bucket bucket, String ttlAttribute, Instant wakeAt, in
         this(bucket, ttlAttribute, wakeAt, hop, 0);
     }
 
-    /** The first execution of {@code bucket}, started at {@code now}. */
+    /** The first execution of {@code bucket}, started at {@code now}, waking at the bucket's natural time. */
     public static BucketInput first(Bucket bucket, String ttlAttribute, Instant now) {
         return new BucketInput(bucket, ttlAttribute, cappedWake(bucket, now), 0);
     }
+
+    /**
+     * The first execution of a minute {@code bucket} started for items due no earlier than
+     * {@code firstDue}: it wakes {@link BucketWorkflow#WARM_LEAD} before that second rather than before the
+     * minute, so its runner (an Express execution, billed while it runs) does not wait through the empty
+     * part of the minute. Any other level wakes at its natural time. Which party starts the execution
+     * first decides its input; a later party reads the wake from it ({@link #wakeAtIn}) and places items
+     * due before it elsewhere.
+     */
+    public static BucketInput planned(Bucket bucket, String ttlAttribute, Instant now, long firstDue) {
+        BucketInput first = first(bucket, ttlAttribute, now);
+        if (bucket.level() != BucketLevel.MINUTE) {
+            return first;
+        }
+        Instant planned = Instant.ofEpochSecond(Math.min(Math.max(firstDue, bucket.start()), bucket.end() - 1))
+                .minus(BucketWorkflow.WARM_LEAD);
+        return planned.isAfter(first.wakeAt()) ? new BucketInput(bucket, ttlAttribute, planned, 0) : first;
+    }
+
+    /**
+     * The {@code wakeAt} of an execution input this class wrote ({@link #toJson}); {@link Instant#MAX}
+     * when the text holds none that parses, so a caller trusts an execution of unknown wake with no item.
+     */
+    public static Instant wakeAtIn(String inputJson) {
+        if (inputJson == null) {
+            return Instant.MAX;
+        }
+        java.util.regex.Matcher wake = WAKE_AT_FIELD.matcher(inputJson);
+        if (!wake.find()) {
+            return Instant.MAX;
+        }
+        try {
+            return Instant.parse(wake.group(1));
+        } catch (DateTimeParseException e) {
+            return Instant.MAX;
+        }
+    }
+
+    /** The one field {@link #wakeAtIn} reads, as {@link #toJson} writes it. */
+    private static final java.util.regex.Pattern WAKE_AT_FIELD =
+            java.util.regex.Pattern.compile("\"" + BucketWorkflow.WAKE_AT + "\":\"([0-9T:.Z-]+)\"");
 
     /** The input of the successor that carries the wait on from {@code now}. */
     public BucketInput successor(Instant now) {

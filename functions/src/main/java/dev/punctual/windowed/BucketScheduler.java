@@ -9,6 +9,7 @@ import dev.punctual.expiry.Scheduled;
 import dev.punctual.expiry.Scheduler;
 import dev.punctual.expiry.Sleeper;
 import dev.punctual.expiry.ThrottleBackoff;
+import dev.punctual.statemachine.BucketWorkflow;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.AbstractMap;
@@ -42,6 +43,9 @@ import java.util.concurrent.Executor;
  * </ul>
  * Both may act on one entry; the delete is conditional, so the item is deleted once and the second
  * delete finds it gone. Items whose TTL has already passed are deleted at once, without the index.
+ * A minute bucket's seal is its runner's {@link RunnerMark}, which moves through the minute one due
+ * second at a time: the same protocol per second, with one more case for a second the runner has
+ * already skipped as empty ({@link #placeInMinute}).
  *
  * <p>The execution the handler relies on is the bucket's <em>live generation</em>
  * ({@link BucketGenerations}): one that failed or was stopped is replaced by a successor that reads
@@ -201,9 +205,13 @@ public final class BucketScheduler implements Scheduler {
 
     /**
      * Makes sure an execution of {@code bucket} will read it, then reads its seal; a sealed bucket, or
-     * one no execution will read again, hands its items down a level (see the class comment).
+     * one no execution will read again, hands its items down a level (see the class comment). A minute
+     * bucket's runner reads its seal one second at a time ({@link #placeInMinute}).
      */
     private Map<Request, Placement> place(Bucket bucket, List<Request> items, ThrottleBackoff.Batch retries) {
+        if (bucket.level() == BucketLevel.MINUTE) {
+            return placeInMinute(bucket, items, retries);
+        }
         String ttlAttribute = items.get(0).ttlAttribute();
         BucketGenerations.Live live = generations.ensure(bucket, ttlAttribute, retries);
         boolean sealed = !live.willRead() || index.isSealed(bucket);
@@ -217,6 +225,61 @@ public final class BucketScheduler implements Scheduler {
             items.forEach(item -> placements.put(item, deleteAtDue(item)));
             return placements;
         }
+        return placeFiner(bucket, items, retries);
+    }
+
+    /**
+     * Items of one minute. The handler starts the minute bucket planned for the earliest of them (or finds
+     * its live generation, woken for whatever second another party planned it), then reads how far its
+     * runner has got ({@link RunnerMark}); the runner raises the mark <em>before</em> it reads, the
+     * handler wrote its entry <em>before</em> it reads the mark, both strongly consistent. For each item:
+     * <ul>
+     *   <li>the runner has not begun: its first read comes after this write and finds the entry, so the
+     *       item is the runner's, if the runner wakes a second before it or earlier;</li>
+     *   <li>its second is at or below the mark: sealed (and at most a second away): the handler deletes
+     *       the item itself, at its TTL;</li>
+     *   <li>its second is at or after the next due second the runner's last read found: the runner's
+     *       next mark comes after this read, so the read that follows it finds the entry;</li>
+     *   <li>otherwise (the gap the runner skipped as empty, or a read still in flight): a one-second
+     *       bucket for it.</li>
+     * </ul>
+     */
+    private Map<Request, Placement> placeInMinute(Bucket minute, List<Request> items, ThrottleBackoff.Batch retries) {
+        String ttlAttribute = items.get(0).ttlAttribute();
+        long earliest = items.stream().mapToLong(Request::due).min().orElseThrow();
+        BucketGenerations.Live live = generations.ensure(BucketInput.planned(minute, ttlAttribute, clock.instant(), earliest), retries);
+        Map<Request, Placement> placements = new LinkedHashMap<>();
+        if (!live.willRead()) {
+            return placeFiner(minute, items, retries);
+        }
+        RunnerMark mark = index.runnerMark(minute);
+        Placement indexed = new Placement(Outcome.INDEXED, live.execution());
+        List<Request> handed = new ArrayList<>();
+        for (Request item : items) {
+            long second = item.due();
+            if (!mark.started()) {
+                if (Instant.ofEpochSecond(second).minus(BucketWorkflow.WARM_LEAD).isBefore(live.wakeAt())) {
+                    handed.add(item);
+                } else {
+                    placements.put(item, indexed);
+                }
+            } else if (second <= mark.through()) {
+                placements.put(item, deleteAtDue(item));
+            } else if (mark.nextKnown() && second >= mark.next()) {
+                placements.put(item, indexed);
+            } else {
+                handed.add(item);
+            }
+        }
+        if (!handed.isEmpty()) {
+            placements.putAll(placeFiner(minute, handed, retries));
+        }
+        return placements;
+    }
+
+    /** Hands items to the finer buckets holding their seconds. */
+    private Map<Request, Placement> placeFiner(Bucket bucket, List<Request> items, ThrottleBackoff.Batch retries) {
+        Map<Request, Placement> placements = new LinkedHashMap<>();
         Map<Bucket, List<Request>> finer = new LinkedHashMap<>();
         items.forEach(item -> finer.computeIfAbsent(bucket.finerContaining(item.due()), b -> new ArrayList<>()).add(item));
         finer.forEach((child, childItems) -> placements.putAll(place(child, childItems, retries)));

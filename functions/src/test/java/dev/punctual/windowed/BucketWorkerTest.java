@@ -35,7 +35,7 @@ class BucketWorkerTest extends WindowedTestBase {
 
         BucketWorker.Result result = worker.work(BucketInput.first(bucket, "ttl", NOW));
 
-        assertThat(result).isEqualTo(new BucketWorker.Result(BucketWorkflow.OUTCOME_EXPIRED, 2, 2, 0, 0));
+        assertThat(result).isEqualTo(new BucketWorker.Result(BucketWorkflow.OUTCOME_EXPIRED, 2, 2, 0, 0, 1));
         assertThat(table.deletes).hasSize(2).allSatisfy(d -> assertThat(d.at()).isEqualTo(Instant.ofEpochSecond(due)));
     }
 
@@ -192,36 +192,93 @@ class BucketWorkerTest extends WindowedTestBase {
     }
 
     @Test
-    void minuteBucket_cascadesIntoTheSecondsThatHoldEntries_andSealsItself() {
+    void minuteBucket_runsEachDueSecond_preparedASecondAhead_deletedAtIt_andIsDoneAfterTheLast() {
         long minute = T + 600;
-        index.putChunk(TABLE, minute + 3, "c1", List.of(new IndexEntry(key("a"), "x", minute + 3)));
-        index.putChunk(TABLE, minute + 59, "c2", List.of(new IndexEntry(key("b"), "y", minute + 59)));
+        table.put(key("a"), Long.toString(minute + 3));
+        table.put(key("b"), Long.toString(minute + 59));
+        index.putChunk(TABLE, minute + 3, "c1", List.of(new IndexEntry(key("a"), Long.toString(minute + 3), minute + 3)));
+        index.putChunk(TABLE, minute + 59, "c2", List.of(new IndexEntry(key("b"), Long.toString(minute + 59), minute + 59)));
         Bucket bucket = Bucket.containing(TABLE, BucketLevel.MINUTE, minute);
-        clock.set(bucket.naturalWake());
+        BucketInput input = BucketInput.first(bucket, "ttl", NOW);
+        clock.set(input.wakeAt());
 
-        BucketWorker.Result result = worker.work(BucketInput.first(bucket, "ttl", NOW));
+        BucketWorker.Step begun = worker.step(input, null);
+        assertThat(begun.next()).as("begun: the runner waits until a second before the first due second")
+                .extracting(RunnerState::phase, RunnerState::target, RunnerState::at)
+                .containsExactly(RunnerState.Phase.PREPARE, minute + 3, Instant.ofEpochSecond(minute + 2));
+        assertThat(index.runnerMark(bucket)).isEqualTo(new RunnerMark(true, minute - 1, minute + 3));
+        clock.set(begun.next().at());
+        BucketWorker.Step prepared = worker.step(input, begun.next());
+        assertThat(prepared.next()).extracting(RunnerState::phase, RunnerState::target, RunnerState::at, RunnerState::next)
+                .containsExactly(RunnerState.Phase.DELETE, minute + 3, Instant.ofEpochSecond(minute + 3), minute + 59);
+        assertThat(prepared.next().entries()).extracting(IndexEntry::key).containsExactly(key("a"));
+        assertThat(index.runnerMark(bucket)).as("sealed through the prepared second; the read after it found the next")
+                .isEqualTo(new RunnerMark(true, minute + 3, minute + 59));
+        assertThat(table.deletes).as("nothing deleted a second early").isEmpty();
 
-        assertThat(result.outcome()).isEqualTo(BucketWorkflow.OUTCOME_CASCADED);
-        assertThat(executions.inputs.keySet()).as("children are started concurrently").containsExactlyInAnyOrder(
-                Bucket.containing(TABLE, BucketLevel.SECOND, minute + 3).executionName(),
-                Bucket.containing(TABLE, BucketLevel.SECOND, minute + 59).executionName());
-        assertThat(index.isSealed(bucket)).isTrue();
+        clock.set(prepared.next().at());
+        BucketWorker.Step deleted = worker.step(input, prepared.next());
+        assertThat(table.deletes).singleElement().satisfies(d -> assertThat(d.at()).isEqualTo(Instant.ofEpochSecond(minute + 3)));
+        assertThat(deleted.next()).extracting(RunnerState::phase, RunnerState::target, RunnerState::at)
+                .containsExactly(RunnerState.Phase.PREPARE, minute + 59, Instant.ofEpochSecond(minute + 58));
+
+        BucketWorker.Result result = worker.work(input);
+        assertThat(result).isEqualTo(new BucketWorker.Result(BucketWorkflow.OUTCOME_EXPIRED, 2, 1, 1, 0, 2));
+        assertThat(table.deletes).extracting(WindowedFakes.Table.Deleted::at)
+                .containsExactly(Instant.ofEpochSecond(minute + 3), Instant.ofEpochSecond(minute + 59));
+        assertThat(index.runnerMark(bucket)).as("nothing after the last: the next is the minute's end")
+                .isEqualTo(new RunnerMark(true, minute + 59, minute + 60));
+        assertThat(executions.inputs).as("a minute starts no one-second buckets").isEmpty();
     }
 
     @Test
-    void minuteBucket_cascadingIntoAChildWhoseExecutionEndedUnfinished_startsTheChildsNextGeneration() {
+    void minuteBucket_consecutiveSeconds_deleteOneAndPrepareTheNextInOneStep() {
         long minute = T + 600;
-        index.putChunk(TABLE, minute + 3, "c1", List.of(new IndexEntry(key("a"), "x", minute + 3)));
-        Bucket child = Bucket.containing(TABLE, BucketLevel.SECOND, minute + 3);
-        BucketInput stopped = BucketInput.first(child, "ttl", NOW);
-        executions.start(stopped.executionName(), stopped.toJson());
-        executions.fail(stopped.executionName());
+        for (int offset = 10; offset < 13; offset++) {
+            table.put(key("k" + offset), Long.toString(minute + offset));
+            index.putChunk(TABLE, minute + offset, "c" + offset,
+                    List.of(new IndexEntry(key("k" + offset), Long.toString(minute + offset), minute + offset)));
+        }
         Bucket bucket = Bucket.containing(TABLE, BucketLevel.MINUTE, minute);
-        clock.set(bucket.naturalWake());
+        BucketInput input = BucketInput.planned(bucket, "ttl", NOW, minute + 10);
+        assertThat(input.wakeAt()).as("planned a second before its first due second").isEqualTo(Instant.ofEpochSecond(minute + 9));
+        clock.set(input.wakeAt());
+        java.util.List<RunnerState> states = new java.util.ArrayList<>();
 
-        worker.work(BucketInput.first(bucket, "ttl", NOW));
+        BucketWorker.Step step = worker.step(input, null);
+        while (!step.done()) {
+            states.add(step.next());
+            clock.set(step.next().at());
+            step = worker.step(input, step.next());
+        }
 
-        assertThat(executions.running(child.executionName() + "-g1")).as("the cascade does not trust a dead child").isTrue();
+        assertThat(states).extracting(RunnerState::phase, RunnerState::target).containsExactly(
+                org.assertj.core.groups.Tuple.tuple(RunnerState.Phase.DELETE, minute + 10),
+                org.assertj.core.groups.Tuple.tuple(RunnerState.Phase.DELETE, minute + 11),
+                org.assertj.core.groups.Tuple.tuple(RunnerState.Phase.DELETE, minute + 12));
+        assertThat(step.result().seconds()).isEqualTo(3);
+        assertThat(table.deletes).extracting(WindowedFakes.Table.Deleted::at).containsExactly(Instant.ofEpochSecond(minute + 10),
+                Instant.ofEpochSecond(minute + 11), Instant.ofEpochSecond(minute + 12));
+    }
+
+    @Test
+    void minuteBucket_secondWithMoreEntriesThanTheStateCarries_isReadAgainAtItsDeleteStep() {
+        long due = T + 5;
+        List<IndexEntry> many = new java.util.ArrayList<>();
+        String longText = "x".repeat(1_000);
+        for (int i = 0; i < 250; i++) {
+            table.put(key(longText + i), Long.toString(due));
+            many.add(new IndexEntry(key(longText + i), Long.toString(due), due));
+        }
+        index.putChunk(TABLE, due, "c1", many);
+        BucketInput input = BucketInput.planned(Bucket.containing(TABLE, BucketLevel.MINUTE, due), "ttl", NOW, due);
+        clock.set(Instant.ofEpochSecond(due - 1));
+
+        BucketWorker.Step prepared = worker.step(input, null);
+
+        assertThat(prepared.next().phase()).isEqualTo(RunnerState.Phase.DELETE);
+        assertThat(prepared.next().entries()).as("too many to carry").isNull();
+        assertThat(worker.work(input).expired()).isEqualTo(250);
     }
 
     @Test
@@ -281,9 +338,9 @@ class BucketWorkerTest extends WindowedTestBase {
 
     @Test
     void result_output_reportsItemsForAnExpiredBucket_andBucketsOtherwise() {
-        assertThat(new BucketWorker.Result(BucketWorkflow.OUTCOME_EXPIRED, 3, 2, 1, 0).toOutput()).containsExactly(
+        assertThat(new BucketWorker.Result(BucketWorkflow.OUTCOME_EXPIRED, 3, 2, 1, 0, 2).toOutput()).containsExactly(
                 Map.entry(BucketWorkflow.OUTCOME, BucketWorkflow.OUTCOME_EXPIRED), Map.entry(BucketWorkflow.ITEMS, 3),
-                Map.entry(BucketWorkflow.EXPIRED, 2), Map.entry(BucketWorkflow.SUPERSEDED, 1));
+                Map.entry(BucketWorkflow.EXPIRED, 2), Map.entry(BucketWorkflow.SUPERSEDED, 1), Map.entry(BucketWorkflow.SECONDS, 2));
         assertThat(new BucketWorker.Result(BucketWorkflow.OUTCOME_CASCADED, 0, 0, 0, 4).toOutput()).containsExactly(
                 Map.entry(BucketWorkflow.OUTCOME, BucketWorkflow.OUTCOME_CASCADED), Map.entry(BucketWorkflow.BUCKETS, 4));
     }
