@@ -66,6 +66,13 @@ public final class BucketScheduler implements Scheduler {
      * covers attribute names and the estimate's slack.
      */
     static final int MAX_CHUNK_BYTES = 256 * 1024;
+    /**
+     * Reads of a minute runner's mark at most, while it says its read of what comes next is in flight;
+     * after that the items go to one-second buckets, which is always safe.
+     */
+    static final int MARK_READS = 3;
+    /** The pause between two such reads: the runner's read and write take a few milliseconds. */
+    static final java.time.Duration MARK_REREAD_PAUSE = java.time.Duration.ofMillis(20);
     /** Bytes an entry adds beyond its key and TTL text, for the estimate. */
     private static final int ENTRY_OVERHEAD_BYTES = 32;
 
@@ -240,8 +247,8 @@ public final class BucketScheduler implements Scheduler {
      *       the item itself, at its TTL;</li>
      *   <li>its second is at or after the next due second the runner's last read found: the runner's
      *       next mark comes after this read, so the read that follows it finds the entry;</li>
-     *   <li>otherwise (the gap the runner skipped as empty, or a read still in flight): a one-second
-     *       bucket for it.</li>
+     *   <li>otherwise (the gap the runner skipped as empty, or its read of what comes next still in
+     *       flight, after {@link #MARK_READS} reads): a one-second bucket for it.</li>
      * </ul>
      */
     private Map<Request, Placement> placeInMinute(Bucket minute, List<Request> items, ThrottleBackoff.Batch retries) {
@@ -253,6 +260,12 @@ public final class BucketScheduler implements Scheduler {
             return placeFiner(minute, items, retries);
         }
         RunnerMark mark = index.runnerMark(minute);
+        for (int read = 1; read < MARK_READS && mark.started() && !mark.nextKnown(); read++) {
+            // The runner is between raising its mark and recording what comes next: milliseconds. A later
+            // read still follows this handler's write, so it answers as well, and usually spares a fallback.
+            pauseBeforeReadingTheMarkAgain();
+            mark = index.runnerMark(minute);
+        }
         Placement indexed = new Placement(Outcome.INDEXED, live.execution());
         List<Request> handed = new ArrayList<>();
         for (Request item : items) {
@@ -275,6 +288,15 @@ public final class BucketScheduler implements Scheduler {
             placements.putAll(placeFiner(minute, handed, retries));
         }
         return placements;
+    }
+
+    private void pauseBeforeReadingTheMarkAgain() {
+        try {
+            sleeper.sleep(MARK_REREAD_PAUSE);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while reading a minute runner's mark", e);
+        }
     }
 
     /** Hands items to the finer buckets holding their seconds. */

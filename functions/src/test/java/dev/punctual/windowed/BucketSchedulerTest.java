@@ -222,6 +222,17 @@ class BucketSchedulerTest extends WindowedTestBase {
         minuteWithMark(T + 20L, T + 20L);
 
         assertThat(placed("after", T + 30)).isEqualTo(new BucketScheduler.Placement(BucketScheduler.Outcome.INDEXED, oneSecond(T + 30)));
+        assertThat(index.callsOf("runnerMark")).as("read again while it stayed in flight").isEqualTo(BucketScheduler.MARK_READS);
+    }
+
+    @Test
+    void minuteRunnerReadingWhatComesNext_isReadAgain_andOnceItKnows_takesTheItem() {
+        Bucket minute = minuteWithMark(T + 20L, T + 20L);
+        // The runner records what comes next between the handler's first and second read of its mark.
+        index.beforeCall("runnerMark", index.callsOf("runnerMark") + 2, () -> index.recordNext(minute, T + 30));
+
+        assertThat(placed("at-next", T + 30)).isEqualTo(new BucketScheduler.Placement(BucketScheduler.Outcome.INDEXED, minute.executionName()));
+        assertThat(index.callsOf("runnerMark")).isEqualTo(2);
     }
 
     @Test

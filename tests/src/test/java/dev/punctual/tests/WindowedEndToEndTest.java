@@ -73,7 +73,7 @@ class WindowedEndToEndTest {
     }
 
     @Test
-    void items_areDeletedAtTheirOwnSecond_notBefore_byOneBucketPerSecond() {
+    void items_areDeletedAtTheirOwnSecond_notBefore_byTheirMinutesRunner() {
         ExpiryTable table = table("w-insert");
         long ttl = secondsFromNow(3);
         table.putWithTtl("a", ttl);
@@ -88,9 +88,9 @@ class WindowedEndToEndTest {
         assertDeletedAtOrAfter(table, "a", ttl);
         assertDeletedAtOrAfter(table, "c", ttl + 1);
         List<String> buckets = bucketExecutions(table);
-        assertThat(buckets).containsExactlyInAnyOrder(
-                Bucket.containing(table.name(), BucketLevel.SECOND, ttl).executionName(),
-                Bucket.containing(table.name(), BucketLevel.SECOND, ttl + 1).executionName());
+        assertThat(buckets).as("one execution per minute, whose runner works both seconds").containsExactlyInAnyOrderElementsOf(
+                new java.util.LinkedHashSet<>(List.of(Bucket.containing(table.name(), BucketLevel.MINUTE, ttl).executionName(),
+                        Bucket.containing(table.name(), BucketLevel.MINUTE, ttl + 1).executionName())));
         assertDeletedOnce(table, List.of("a", "b", "c"));
     }
 
@@ -199,7 +199,9 @@ class WindowedEndToEndTest {
         Await.until("every item deleted", Duration.ofSeconds(8), () -> ids.stream().noneMatch(table::contains));
         ids.forEach(id -> assertDeletedAtOrAfter(table, id, ttl));
         assertDeletedOnce(table, ids);
-        assertThat(bucketExecutions(table)).hasSize(1);
+        assertThat(bucketExecutions(table)).as("one minute bucket: the repeated starts found it (a one-second fallback is"
+                + " possible when a batch reads the runner's mark in the milliseconds its read is in flight)")
+                .filteredOn(name -> name.contains("-minute-")).hasSize(1);
     }
 
     @Test
@@ -219,7 +221,7 @@ class WindowedEndToEndTest {
         List<String> rows = out.lines().filter(line -> line.contains(table.name())).toList();
         assertThat(rows).hasSize(3);
         assertThat(rows.get(0)).contains("{\"id\":{\"S\":\"soon").contains(Long.toString(soon))
-                .contains(Bucket.containing(table.name(), BucketLevel.SECOND, soon).executionName());
+                .contains(Bucket.containing(table.name(), BucketLevel.MINUTE, soon).executionName());
         assertThat(rows.get(1)).contains("\"S\":\"later").contains(Bucket.containing(table.name(), BucketLevel.HOUR, later).executionName());
         assertThat(rows.get(2)).contains("\"S\":\"moved").contains(Long.toString(later + 120));
         assertThat(out).as("the entry for the moved item's old TTL").doesNotContain(Long.toString(later + 60));

@@ -42,7 +42,7 @@ class MeteredDynamoDbTest {
             assertThat(recording.deletes).extracting(DeleteItemRequest::returnConsumedCapacity)
                     .as("the item's delete asks for nothing; Punctual's own table's delete asks for its units")
                     .containsExactly(null, software.amazon.awssdk.services.dynamodb.model.ReturnConsumedCapacity.TOTAL);
-            CostMeter.Snapshot counted = meter.snapshot(0, 0, 0);
+            CostMeter.Snapshot counted = meter.snapshot(new CostMeter.EngineCounts(0, 0, 0, 0, 0, 0));
             assertThat(counted.itemDeleteWriteUnits()).isEqualTo(1.0);
             assertThat(counted.writeUnits()).as("Punctual's own delete, as DynamoDB Local reported it").isEqualTo(1.0);
             assertThat(ledger.deletedAt("orders", Map.of("id", AttributeValue.fromS("a")))).isPresent();
