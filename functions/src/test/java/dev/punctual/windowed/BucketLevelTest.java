@@ -44,14 +44,17 @@ class BucketLevelTest {
     }
 
     @Test
-    void plannedMinute_wakesASecondBeforeItsFirstDueSecond_neverBeforeTheMinuteNorPastItsLastSecond() {
+    void plannedMinute_wakesItsSlackAndASecondBeforeItsFirstDueSecond_neverBeforeTheMinuteNorPastItsLastSecond() {
         long minute = 1_800_000_000L - 1_800_000_000L % 60;
         Bucket bucket = new Bucket("t", BucketLevel.MINUTE, minute);
         Instant now = Instant.ofEpochSecond(minute - 3_000);
 
-        assertThat(BucketInput.planned(bucket, "ttl", now, minute + 42).wakeAt()).isEqualTo(Instant.ofEpochSecond(minute + 41));
+        assertThat(BucketInput.planned(bucket, "ttl", now, minute + 42).wakeAt()).as("the slack and a second before it")
+                .isEqualTo(Instant.ofEpochSecond(minute + 42 - BucketInput.PLAN_SLACK.toSeconds() - 1));
+        assertThat(BucketInput.planned(bucket, "ttl", now, minute + 5).wakeAt()).isEqualTo(bucket.naturalWake());
         assertThat(BucketInput.planned(bucket, "ttl", now, minute - 5).wakeAt()).isEqualTo(bucket.naturalWake());
-        assertThat(BucketInput.planned(bucket, "ttl", now, minute + 90).wakeAt()).isEqualTo(Instant.ofEpochSecond(minute + 58));
+        assertThat(BucketInput.planned(bucket, "ttl", now, minute + 90).wakeAt())
+                .isEqualTo(Instant.ofEpochSecond(minute + 59 - BucketInput.PLAN_SLACK.toSeconds() - 1));
         Bucket hour = Bucket.containing("t", BucketLevel.HOUR, minute);
         assertThat(BucketInput.planned(hour, "ttl", now, minute + 42)).as("only a minute is planned")
                 .isEqualTo(BucketInput.first(hour, "ttl", now));

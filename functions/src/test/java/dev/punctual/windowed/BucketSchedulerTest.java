@@ -160,10 +160,10 @@ class BucketSchedulerTest extends WindowedTestBase {
         assertThat(index.entriesDue(TABLE, T + 31)).extracting(IndexEntry::key).doesNotHaveDuplicates().hasSize(600);
     }
 
-    /** A minute bucket planned for {@code T + 10}, started, whose runner's mark is as given (not started: {@code through} null). */
+    /** A minute bucket planned for {@code T + 30} (it wakes at {@code T + 19}), started, its runner's mark as given (not begun: null). */
     private Bucket minuteWithMark(Long through, Long next) {
-        Bucket minute = Bucket.containing(TABLE, BucketLevel.MINUTE, T + 10);
-        BucketInput planned = BucketInput.planned(minute, "ttl", NOW, T + 10);
+        Bucket minute = Bucket.containing(TABLE, BucketLevel.MINUTE, T + 30);
+        BucketInput planned = BucketInput.planned(minute, "ttl", NOW, T + 30);
         executions.start(planned.executionName(), planned.toJson());
         if (through != null) {
             index.advanceThrough(minute, through);
@@ -187,13 +187,14 @@ class BucketSchedulerTest extends WindowedTestBase {
     void minuteRunnerNotBegun_takesItemsFromASecondAfterItsWake_andHandsEarlierOnesToOneSecondBuckets() {
         Bucket minute = minuteWithMark(null, null);
 
-        assertThat(placed("at-its-first-second", T + 10)).isEqualTo(new BucketScheduler.Placement(BucketScheduler.Outcome.INDEXED, minute.executionName()));
+        assertThat(placed("at-its-first-second", T + 30)).isEqualTo(new BucketScheduler.Placement(BucketScheduler.Outcome.INDEXED, minute.executionName()));
         assertThat(placed("later", T + 40)).isEqualTo(new BucketScheduler.Placement(BucketScheduler.Outcome.INDEXED, minute.executionName()));
-        assertThat(placed("before-its-wake", T + 9))
-                .as("the runner wakes at T+9: too late to prepare T+9 a second ahead")
-                .isEqualTo(new BucketScheduler.Placement(BucketScheduler.Outcome.INDEXED, oneSecond(T + 9)));
+        assertThat(placed("within-the-slack", T + 20)).isEqualTo(new BucketScheduler.Placement(BucketScheduler.Outcome.INDEXED, minute.executionName()));
+        assertThat(placed("before-its-wake", T + 19))
+                .as("the runner wakes at T+19: too late to prepare T+19 a second ahead")
+                .isEqualTo(new BucketScheduler.Placement(BucketScheduler.Outcome.INDEXED, oneSecond(T + 19)));
         assertThat(executions.inputs).as("the minute's input is the first starter's; the later batches found it running")
-                .containsEntry(minute.executionName(), BucketInput.planned(minute, "ttl", NOW, T + 10).toJson());
+                .containsEntry(minute.executionName(), BucketInput.planned(minute, "ttl", NOW, T + 30).toJson());
     }
 
     @Test
@@ -243,7 +244,7 @@ class BucketSchedulerTest extends WindowedTestBase {
     }
 
     private static Bucket minute() {
-        return Bucket.containing(TABLE, BucketLevel.MINUTE, T + 10);
+        return Bucket.containing(TABLE, BucketLevel.MINUTE, T + 30);
     }
 
     @Test

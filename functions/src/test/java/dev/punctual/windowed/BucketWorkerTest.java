@@ -234,14 +234,15 @@ class BucketWorkerTest extends WindowedTestBase {
     @Test
     void minuteBucket_consecutiveSeconds_deleteOneAndPrepareTheNextInOneStep() {
         long minute = T + 600;
-        for (int offset = 10; offset < 13; offset++) {
+        for (int offset = 21; offset < 24; offset++) {
             table.put(key("k" + offset), Long.toString(minute + offset));
             index.putChunk(TABLE, minute + offset, "c" + offset,
                     List.of(new IndexEntry(key("k" + offset), Long.toString(minute + offset), minute + offset)));
         }
         Bucket bucket = Bucket.containing(TABLE, BucketLevel.MINUTE, minute);
-        BucketInput input = BucketInput.planned(bucket, "ttl", NOW, minute + 10);
-        assertThat(input.wakeAt()).as("planned a second before its first due second").isEqualTo(Instant.ofEpochSecond(minute + 9));
+        BucketInput input = BucketInput.planned(bucket, "ttl", NOW, minute + 21);
+        assertThat(input.wakeAt()).as("planned its slack and a second before its first due second")
+                .isEqualTo(Instant.ofEpochSecond(minute + 10));
         clock.set(input.wakeAt());
         java.util.List<RunnerState> states = new java.util.ArrayList<>();
 
@@ -253,12 +254,13 @@ class BucketWorkerTest extends WindowedTestBase {
         }
 
         assertThat(states).extracting(RunnerState::phase, RunnerState::target).containsExactly(
-                org.assertj.core.groups.Tuple.tuple(RunnerState.Phase.DELETE, minute + 10),
-                org.assertj.core.groups.Tuple.tuple(RunnerState.Phase.DELETE, minute + 11),
-                org.assertj.core.groups.Tuple.tuple(RunnerState.Phase.DELETE, minute + 12));
+                org.assertj.core.groups.Tuple.tuple(RunnerState.Phase.PREPARE, minute + 21),
+                org.assertj.core.groups.Tuple.tuple(RunnerState.Phase.DELETE, minute + 21),
+                org.assertj.core.groups.Tuple.tuple(RunnerState.Phase.DELETE, minute + 22),
+                org.assertj.core.groups.Tuple.tuple(RunnerState.Phase.DELETE, minute + 23));
         assertThat(step.result().seconds()).isEqualTo(3);
-        assertThat(table.deletes).extracting(WindowedFakes.Table.Deleted::at).containsExactly(Instant.ofEpochSecond(minute + 10),
-                Instant.ofEpochSecond(minute + 11), Instant.ofEpochSecond(minute + 12));
+        assertThat(table.deletes).extracting(WindowedFakes.Table.Deleted::at).containsExactly(Instant.ofEpochSecond(minute + 21),
+                Instant.ofEpochSecond(minute + 22), Instant.ofEpochSecond(minute + 23));
     }
 
     @Test

@@ -35,7 +35,7 @@ class SealProtocolTest extends WindowedTestBase {
     private static final Bucket MINUTE = Bucket.containing(TABLE, BucketLevel.MINUTE, T + 60);
     private static final long M = MINUTE.start();
     /** Two items already indexed when the runner begins. */
-    private static final long FIRST = M + 10;
+    private static final long FIRST = M + 25;
     private static final long SECOND = M + 40;
     private static final ItemKey AT_FIRST = key("at-first");
     private static final ItemKey AT_SECOND = key("at-second");
@@ -73,11 +73,12 @@ class SealProtocolTest extends WindowedTestBase {
     enum RunnerCall { advanceThrough, entriesDue, nextDueSecond, recordNext }
 
     /**
-     * Where the late item falls relative to the two indexed ones: before the runner's planned wake, on a
-     * second the runner will work anyway, in the gap it skips, on the other one, after the last.
+     * Where the late item falls relative to the two indexed ones: before the runner's planned wake, after
+     * it but before the first, on a second the runner will work anyway, in the gap it skips, on the other
+     * one, after the last.
      */
     static Stream<Arguments> lateItemAtEveryRunnerCall() {
-        return Stream.of(M + 5, FIRST, M + 20, SECOND, M + 50).flatMap(due -> Stream.concat(
+        return Stream.of(M + 5, M + 20, FIRST, M + 30, SECOND, M + 50).flatMap(due -> Stream.concat(
                 Stream.of(RunnerCall.values()).flatMap(call -> IntStream.rangeClosed(1, 5)
                         .mapToObj(nth -> Arguments.of(due - M, call, nth))),
                 Stream.of(Arguments.of(due - M, null, 0))));
@@ -182,7 +183,9 @@ class SealProtocolTest extends WindowedTestBase {
     void minuteRunner_entryWrittenWhileItWaitsForAPreparedSecond_isDeletedOnceAtItsTtlByTheHandler() {
         BucketInput runner = plannedRunner();
         clock.set(runner.wakeAt());
-        BucketWorker.Step prepared = worker.step(runner, null);
+        BucketWorker.Step begun = worker.step(runner, null);
+        clock.set(begun.next().at());
+        BucketWorker.Step prepared = worker.step(runner, begun.next());
         assertThat(prepared.next().phase()).isEqualTo(RunnerState.Phase.DELETE);
 
         BucketScheduler.Placement placement = handle(FIRST);
@@ -241,11 +244,13 @@ class SealProtocolTest extends WindowedTestBase {
     @ParameterizedTest
     @EnumSource(FallbackPoint.class)
     void oneSecondFallback_executionAtAnyPoint_deletesTheItemOnceAtItsTtl(FallbackPoint point) {
-        long due = M + 20;
+        long due = M + 30;
         BucketInput runner = plannedRunner();
         clock.set(runner.wakeAt());
         BucketWorker.Step prepared = worker.step(runner, null);
-        assertThat(index.runnerMark(MINUTE)).as("the runner skips the gap (+10, +40)").isEqualTo(new RunnerMark(true, FIRST, SECOND));
+        clock.set(prepared.next().at());
+        prepared = worker.step(runner, prepared.next());
+        assertThat(index.runnerMark(MINUTE)).as("the runner skips the gap (+25, +40)").isEqualTo(new RunnerMark(true, FIRST, SECOND));
         Bucket second = Bucket.containing(TABLE, BucketLevel.SECOND, due);
         BucketInput fallback = BucketInput.first(second, "ttl", clock.instant());
         // Another late item already started the fallback; its execution is waiting.
@@ -417,7 +422,7 @@ class SealProtocolTest extends WindowedTestBase {
         }
         BucketInput planned = BucketInput.planned(MINUTE, "ttl", NOW, FIRST);
         executions.start(planned.executionName(), planned.toJson());
-        assertThat(planned.wakeAt()).isEqualTo(Instant.ofEpochSecond(FIRST - 1));
+        assertThat(planned.wakeAt()).isEqualTo(Instant.ofEpochSecond(FIRST - BucketInput.PLAN_SLACK.toSeconds() - 1));
         return planned;
     }
 
