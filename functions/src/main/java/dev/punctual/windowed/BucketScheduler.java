@@ -196,12 +196,18 @@ public final class BucketScheduler implements Scheduler {
             byBucket.computeIfAbsent(Bucket.containing(second.table(), level, second.second()), b -> new ArrayList<>()).addAll(items);
         });
         byBucket.forEach((bucket, items) -> {
-            CompletableFuture<?>[] written = items.stream().map(r -> writes.get(new ChunkKey(r.table(), r.due())))
-                    .distinct().toArray(CompletableFuture[]::new);
-            CompletableFuture<Map<Request, Placement>> placed = CompletableFuture.allOf(written)
-                    .thenApplyAsync(ignored -> place(bucket, items, retries), pool);
+            // The items whose entries are written are placed together once every write has ended; an item
+            // whose write failed fails alone, so one failed chunk holds no other second of the bucket back.
+            CompletableFuture<?>[] ended = items.stream().map(r -> writes.get(new ChunkKey(r.table(), r.due())))
+                    .distinct().map(write -> write.exceptionally(failure -> null)).toArray(CompletableFuture[]::new);
+            CompletableFuture<Map<Request, Placement>> placed = CompletableFuture.allOf(ended).thenApplyAsync(ignored -> {
+                List<Request> written = items.stream()
+                        .filter(r -> !writes.get(new ChunkKey(r.table(), r.due())).isCompletedExceptionally()).toList();
+                return written.isEmpty() ? Map.<Request, Placement>of() : place(bucket, written, retries);
+            }, pool);
             for (Request item : items) {
-                results.put(item, placed.thenApply(placements -> placements.get(item)));
+                CompletableFuture<Void> write = writes.get(new ChunkKey(item.table(), item.due()));
+                results.put(item, placed.thenCombine(write, (placements, ignored) -> placements.get(item)));
             }
         });
         for (CompletableFuture<Placement> result : results.values()) {

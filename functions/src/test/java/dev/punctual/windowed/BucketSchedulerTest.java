@@ -122,6 +122,63 @@ class BucketSchedulerTest extends WindowedTestBase {
     }
 
     @Test
+    void chunkWriteFailure_failsOnlyThatSecondsItems_andTheMinuteStillTakesTheOthers() {
+        ScheduleIndex failingOneSecond = new ScheduleIndex() {
+            @Override
+            public void putChunk(String t, long second, String digest, java.util.Collection<IndexEntry> entries) {
+                if (second == T + 31) {
+                    throw new IllegalStateException("InternalServerError");
+                }
+                index.putChunk(t, second, digest, entries);
+            }
+
+            @Override
+            public List<IndexEntry> entriesDue(String t, long second) {
+                return index.entriesDue(t, second);
+            }
+
+            @Override
+            public java.util.OptionalLong nextDueSecond(String t, long minuteStart, long after) {
+                return index.nextDueSecond(t, minuteStart, after);
+            }
+
+            @Override
+            public void seal(Bucket bucket, Instant at) {
+                index.seal(bucket, at);
+            }
+
+            @Override
+            public boolean isSealed(Bucket bucket) {
+                return index.isSealed(bucket);
+            }
+
+            @Override
+            public RunnerMark runnerMark(Bucket minute) {
+                return index.runnerMark(minute);
+            }
+
+            @Override
+            public void advanceThrough(Bucket minute, long second) {
+                index.advanceThrough(minute, second);
+            }
+
+            @Override
+            public void recordNext(Bucket minute, long second) {
+                index.recordNext(minute, second);
+            }
+        };
+        BucketScheduler withFailures = new BucketScheduler(failingOneSecond, table, executions, clock, clock, pool);
+
+        Map<BucketScheduler.Request, CompletableFuture<BucketScheduler.Placement>> result =
+                withFailures.schedule(List.of(request("a", T + 30), request("b", T + 31), request("c", T + 32)));
+
+        assertThat(result.get(request("a", T + 30)).join().outcome()).isEqualTo(BucketScheduler.Outcome.INDEXED);
+        assertThat(result.get(request("c", T + 32)).join().outcome()).isEqualTo(BucketScheduler.Outcome.INDEXED);
+        assertThat(result.get(request("b", T + 31))).isCompletedExceptionally();
+        assertThat(executions.startCalls).singleElement().isEqualTo(Bucket.containing(TABLE, BucketLevel.MINUTE, T + 30).executionName());
+    }
+
+    @Test
     void twoBatchesDueInTheSameSecond_writeTwoChunks_andBothItemsStayIndexed() {
         scheduler.schedule(List.of(request("a", T + 30))).values().forEach(CompletableFuture::join);
         scheduler.schedule(List.of(request("b", T + 30))).values().forEach(CompletableFuture::join);

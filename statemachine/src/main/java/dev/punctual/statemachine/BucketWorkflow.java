@@ -71,6 +71,14 @@ public final class BucketWorkflow {
     /** Output (and runner state): due seconds a runner worked. */
     public static final String SECONDS = "seconds";
 
+    /**
+     * How many times the runner tries one step before it fails (its {@code Step} state's first try and
+     * Retry's {@code MaxAttempts}); the bucket's execution then runs the whole runner again.
+     */
+    public static final int RUNNER_STEP_ATTEMPTS = 4;
+    /** How many times the bucket's execution runs its runner before it fails (its {@code RunBucket} state's first try and retries). */
+    public static final int BUCKET_RUN_ATTEMPTS = 9;
+
     /** Substitution: the AWS partition in resource ARNs. */
     public static final String PARTITION = ExpiryWorkflow.PARTITION;
     /** Substitution: the bucket function's ARN (an alias ARN in AWS, so SnapStart applies). */

@@ -42,7 +42,9 @@ class BucketWorkflowTest {
         JsonNode retry = JSON.readTree(StateMachineDefinitions.expireBucket("aws", RUNNER)).at("/States/RunBucket/Retry/0");
 
         assertThat(retry.path("ErrorEquals").get(0).asText()).isEqualTo("States.ALL");
-        assertThat(retry.path("MaxAttempts").asInt()).isGreaterThanOrEqualTo(3);
+        assertThat(retry.path("MaxAttempts").asInt() + 1).isEqualTo(BucketWorkflow.BUCKET_RUN_ATTEMPTS);
+        assertThat(JSON.readTree(StateMachineDefinitions.runBucket("aws", FUNCTION)).at("/States/Step/Retry/0/MaxAttempts").asInt() + 1)
+                .isEqualTo(BucketWorkflow.RUNNER_STEP_ATTEMPTS);
     }
 
     @Test

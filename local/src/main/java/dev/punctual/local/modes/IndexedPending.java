@@ -26,8 +26,8 @@ import software.amazon.awssdk.services.sfn.model.ExecutionStatus;
 
 /**
  * Windowed mode's pending items, for {@code punctual pending} and the console: the schedule index's entries whose
- * one-second bucket has not been sealed yet, each with the finest running bucket execution that
- * will reach it. Entries a changed item left behind (its TTL moved or removed, the item deleted)
+ * second has not been sealed yet (by its minute runner's mark, or by a one-second fallback's seal), each with
+ * the finest running bucket execution that will reach it. Entries a changed item left behind (its TTL moved or removed, the item deleted)
  * are checked against the item, shown first ones only, and left out.
  */
 public final class IndexedPending {
@@ -69,6 +69,7 @@ public final class IndexedPending {
     /** Pending items of {@code table} (or every table for {@code null}), sorted by expiry. */
     public List<Item> items(String table) {
         Set<String> sealedSeconds = new HashSet<>();
+        Map<String, Long> minuteMarks = new HashMap<>();
         Map<String, Item> items = new LinkedHashMap<>();
         dynamoDb.scanPaginator(r -> r.tableName(indexTable).consistentRead(true)).items().forEach(row -> {
             String partition = row.get(ScheduleIndexTable.PARTITION_KEY).s();
@@ -76,6 +77,8 @@ public final class IndexedPending {
             if (seal.isPresent()) {
                 if (seal.get().level() == BucketLevel.SECOND) {
                     sealedSeconds.add(seal.get().table() + "|" + seal.get().start());
+                } else if (seal.get().level() == BucketLevel.MINUTE && row.containsKey(ScheduleIndexTable.THROUGH)) {
+                    minuteMarks.put(seal.get().table() + "|" + seal.get().start(), Long.parseLong(row.get(ScheduleIndexTable.THROUGH).n()));
                 }
                 return;
             }
@@ -93,7 +96,9 @@ public final class IndexedPending {
         });
         List<Item> pending = new ArrayList<>();
         for (Item item : items.values()) {
-            if (!sealedSeconds.contains(item.table() + "|" + item.expireAt().getEpochSecond())) {
+            long second = item.expireAt().getEpochSecond();
+            long through = minuteMarks.getOrDefault(item.table() + "|" + BucketLevel.MINUTE.startOf(second), Long.MIN_VALUE);
+            if (!sealedSeconds.contains(item.table() + "|" + second) && second > through) {
                 pending.add(item);
             }
         }

@@ -44,7 +44,7 @@ class ConsoleWindowedTest {
                             .filter(item -> item.hasNonNull("executionArn")));
             assertThat(pending.path("ttl").asText()).isEqualTo(Long.toString(ttl));
             assertThat(pending.path("expireAt").asLong()).isEqualTo(ttl * 1000);
-            assertThat(pending.path("bucket").asText()).contains("-second-");
+            assertThat(pending.path("bucket").asText()).contains("-minute-");
             assertThat(pending.path("executionArn").asText()).contains(":execution:punctual-expire-bucket:");
 
             JsonNode expired = Await.value("the item on /api/expired", Duration.ofSeconds(20),
