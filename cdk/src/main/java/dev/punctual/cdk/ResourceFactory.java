@@ -138,6 +138,30 @@ final class ResourceFactory {
                 .build();
     }
 
+    /**
+     * An Express machine with its ASL file inlined, logging as the Standard ones do (ERROR only, no
+     * execution data): its log is the only record AWS keeps of an Express execution, and every failure
+     * reaches it.
+     */
+    StateMachine expressStateMachine(String id, String name, String comment, String definitionTemplate,
+            Map<String, String> substitutions) {
+        return StateMachine.Builder.create(scope, id)
+                .stateMachineName(name)
+                .stateMachineType(StateMachineType.EXPRESS)
+                .comment(comment)
+                .definitionBody(DefinitionBody.fromString(definitionTemplate))
+                .definitionSubstitutions(substitutions)
+                .logs(LogOptions.builder().destination(stateMachineLogs).level(LogLevel.ERROR)
+                        .includeExecutionData(false).build())
+                .tracingEnabled(props.tracing())
+                .build();
+    }
+
+    /** Allows {@code actions} on {@code resources}, exactly. */
+    static PolicyStatement allow(List<String> actions, List<String> resources) {
+        return PolicyStatement.Builder.create().effect(Effect.ALLOW).actions(actions).resources(resources).build();
+    }
+
     /** Allows {@code actions} on exactly {@code resource}. */
     static PolicyStatement allow(List<String> actions, String resource) {
         return PolicyStatement.Builder.create().effect(Effect.ALLOW).actions(actions).resources(List.of(resource))

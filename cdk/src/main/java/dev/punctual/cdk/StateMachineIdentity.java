@@ -16,8 +16,10 @@ import software.constructs.Construct;
  * @param name unique per stack
  * @param arn the machine's ARN
  * @param executionsArn every execution of the machine ({@code execution:<name>:*})
+ * @param expressExecutionsArn every execution of the machine as an Express machine's executions are named
+ *     ({@code express:<name>:*})
  */
-record StateMachineIdentity(String name, String arn, String executionsArn) {
+record StateMachineIdentity(String name, String arn, String executionsArn, String expressExecutionsArn) {
 
     /** Longest state machine name Step Functions accepts. */
     private static final int MAX_STATE_MACHINE_NAME = 80;
@@ -35,6 +37,8 @@ record StateMachineIdentity(String name, String arn, String executionsArn) {
                 stack.formatArn(ArnComponents.builder().service("states").resource("stateMachine")
                         .resourceName(name).arnFormat(ArnFormat.COLON_RESOURCE_NAME).build()),
                 stack.formatArn(ArnComponents.builder().service("states").resource("execution")
+                        .resourceName(name + ":*").arnFormat(ArnFormat.COLON_RESOURCE_NAME).build()),
+                stack.formatArn(ArnComponents.builder().service("states").resource("express")
                         .resourceName(name + ":*").arnFormat(ArnFormat.COLON_RESOURCE_NAME).build()));
     }
 }

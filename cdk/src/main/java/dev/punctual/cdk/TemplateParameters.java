@@ -284,9 +284,8 @@ final class TemplateParameters {
                     .addPropertyOverride("Description", versionDescription());
         }
 
-        CfnStateMachine stateMachine = CfnQueries.defaultChild(expiry.stateMachine(), CfnStateMachine.class);
-        stateMachine.addPropertyOverride("TracingConfiguration", Fn.conditionIf(tracingOn.getLogicalId(),
-                Map.of("Enabled", true), Map.of("Enabled", false)));
+        CfnQueries.all(expiry, CfnStateMachine.class).forEach(stateMachine -> stateMachine.addPropertyOverride(
+                "TracingConfiguration", Fn.conditionIf(tracingOn.getLogicalId(), Map.of("Enabled", true), Map.of("Enabled", false))));
 
         CfnEventSourceMapping mapping = CfnQueries.single(expiry, CfnEventSourceMapping.class);
         mapping.addPropertyOverride("BatchSize", batchSize.getValueAsNumber());
@@ -302,8 +301,9 @@ final class TemplateParameters {
         lag.addPropertyOverride("AlarmDescription", withThreshold(lag.getAlarmDescription(),
                 props.lagAlarmThreshold().toMillis()));
 
+        List<CfnPolicy> streamFunction = CfnQueries.all(expiry.functionRole(), CfnPolicy.class);
         CfnQueries.all(expiry, CfnPolicy.class).forEach(policy -> policy.addPropertyOverride("PolicyDocument.Statement",
-                conditionalStatements(policy)));
+                conditionalStatements(policy, streamFunction.contains(policy))));
     }
 
     /**
@@ -341,9 +341,10 @@ final class TemplateParameters {
 
     /**
      * The policy's statements with those only some settings need behind their conditions: X-Ray's with
-     * tracing, PutEvents with expiry events, StopExecution with cancellation.
+     * tracing, PutEvents with expiry events, and the stream function's StopExecution with cancellation
+     * (windowed mode's bucket machine stops its runner, whatever that setting says).
      */
-    private List<Object> conditionalStatements(CfnPolicy policy) {
+    private List<Object> conditionalStatements(CfnPolicy policy, boolean streamFunction) {
         Object document = stack.resolve(policy.getPolicyDocument());
         List<Object> statements = new ArrayList<>();
         for (Object each : (List<?>) ((Map<?, ?>) document).get("Statement")) {
@@ -353,7 +354,7 @@ final class TemplateParameters {
                 statements.add(CfnQueries.when(tracingOn, statement));
             } else if (actions.contains("events:PutEvents")) {
                 statements.add(CfnQueries.when(expiryEventsOn, statement));
-            } else if (actions.contains("states:StopExecution")) {
+            } else if (streamFunction && actions.contains("states:StopExecution")) {
                 Map<Object, Object> withoutStop = new LinkedHashMap<>(statement);
                 List<String> remaining = actions.stream().filter(a -> !a.equals("states:StopExecution")).toList();
                 withoutStop.put("Action", remaining.size() == 1 ? remaining.get(0) : remaining);

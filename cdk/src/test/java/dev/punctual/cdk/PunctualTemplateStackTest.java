@@ -179,7 +179,9 @@ class PunctualTemplateStackTest {
                         "Windowed/BucketFunction/CurrentVersion/Resource Description",
                         "Windowed/BucketFunctionRole/DefaultPolicy/Resource PolicyDocument",
                         "Windowed/BucketStateMachine/Resource TracingConfiguration",
-                        "Windowed/BucketStateMachine/Role/DefaultPolicy/Resource PolicyDocument")),
+                        "Windowed/BucketStateMachine/Role/DefaultPolicy/Resource PolicyDocument",
+                        "Windowed/BucketRunnerStateMachine/Resource TracingConfiguration",
+                        "Windowed/BucketRunnerStateMachine/Role/DefaultPolicy/Resource PolicyDocument")),
                 change(ExpiryMode.WINDOWED, LOG_LEVEL, "DEBUG", Set.of(
                         "Windowed/Function/Resource Environment", "Windowed/Function/CurrentVersion/Resource Description",
                         "Windowed/BucketFunction/Resource Environment",
