@@ -49,6 +49,23 @@ class MeteredDynamoDbTest {
         }
     }
 
+    @Test
+    void readsThatFindNothing_areCountedAtDynamoDbsMinimum_oneUnitConsistent_halfEventually() {
+        try (DynamoDbLocalServer server = DynamoDbLocalServer.start(DynamoDbLocalServer.Options.inMemoryOnFreePort())) {
+            CostMeter meter = new CostMeter();
+            MeteredDynamoDb metered = new MeteredDynamoDb(server.inProcess().dynamoDb(), meter, new DeletionLedger(),
+                    table -> false, Clock.systemUTC());
+            createTable(server.inProcess().dynamoDb(), "index");
+
+            metered.query(b -> b.tableName("index").consistentRead(true).keyConditionExpression("id = :id")
+                    .expressionAttributeValues(Map.of(":id", AttributeValue.fromS("none"))));
+            metered.getItem(b -> b.tableName("index").consistentRead(true).key(Map.of("id", AttributeValue.fromS("none"))));
+            metered.getItem(b -> b.tableName("index").key(Map.of("id", AttributeValue.fromS("none"))));
+
+            assertThat(meter.snapshot(new CostMeter.EngineCounts(0, 0, 0, 0, 0, 0)).readUnits()).isEqualTo(1 + 1 + 0.5);
+        }
+    }
+
     private static void createTable(DynamoDbClient dynamoDb, String table) {
         dynamoDb.createTable(b -> b.tableName(table).billingMode(BillingMode.PAY_PER_REQUEST)
                 .keySchema(KeySchemaElement.builder().attributeName("id").keyType(KeyType.HASH).build())
