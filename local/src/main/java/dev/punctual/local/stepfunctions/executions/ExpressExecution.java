@@ -52,6 +52,7 @@ final class ExpressExecution implements RunObserver {
     private int eventId;
     private long largestPayloadBytes;
     private String currentState = "";
+    private String currentInput = "";
 
     ExpressExecution(ExpressExecutions owner, StateMachine stateMachine, String name, String arn, long startMillis,
             byte[] input) {
@@ -117,6 +118,7 @@ final class ExpressExecution implements RunObserver {
             }
             if (type.endsWith("StateEntered") && details.hasNonNull("name")) {
                 currentState = details.get("name").asText();
+                currentInput = details.path("input").asText("");
             }
             for (String payload : new String[] {"input", "output"}) {
                 JsonNode value = details.get(payload);
@@ -227,6 +229,11 @@ final class ExpressExecution implements RunObserver {
     /** The state the run last entered, for the console. */
     synchronized String currentState() {
         return currentState;
+    }
+
+    /** The input of the state the run last entered (JSON text), for the console: an Express run keeps no history. */
+    synchronized String currentInput() {
+        return currentInput;
     }
 
     private void log(String type, ObjectNode details, long timestampMillis) {

@@ -149,15 +149,25 @@ public final class StepFunctionsEngine implements AutoCloseable {
         return host.executionLog;
     }
 
-    /** A running Express execution, as the console shows it: no API describes one. */
+    /**
+     * A running Express execution, as the console shows it: no API describes one.
+     *
+     * @param state the state it last entered
+     * @param stateInput that state's input (JSON text)
+     */
     public record RunningExpress(String executionArn, String stateMachineArn, String name, Instant startDate,
-            String state) {
+            String state, String stateInput) {
+
+        @Override
+        public String toString() {
+            return name + " in " + state;
+        }
     }
 
     /** The running Express executions, oldest first. */
     public List<RunningExpress> runningExpressExecutions() {
         return express.running().stream().map(e -> new RunningExpress(e.arn, e.stateMachine.arn, e.name,
-                Instant.ofEpochMilli(e.startMillis), e.currentState())).toList();
+                Instant.ofEpochMilli(e.startMillis), e.currentState(), e.currentInput())).toList();
     }
 
     // ---------------------------------------------------------------- state machines
