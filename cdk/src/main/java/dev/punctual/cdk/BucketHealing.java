@@ -53,11 +53,6 @@ final class BucketHealing extends Construct {
     /** The metric the bucket function's "bucket abandoned" log lines count, in {@link ExpiryMetricNames#NAMESPACE}. */
     static final String BUCKETS_ABANDONED = "BucketsAbandoned";
 
-    private final Rule rule;
-    private final Rule sweep;
-    private final Alarm deliveriesFailed;
-    private final Alarm bucketsAbandoned;
-
     /**
      * @param stateMachineArn the bucket state machine's ARN
      * @param bucketFunction what the rule invokes: the bucket function's alias
@@ -68,7 +63,7 @@ final class BucketHealing extends Construct {
             ILogGroup bucketFunctionLogs, String tableName, Optional<ITopic> alarmTopic) {
         super(scope, id);
         LambdaFunctionProps retried = LambdaFunctionProps.builder().maxEventAge(MAX_EVENT_AGE).retryAttempts(RETRY_ATTEMPTS).build();
-        this.rule = Rule.Builder.create(this, "UnfinishedBucketRule")
+        Rule rule = Rule.Builder.create(this, "UnfinishedBucketRule")
                 .description("Punctual windowed: a bucket execution ended FAILED, TIMED_OUT or ABORTED; the bucket function"
                         + " starts its next generation")
                 .eventPattern(EventPattern.builder()
@@ -80,7 +75,7 @@ final class BucketHealing extends Construct {
                 .targets(List.of(new LambdaFunction(bucketFunction, retried)))
                 .build();
         // Step Functions delivers status changes on a best-effort basis: the sweep finds what none reached.
-        this.sweep = Rule.Builder.create(this, "SweepRule")
+        Rule sweep = Rule.Builder.create(this, "SweepRule")
                 .description("Punctual windowed: every " + ExecutionStatusEvents.SWEEP_INTERVAL.toMinutes() + " minutes the"
                         + " bucket function replaces any bucket execution of the last day that ended unfinished unreplaced")
                 .schedule(Schedule.rate(Duration.minutes(ExecutionStatusEvents.SWEEP_INTERVAL.toMinutes())))
@@ -94,7 +89,7 @@ final class BucketHealing extends Construct {
                 .build());
 
         Duration fiveMinutes = Duration.minutes(5);
-        this.deliveriesFailed = alarm("HealingDeliveriesFailedAlarm", MathExpression.Builder.create()
+        Alarm deliveriesFailed = alarm("HealingDeliveriesFailedAlarm", MathExpression.Builder.create()
                         .expression("statusChanges + sweeps")
                         .usingMetrics(Map.of("statusChanges", failedInvocations(rule, fiveMinutes),
                                 "sweeps", failedInvocations(sweep, fiveMinutes)))
@@ -117,33 +112,13 @@ final class BucketHealing extends Construct {
                         .statistic(Stats.SUM)
                         .period(fiveMinutes)
                         .build());
-        this.bucketsAbandoned = alarm("BucketsAbandonedAlarm", abandoned,
+        Alarm bucketsAbandoned = alarm("BucketsAbandonedAlarm", abandoned,
                 "A bucket failed through its last generation (about four hours of tries): no execution will delete"
                         + " its items, which native TTL still deletes, late; see the bucket function's log for the bucket");
         alarmTopic.ifPresent(topic -> List.of(deliveriesFailed, bucketsAbandoned).forEach(alarm -> {
             alarm.addAlarmAction(new SnsAction(topic));
             alarm.addOkAction(new SnsAction(topic));
         }));
-    }
-
-    /** The rule on Step Functions' status-change events. */
-    Rule rule() {
-        return rule;
-    }
-
-    /** The sweep's scheduled rule. */
-    Rule sweep() {
-        return sweep;
-    }
-
-    /** The rule could not deliver an event to the bucket function. */
-    Alarm deliveriesFailed() {
-        return deliveriesFailed;
-    }
-
-    /** A bucket was given up after its last generation. */
-    Alarm bucketsAbandoned() {
-        return bucketsAbandoned;
     }
 
     private static Metric failedInvocations(Rule rule, Duration period) {

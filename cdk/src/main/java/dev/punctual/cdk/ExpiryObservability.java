@@ -76,7 +76,7 @@ final class ExpiryObservability {
                 alarm(scope, "BackstopWinsAlarm", expiryMetric(ExpiryMetricNames.EXPIRED_BY_NATIVE_TTL, Stats.SUM, ALARM_PERIOD),
                         1, ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
                         "Native TTL deleted an item before Punctual did: that item expired late"));
-        // No alarm on aborted executions: with cancellation on, StopExecution aborts stale ones by design.
+        // No alarm on aborted executions: with cancelStale on, StopExecution aborts stale ones by design.
         props.alarmTopic().ifPresent(topic -> created.all().forEach(alarm -> {
             alarm.addAlarmAction(new SnsAction(topic));
             alarm.addOkAction(new SnsAction(topic));

@@ -38,7 +38,7 @@ interface ModeResources {
 
     /**
      * Grants the stream function's role what the mode's scheduling calls beyond starting, describing
-     * (and, with cancellation, stopping) executions of {@link #stateMachine()}, which the construct grants.
+     * (and, with cancelStale, stopping) executions of {@link #stateMachine()}, which the construct grants.
      */
     void grantFunction(Role role);
 

@@ -38,12 +38,28 @@ public final class PackagedTemplate {
         PunctualTemplateStack stack = PunctualTemplateStack.create(jar);
         try {
             Files.createDirectories(directory);
+            removeOlderBundles(directory, stack.codePath());
             Path template = directory.resolve(PunctualTemplateStack.TEMPLATE_FILE);
             JSON.writeValue(template.toFile(), render(stack));
             Files.copy(jar, directory.resolve(stack.codePath()), StandardCopyOption.REPLACE_EXISTING);
             return template;
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot write the packaged template into " + directory, e);
+        }
+    }
+
+    /**
+     * Deletes the function bundles an earlier build left in {@code directory}: each bundle's name carries
+     * its content's hash, so a rebuilt bundle lands beside the old one, and the zip made of the directory
+     * would carry both.
+     */
+    private static void removeOlderBundles(Path directory, String current) throws IOException {
+        try (var files = Files.newDirectoryStream(directory, "*.jar")) {
+            for (Path file : files) {
+                if (!file.getFileName().toString().equals(current)) {
+                    Files.delete(file);
+                }
+            }
         }
     }
 

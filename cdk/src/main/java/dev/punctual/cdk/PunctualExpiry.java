@@ -47,8 +47,9 @@ import software.constructs.Construct;
  * finer ones. The {@code expire-item} state machine is not created then: nothing would start it.
  *
  * <p>This class wires what every mode shares (the stream function, its role and event source mapping,
- * the dead-letter queue); the mode's own resources come from {@link ModeResources}, the alarms and the
- * dashboard from {@link ExpiryObservability}.
+ * the dead-letter queue); the mode's own resources come from {@link ModeResources}, the backfill of the
+ * items a table already holds from {@link BackfillResources}, the alarms and the dashboard from
+ * {@link ExpiryObservability}.
  *
  * <p>Named after what it adds to a table (punctual expiry), not "TTL": the table keeps its native TTL,
  * this construct only makes deletion happen on time.
@@ -135,11 +136,12 @@ public final class PunctualExpiry extends Construct {
     private final Queue deadLetterQueue;
     private final ExpiryAlarms alarms;
     private final Dashboard dashboard;
+    private final BackfillResources backfill;
 
     public PunctualExpiry(Construct scope, String id, PunctualExpiryProps props) {
         super(scope, id);
         this.mode = props.mode();
-        requireStream(props.table(), props.cancellation());
+        requireStream(props.table(), props.cancelStale());
         this.functionLogs = LogGroup.Builder.create(this, "FunctionLogs").retention(props.logRetention()).build();
         ResourceFactory factory = new ResourceFactory(this, props);
         this.stateMachineLogs = factory.stateMachineLogs();
@@ -151,6 +153,7 @@ public final class PunctualExpiry extends Construct {
         this.alias = factory.publish(function, "LiveAlias",
                 "the stream invokes the '" + ALIAS_NAME + "' alias of the current version");
         alias.addEventSource(createEventSource(props));
+        this.backfill = new BackfillResources(this, "Backfill", factory);
         ExpiryObservability observability = new ExpiryObservability(this, props, resources, function, deadLetterQueue);
         this.alarms = observability.createAlarms();
         this.dashboard = observability.createDashboard();
@@ -224,6 +227,11 @@ public final class PunctualExpiry extends Construct {
         return deadLetterQueue;
     }
 
+    /** The backfill workflow, its function and progress table, and the run started on first deployment. */
+    public BackfillResources backfill() {
+        return backfill;
+    }
+
     /** The construct's alarms. */
     public ExpiryAlarms alarms() {
         return alarms;
@@ -293,7 +301,7 @@ public final class PunctualExpiry extends Construct {
         return resources instanceof WindowedResources windowed ? Optional.of(windowed) : Optional.empty();
     }
 
-    private static void requireStream(ITable table, boolean cancellation) {
+    private static void requireStream(ITable table, boolean cancelStale) {
         if (table.getTableStreamArn() == null) {
             throw new IllegalArgumentException("Table " + table.getNode().getPath() + " has no stream: enable "
                     + "a NEW_AND_OLD_IMAGES stream on it, or for a table imported with Table.fromTableAttributes "
@@ -303,10 +311,10 @@ public final class PunctualExpiry extends Construct {
         if (table instanceof Table managed && managed.getNode().getDefaultChild() instanceof CfnTable cfn
                 && Stack.of(managed).resolve(cfn.getStreamSpecification()) instanceof Map<?, ?> spec) {
             Object view = spec.get("streamViewType");
-            boolean enough = "NEW_AND_OLD_IMAGES".equals(view) || (!cancellation && "NEW_IMAGE".equals(view));
+            boolean enough = "NEW_AND_OLD_IMAGES".equals(view) || (!cancelStale && "NEW_IMAGE".equals(view));
             if (!enough) {
                 throw new IllegalArgumentException("Table " + managed.getNode().getPath() + " streams " + view
-                        + "; Punctual needs NEW_AND_OLD_IMAGES (NEW_IMAGE suffices only with cancellation off)");
+                        + "; Punctual needs NEW_AND_OLD_IMAGES (NEW_IMAGE suffices only with cancelStale off)");
             }
         }
     }
@@ -327,7 +335,7 @@ public final class PunctualExpiry extends Construct {
         resources.stateMachine().grantStartExecution(role);
         // DescribeExecution resolves a name conflict (is the running execution ours?); StopExecution
         // cancels executions an item change made stale. Both only on this state machine's executions.
-        List<String> actions = props.cancellation()
+        List<String> actions = props.cancelStale()
                 ? List.of("states:DescribeExecution", "states:StopExecution")
                 : List.of("states:DescribeExecution");
         role.addToPrincipalPolicy(ResourceFactory.allow(actions, resources.identity().executionsArn()));
@@ -342,7 +350,7 @@ public final class PunctualExpiry extends Construct {
         Map<String, String> environment = new LinkedHashMap<>();
         environment.put(StreamWiring.ENV_STATE_MACHINE_ARN, resources.stateMachine().getStateMachineArn());
         environment.put(StreamWiring.ENV_TTL_ATTRIBUTE, props.ttlAttribute());
-        environment.put(StreamWiring.ENV_CANCEL_STALE, Boolean.toString(props.cancellation()));
+        environment.put(StreamWiring.ENV_CANCEL_STALE, Boolean.toString(props.cancelStale()));
         environment.put(StreamWiring.ENV_MAX_CONCURRENCY, Integer.toString(props.maxConcurrency()));
         environment.putAll(resources.functionEnvironment());
         props.expiryEvents().ifPresent(bus -> {
@@ -373,7 +381,7 @@ public final class PunctualExpiry extends Construct {
     /**
      * The mapping's filters are exactly {@link StreamWiring#filterPatterns}, the text the local poller
      * applies too. Each entry is what {@code FilterCriteria.filter} would build: the pattern as a string.
-     * Old images pass in every mode: the handler stops stale executions from them (with cancellation)
+     * Old images pass in every mode: the handler stops stale executions from them (with cancelStale)
      * and measures the lag of Punctual's own deletes from them (always).
      */
     private static List<Map<String, Object>> filters(PunctualExpiryProps props) {

@@ -44,7 +44,7 @@ public final class PunctualExpiryProps {
     private final int maxRetryAttempts;
     private final Duration maxRecordAge;
     private final ITopic alarmTopic;
-    private final boolean cancellation;
+    private final boolean cancelStale;
     private final boolean tracing;
     private final ApplicationLogLevel logLevel;
     private final int maxConcurrency;
@@ -53,6 +53,7 @@ public final class PunctualExpiryProps {
     private final Duration lagAlarmThreshold;
     private final IEventBus expiryEvents;
     private final boolean includeOldImage;
+    private final boolean backfillOnCreate;
     private final String stateMachineBaseName;
 
     private PunctualExpiryProps(Builder b) {
@@ -71,7 +72,7 @@ public final class PunctualExpiryProps {
                     + " and " + MAX_RECORD_AGE + " (the event source mapping's bounds), got " + maxRecordAge);
         }
         this.alarmTopic = b.alarmTopic;
-        this.cancellation = cancellation(mode, b.cancellation);
+        this.cancelStale = cancelStale(mode, b.cancelStale);
         this.tracing = b.tracing;
         this.logLevel = Objects.requireNonNull(b.logLevel, "logLevel");
         this.maxConcurrency = requireRange("maxConcurrency", b.maxConcurrency, 1, StreamWiring.MAX_MAX_CONCURRENCY);
@@ -83,6 +84,7 @@ public final class PunctualExpiryProps {
         }
         this.expiryEvents = b.expiryEvents;
         this.includeOldImage = b.includeOldImage;
+        this.backfillOnCreate = b.backfillOnCreate;
         this.stateMachineBaseName = b.stateMachineBaseName;
         if (includeOldImage && expiryEvents == null) {
             throw new IllegalArgumentException("includeOldImage(true) puts the item's old image into expiry events,"
@@ -128,8 +130,8 @@ public final class PunctualExpiryProps {
     }
 
     /** Whether stale executions are stopped: the builder's choice per item, always {@code false} windowed. */
-    public boolean cancellation() {
-        return cancellation;
+    public boolean cancelStale() {
+        return cancelStale;
     }
 
     public boolean tracing() {
@@ -163,6 +165,11 @@ public final class PunctualExpiryProps {
         return includeOldImage;
     }
 
+    /** Whether the backfill runs by itself once, when the construct is first deployed. */
+    public boolean backfillOnCreate() {
+        return backfillOnCreate;
+    }
+
     /** The state machine's name before the mode's suffix, when set; see {@link Builder#stateMachineBaseName}. */
     Optional<String> stateMachineBaseName() {
         return Optional.ofNullable(stateMachineBaseName);
@@ -176,15 +183,15 @@ public final class PunctualExpiryProps {
     /**
      * A mode that cannot stop stale executions ({@link ExpiryMode#stopsStaleExecutions()}; windowed: a
      * bucket execution serves many items, and an index entry made stale is harmless because the bucket's
-     * delete is conditional) has cancellation off. Asking for it there is a misunderstanding worth
+     * delete is conditional) has cancelStale off. Asking for it there is a misunderstanding worth
      * reporting rather than ignoring.
      */
-    private static boolean cancellation(ExpiryMode mode, Boolean requested) {
+    private static boolean cancelStale(ExpiryMode mode, Boolean requested) {
         if (!mode.stopsStaleExecutions()) {
             if (Boolean.TRUE.equals(requested)) {
-                throw new IllegalArgumentException("cancellation applies only to modes that stop stale executions: "
+                throw new IllegalArgumentException("cancelStale applies only to modes that stop stale executions: "
                         + mode.label() + " mode never stops executions (a stale entry deletes nothing, the delete is"
-                        + " conditional); leave cancellation unset or false with mode(ExpiryMode." + mode.name() + ")");
+                        + " conditional); leave cancelStale unset or false with mode(ExpiryMode." + mode.name() + ")");
             }
             return false;
         }
@@ -208,7 +215,7 @@ public final class PunctualExpiryProps {
         private int maxRetryAttempts = StreamWiring.DEFAULT_MAX_RETRY_ATTEMPTS;
         private Duration maxRecordAge = StreamWiring.DEFAULT_MAX_RECORD_AGE;
         private ITopic alarmTopic;
-        private Boolean cancellation;
+        private Boolean cancelStale;
         private boolean tracing;
         private ApplicationLogLevel logLevel = ApplicationLogLevel.INFO;
         private int maxConcurrency = StreamWiring.DEFAULT_MAX_CONCURRENCY;
@@ -217,6 +224,7 @@ public final class PunctualExpiryProps {
         private Duration lagAlarmThreshold = DEFAULT_LAG_ALARM_THRESHOLD;
         private IEventBus expiryEvents;
         private boolean includeOldImage;
+        private boolean backfillOnCreate = true;
         private String stateMachineBaseName;
 
         private Builder() {
@@ -285,8 +293,8 @@ public final class PunctualExpiryProps {
          * their wait's end, costing their transitions and an open-execution slot until then. Windowed
          * mode never cancels; setting {@code true} there is rejected.
          */
-        public Builder cancellation(boolean cancellation) {
-            this.cancellation = cancellation;
+        public Builder cancelStale(boolean cancelStale) {
+            this.cancelStale = cancelStale;
             return this;
         }
 
@@ -352,6 +360,17 @@ public final class PunctualExpiryProps {
          */
         public Builder includeOldImage(boolean includeOldImage) {
             this.includeOldImage = includeOldImage;
+            return this;
+        }
+
+        /**
+         * Default on: when the construct is first deployed, start its backfill workflow once for the table,
+         * so the items it already holds are scheduled too (the way the mode schedules them). Off, start it
+         * yourself with {@code aws stepfunctions start-execution --state-machine-arn <BackfillStateMachineArn>
+         * --input '{"table":"<name>"}'}. Only the first deployment starts it; updates never do.
+         */
+        public Builder backfillOnCreate(boolean backfillOnCreate) {
+            this.backfillOnCreate = backfillOnCreate;
             return this;
         }
 

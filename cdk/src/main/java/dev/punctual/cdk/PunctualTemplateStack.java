@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import software.amazon.awscdk.App;
 import software.amazon.awscdk.AppProps;
 import software.amazon.awscdk.Aspects;
@@ -21,6 +22,7 @@ import software.amazon.awscdk.services.events.IEventBus;
 import software.amazon.awscdk.services.sns.ITopic;
 import software.amazon.awscdk.services.sns.Topic;
 import software.constructs.Construct;
+import software.constructs.IConstruct;
 
 /**
  * Punctual as one CloudFormation template for any toolchain: both modes' {@link PunctualExpiry} constructs,
@@ -103,13 +105,16 @@ public final class PunctualTemplateStack extends Stack {
             Path functionJar) {
         PunctualExpiryProps props = parameters.props(mode, table, bus, topic, functionJar);
         PunctualExpiry expiry = new PunctualExpiry(this, id, props);
-        Aspects.of(expiry).add(new ConditionOnResources(parameters.modeCondition(mode)));
+        Aspects.of(expiry).add(new ConditionOnResources(parameters.modeCondition(mode),
+                Set.of(parameters.backfillOnCreateCondition(mode))));
         parameters.applyTo(expiry, props, codePath);
         // cfn-lint checks each Task's Resource against ^arn:aws: before DefinitionSubstitutions apply, so the
         // definition's partition-agnostic arn:${Partition}:states:::... reads as an error (E3601). The build
         // lints the definition apart, with the partition substituted (PackagedTemplateIT).
-        ((CfnResource) expiry.stateMachine().getNode().getDefaultChild()).addMetadata("cfn-lint",
-                Map.of("config", Map.of("ignore_checks", List.of(CFN_LINT_DEFINITION_CHECK))));
+        for (IConstruct machine : List.of(expiry.stateMachine(), expiry.backfill().stateMachine())) {
+            ((CfnResource) machine.getNode().getDefaultChild()).addMetadata("cfn-lint",
+                    Map.of("config", Map.of("ignore_checks", List.of(CFN_LINT_DEFINITION_CHECK))));
+        }
         return expiry;
     }
 
@@ -121,6 +126,8 @@ public final class PunctualTemplateStack extends Stack {
                 byMode(expiry -> expiry.stateMachine().getStateMachineArn()),
                 byMode(expiry -> expiry.function().getFunctionName()),
                 byMode(expiry -> expiry.deadLetterQueue().getQueueUrl()),
+                byMode(expiry -> expiry.backfill().stateMachine().getStateMachineArn()),
+                byMode(expiry -> expiry.backfill().progressTable().getTableName()),
                 expiries.get(indexed).scheduleIndex().map(Table::getTableName), parameters.modeCondition(indexed));
         CfnOutput.Builder.create(this, "PunctualVersion").value(PunctualVersion.current())
                 .description("The Punctual release this stack runs (also the punctual:version tag and punctualVersion"

@@ -6,6 +6,13 @@ import java.util.Map;
 import software.amazon.awscdk.Annotations;
 import software.amazon.awscdk.AssetHashType;
 import software.amazon.awscdk.Duration;
+import software.amazon.awscdk.RemovalPolicy;
+import software.amazon.awscdk.services.dynamodb.Attribute;
+import software.amazon.awscdk.services.dynamodb.AttributeType;
+import software.amazon.awscdk.services.dynamodb.BillingMode;
+import software.amazon.awscdk.services.dynamodb.PointInTimeRecoverySpecification;
+import software.amazon.awscdk.services.dynamodb.Table;
+import software.amazon.awscdk.services.dynamodb.TableEncryption;
 import software.amazon.awscdk.services.iam.Effect;
 import software.amazon.awscdk.services.iam.PolicyStatement;
 import software.amazon.awscdk.services.iam.Role;
@@ -41,15 +48,27 @@ final class ResourceFactory {
     private final LogGroup stateMachineLogs;
 
     ResourceFactory(Construct scope, PunctualExpiryProps props) {
-        this.scope = scope;
-        this.props = props;
-        this.functionCode = Code.fromAsset(props.functionJar().toString(), AssetOptions.builder()
+        this(scope, props, Code.fromAsset(props.functionJar().toString(), AssetOptions.builder()
                 // The jar's own content hash: the same jar is the same asset whatever path it was read
                 // from, so a rebuild that changes nothing deploys nothing. Every function shares it.
                 .assetHashType(AssetHashType.CUSTOM)
                 .assetHash(FunctionBundle.assetHash(props.functionJar()))
-                .build());
+                .build()));
+    }
+
+    private ResourceFactory(Construct scope, PunctualExpiryProps props, Code functionCode) {
+        this.scope = scope;
+        this.props = props;
+        this.functionCode = functionCode;
         this.stateMachineLogs = logGroup("StateMachineLogs");
+    }
+
+    /**
+     * A factory for the resources of {@code part}, a construct within this one that groups them (the
+     * backfill): the same bundle and props, and its own state machine log group.
+     */
+    ResourceFactory within(Construct part) {
+        return new ResourceFactory(part, props, functionCode);
     }
 
     Construct scope() {
@@ -92,6 +111,23 @@ final class ResourceFactory {
      */
     Function function(String id, String description, String handler, int memoryMb, Duration timeout, Role role,
             LogGroup logs, Map<String, String> environment) {
+        return functionBuilder(id, description, handler, memoryMb, timeout, role, logs, environment)
+                .snapStart(SnapStartConf.ON_PUBLISHED_VERSIONS)
+                .build();
+    }
+
+    /**
+     * As {@link #function}, without SnapStart: for a function that runs rarely and is invoked by its own
+     * ARN, never through a published version (the backfill), where a few cold starts cost less than
+     * publishing a version on every deployment.
+     */
+    Function functionWithoutSnapStart(String id, String description, String handler, int memoryMb, Duration timeout,
+            Role role, LogGroup logs, Map<String, String> environment) {
+        return functionBuilder(id, description, handler, memoryMb, timeout, role, logs, environment).build();
+    }
+
+    private Function.Builder functionBuilder(String id, String description, String handler, int memoryMb,
+            Duration timeout, Role role, LogGroup logs, Map<String, String> environment) {
         Map<String, String> all = new LinkedHashMap<>(environment);
         all.put("POWERTOOLS_SERVICE_NAME", PunctualExpiry.SERVICE_NAME);
         all.put("POWERTOOLS_LOG_LEVEL", props.logLevel().name());
@@ -104,12 +140,10 @@ final class ResourceFactory {
                 .code(functionCode)
                 .memorySize(memoryMb)
                 .timeout(timeout)
-                .snapStart(SnapStartConf.ON_PUBLISHED_VERSIONS)
                 .role(role)
                 .logGroup(logs)
                 .tracing(props.tracing() ? Tracing.ACTIVE : Tracing.DISABLED)
-                .environment(all)
-                .build();
+                .environment(all);
     }
 
     /** An alias of the function's current version, so what calls it always runs a SnapStart snapshot. */
@@ -136,6 +170,22 @@ final class ResourceFactory {
                         .includeExecutionData(false).build())
                 .tracingEnabled(props.tracing())
                 .build();
+    }
+
+    /**
+     * A table of Punctual's own, keyed by two strings: on-demand, encrypted with the AWS managed key (every
+     * use of the key is in CloudTrail), point-in-time recovery, and destroyed with the stack, since what it
+     * holds is worthless without the construct that reads it.
+     */
+    Table.Builder ownTable(String id, String partitionKey, String sortKey) {
+        return Table.Builder.create(scope, id)
+                .partitionKey(Attribute.builder().name(partitionKey).type(AttributeType.STRING).build())
+                .sortKey(Attribute.builder().name(sortKey).type(AttributeType.STRING).build())
+                .billingMode(BillingMode.PAY_PER_REQUEST)
+                .encryption(TableEncryption.AWS_MANAGED)
+                .pointInTimeRecoverySpecification(PointInTimeRecoverySpecification.builder()
+                        .pointInTimeRecoveryEnabled(true).build())
+                .removalPolicy(RemovalPolicy.DESTROY);
     }
 
     /**

@@ -14,12 +14,14 @@ import software.constructs.Construct;
  * builds that ARN without referring to the resource (which would be a reference cycle).
  *
  * @param name unique per stack
+ * @param suffix what the name ends in: the mode's (windowed: {@code -bucket}), so switching a deployed
+ *     construct's mode never creates a machine under a name the old one still holds
  * @param arn the machine's ARN
  * @param executionsArn every execution of the machine ({@code execution:<name>:*})
  * @param expressExecutionsArn every execution of the machine as an Express machine's executions are named
  *     ({@code express:<name>:*})
  */
-record StateMachineIdentity(String name, String arn, String executionsArn, String expressExecutionsArn) {
+record StateMachineIdentity(String name, String suffix, String arn, String executionsArn, String expressExecutionsArn) {
 
     /** Longest state machine name Step Functions accepts. */
     private static final int MAX_STATE_MACHINE_NAME = 80;
@@ -33,12 +35,21 @@ record StateMachineIdentity(String name, String arn, String executionsArn, Strin
                 UniqueResourceNameOptions.builder().maxLength(MAX_STATE_MACHINE_NAME - suffix.length())
                         .separator("-").allowedSpecialCharacters("-_").build())) + suffix;
         Stack stack = Stack.of(scope);
-        return new StateMachineIdentity(name,
+        return new StateMachineIdentity(name, suffix,
                 stack.formatArn(ArnComponents.builder().service("states").resource("stateMachine")
                         .resourceName(name).arnFormat(ArnFormat.COLON_RESOURCE_NAME).build()),
                 stack.formatArn(ArnComponents.builder().service("states").resource("execution")
                         .resourceName(name + ":*").arnFormat(ArnFormat.COLON_RESOURCE_NAME).build()),
                 stack.formatArn(ArnComponents.builder().service("states").resource("express")
                         .resourceName(name + ":*").arnFormat(ArnFormat.COLON_RESOURCE_NAME).build()));
+    }
+
+    /**
+     * Another machine of the same construct, named after this one: ending in this one's suffix, then
+     * {@code more} (the backfill's {@code -backfill}, the bucket runner's {@code -runner}), so it too follows
+     * the mode.
+     */
+    StateMachineIdentity beside(Construct scope, PunctualExpiryProps props, String more) {
+        return unique(scope, props, suffix + more);
     }
 }

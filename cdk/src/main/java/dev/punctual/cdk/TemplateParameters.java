@@ -38,22 +38,21 @@ import software.amazon.awscdk.services.stepfunctions.CfnStateMachine;
  *
  * <p>What a construct reads as text (the TTL attribute, ARNs, names) it is given as a parameter's token.
  * What it reads as a number, a boolean or an enum it is built with at the value that creates the most
- * (tracing, cancellation, expiry events with old images, an alarm topic; numbers at their defaults), and
+ * (tracing, cancelStale, expiry events with old images, an alarm topic; numbers at their defaults), and
  * {@link #applyTo} then points exactly those properties at the parameters, or puts them behind a
  * condition. The construct stays the only definition of every resource; the test that renders this
  * template with parameter values and compares it with the construct's own synthesis keeps the two from
  * drifting.
  *
  * <p>A new option of the construct becomes a parameter here: one {@link CfnParameter}, its place in the
- * interface groups ({@link #interfaceMetadata}) and what it changes in {@link #applyTo}. The first-deploy
- * backfill will be the next one.
+ * interface groups ({@link #interfaceMetadata}) and what it changes in {@link #applyTo}.
  */
 final class TemplateParameters {
 
     static final String TABLE_STREAM_ARN = "TableStreamArn";
     static final String TTL_ATTRIBUTE = "TtlAttribute";
     static final String MODE = "Mode";
-    static final String CANCELLATION = "Cancellation";
+    static final String CANCEL_STALE = "CancelStale";
     static final String BATCH_SIZE = "BatchSize";
     static final String PARALLELIZATION_FACTOR = "ParallelizationFactor";
     static final String MAX_RETRY_ATTEMPTS = "MaxRetryAttempts";
@@ -66,6 +65,7 @@ final class TemplateParameters {
     static final String TRACING = "Tracing";
     static final String LOG_LEVEL = "LogLevel";
     static final String LOG_RETENTION_DAYS = "LogRetentionDays";
+    static final String BACKFILL_ON_CREATE = "BackfillOnCreate";
 
     /**
      * Longest TTL attribute name and event bus name the template takes. Both are written into the
@@ -90,7 +90,7 @@ final class TemplateParameters {
     private final CfnParameter tableStreamArn;
     private final CfnParameter ttlAttribute;
     private final CfnParameter mode;
-    private final CfnParameter cancellation;
+    private final CfnParameter cancelStale;
     private final CfnParameter batchSize;
     private final CfnParameter parallelizationFactor;
     private final CfnParameter maxRetryAttempts;
@@ -103,9 +103,12 @@ final class TemplateParameters {
     private final CfnParameter tracing;
     private final CfnParameter logLevel;
     private final CfnParameter logRetentionDays;
+    private final CfnParameter backfillOnCreate;
     /** Per mode, the condition under which its construct is created: the {@code Mode} parameter names it. */
     private final Map<ExpiryMode, CfnCondition> modeConditions = new EnumMap<>(ExpiryMode.class);
-    private final CfnCondition cancellationOn;
+    /** Per mode, the condition under which its construct starts a backfill on creation: its mode and BackfillOnCreate. */
+    private final Map<ExpiryMode, CfnCondition> backfillOnCreateConditions = new EnumMap<>(ExpiryMode.class);
+    private final CfnCondition cancelStaleOn;
     private final CfnCondition expiryEventsOn;
     private final CfnCondition includeOldImageOn;
     private final CfnCondition alarmTopicSet;
@@ -133,7 +136,7 @@ final class TemplateParameters {
                         + " one execution per non-empty time bucket, same one-second accuracy, far cheaper and"
                         + " no open-execution ceiling. Changing it on a deployed stack replaces the resources")
                 .build();
-        this.cancellation = booleanParameter(CANCELLATION, true, "Per-item mode: stop pending executions when an"
+        this.cancelStale = booleanParameter(CANCEL_STALE, true, "Per-item mode: stop pending executions when an"
                 + " item is deleted or its TTL changes or goes away (windowed mode never stops executions and"
                 + " ignores this)");
         this.batchSize = numberParameter(BATCH_SIZE, StreamWiring.DEFAULT_BATCH_SIZE, 1,
@@ -181,12 +184,19 @@ final class TemplateParameters {
                 .allowedValues(LOG_RETENTION_DAYS_ALLOWED)
                 .description("Days the functions' and the state machine's logs are kept")
                 .build();
+        this.backfillOnCreate = booleanParameter(BACKFILL_ON_CREATE, false, "Start one backfill of the table when"
+                + " the stack is created, so the items it already holds are scheduled too; false (the default)"
+                + " deploys the backfill workflow and starts nothing (start it with the command in the"
+                + " BackfillStateMachineArn output)");
 
         for (ExpiryMode expiryMode : ExpiryMode.values()) {
             modeConditions.put(expiryMode, condition("Is" + PunctualTemplateStack.pascalCase(expiryMode),
                     Fn.conditionEquals(mode.getValueAsString(), expiryMode.label())));
+            backfillOnCreateConditions.put(expiryMode, condition(PunctualTemplateStack.pascalCase(expiryMode)
+                    + "BackfillOnCreate", Fn.conditionAnd(modeConditions.get(expiryMode),
+                    Fn.conditionEquals(backfillOnCreate.getValueAsString(), "true"))));
         }
-        this.cancellationOn = condition("CancellationOn", Fn.conditionEquals(cancellation.getValueAsString(), "true"));
+        this.cancelStaleOn = condition("CancelStaleOn", Fn.conditionEquals(cancelStale.getValueAsString(), "true"));
         this.expiryEventsOn = condition("ExpiryEventsOn",
                 Fn.conditionNot(Fn.conditionEquals(expiryEventBusName.getValueAsString(), "")));
         this.includeOldImageOn = condition("IncludeOldImageOn", Fn.conditionAnd(expiryEventsOn,
@@ -231,6 +241,11 @@ final class TemplateParameters {
         return modeConditions.get(expiryMode);
     }
 
+    /** The condition under which a mode's construct starts a backfill on creation: narrower than its mode's. */
+    CfnCondition backfillOnCreateCondition(ExpiryMode expiryMode) {
+        return backfillOnCreateConditions.get(expiryMode);
+    }
+
     /**
      * The props for one mode's construct: the table and TTL attribute as tokens, every other option at the
      * value that creates the most, for {@link #applyTo} to narrow.
@@ -247,9 +262,10 @@ final class TemplateParameters {
                 .alarmTopic(topic)
                 .expiryEvents(bus)
                 .includeOldImage(true)
+                .backfillOnCreate(true)
                 .functionJar(functionJar);
         if (expiryMode.stopsStaleExecutions()) {
-            builder.cancellation(true);
+            builder.cancelStale(true);
         }
         return builder.build();
     }
@@ -268,7 +284,7 @@ final class TemplateParameters {
                 maxConcurrency.getValueAsString());
         if (expiry.mode().stopsStaleExecutions()) {
             function.addPropertyOverride("Environment.Variables." + StreamWiring.ENV_CANCEL_STALE,
-                    cancellation.getValueAsString());
+                    cancelStale.getValueAsString());
         }
         function.addPropertyOverride("Environment.Variables." + ExpiryEvents.ENV_EVENT_BUS,
                 CfnQueries.when(expiryEventsOn, busArn));
@@ -284,6 +300,13 @@ final class TemplateParameters {
                     .addPropertyOverride("Description", versionDescription());
         }
 
+        // The backfill function has no published version (no SnapStart): its code, log level and tracing only.
+        CfnFunction backfill = CfnQueries.defaultChild(expiry.backfill().function(), CfnFunction.class);
+        backfill.addPropertyOverride("Code", codePath);
+        backfill.addPropertyOverride("Environment.Variables.POWERTOOLS_LOG_LEVEL", logLevel.getValueAsString());
+        backfill.addPropertyOverride("TracingConfig", CfnQueries.when(tracingOn, Map.of("Mode", "Active")));
+
+        // Every state machine: the mode's, windowed mode's bucket runner, the backfill's.
         CfnQueries.all(expiry, CfnStateMachine.class).forEach(stateMachine -> stateMachine.addPropertyOverride(
                 "TracingConfiguration", Fn.conditionIf(tracingOn.getLogicalId(), Map.of("Enabled", true), Map.of("Enabled", false))));
 
@@ -301,9 +324,22 @@ final class TemplateParameters {
         lag.addPropertyOverride("AlarmDescription", withThreshold(lag.getAlarmDescription(),
                 props.lagAlarmThreshold().toMillis()));
 
+        // The run on first deployment only where BackfillOnCreate is true, with the grant it needs.
+        CfnCondition onCreate = backfillOnCreateConditions.get(expiry.mode());
+        expiry.backfill().startOnCreate().orElseThrow().getNode().findAll().stream()
+                .filter(CfnResource.class::isInstance).map(CfnResource.class::cast)
+                .forEach(resource -> resource.getCfnOptions().setCondition(onCreate));
+        Object onCreateGrant = stack.resolve(expiry.backfill().startOnCreateGrant().orElseThrow().toStatementJson());
+        CfnPolicy backfillFunctionPolicy = CfnQueries.defaultChild(
+                expiry.backfill().functionRole().getNode().findChild("DefaultPolicy"), CfnPolicy.class);
         List<CfnPolicy> streamFunction = CfnQueries.all(expiry.functionRole(), CfnPolicy.class);
+
+        // The backfill machine may start itself (its successor) whatever the parameter says; its function only
+        // for the run. Only the stream function's StopExecution follows CancelStale: windowed mode's bucket
+        // machine stops its runner whatever that setting says.
         CfnQueries.all(expiry, CfnPolicy.class).forEach(policy -> policy.addPropertyOverride("PolicyDocument.Statement",
-                conditionalStatements(policy, streamFunction.contains(policy))));
+                conditionalStatements(policy, policy == backfillFunctionPolicy ? onCreateGrant : null, onCreate,
+                        streamFunction.contains(policy))));
     }
 
     /**
@@ -316,7 +352,7 @@ final class TemplateParameters {
     String versionDescription() {
         return Fn.join("", List.of("Punctual ", PunctualVersion.current(),
                 ": ttl=", ttlAttribute.getValueAsString(),
-                " cancel=", cancellation.getValueAsString(),
+                " cancel=", cancelStale.getValueAsString(),
                 " concurrency=", maxConcurrency.getValueAsString(),
                 " log=", logLevel.getValueAsString(),
                 " tracing=", tracing.getValueAsString(),
@@ -341,16 +377,20 @@ final class TemplateParameters {
 
     /**
      * The policy's statements with those only some settings need behind their conditions: X-Ray's with
-     * tracing, PutEvents with expiry events, and the stream function's StopExecution with cancellation
-     * (windowed mode's bucket machine stops its runner, whatever that setting says).
+     * tracing, PutEvents with expiry events, the stream function's StopExecution with cancelStale (windowed
+     * mode's bucket machine stops its runner, whatever that setting says), the backfill's start of itself
+     * ({@code onCreateGrant}, in the backfill function's policy only) with the backfill on creation.
      */
-    private List<Object> conditionalStatements(CfnPolicy policy, boolean streamFunction) {
+    private List<Object> conditionalStatements(CfnPolicy policy, Object onCreateGrant, CfnCondition onCreate,
+            boolean streamFunction) {
         Object document = stack.resolve(policy.getPolicyDocument());
         List<Object> statements = new ArrayList<>();
         for (Object each : (List<?>) ((Map<?, ?>) document).get("Statement")) {
             Map<?, ?> statement = (Map<?, ?>) each;
             List<String> actions = CfnQueries.actions(statement);
-            if (actions.stream().allMatch(action -> action.startsWith("xray:"))) {
+            if (onCreateGrant != null && statement.equals(onCreateGrant)) {
+                statements.add(CfnQueries.when(onCreate, statement));
+            } else if (actions.stream().allMatch(action -> action.startsWith("xray:"))) {
                 statements.add(CfnQueries.when(tracingOn, statement));
             } else if (actions.contains("events:PutEvents")) {
                 statements.add(CfnQueries.when(expiryEventsOn, statement));
@@ -358,7 +398,7 @@ final class TemplateParameters {
                 Map<Object, Object> withoutStop = new LinkedHashMap<>(statement);
                 List<String> remaining = actions.stream().filter(a -> !a.equals("states:StopExecution")).toList();
                 withoutStop.put("Action", remaining.size() == 1 ? remaining.get(0) : remaining);
-                statements.add(Fn.conditionIf(cancellationOn.getLogicalId(), statement, withoutStop));
+                statements.add(Fn.conditionIf(cancelStaleOn.getLogicalId(), statement, withoutStop));
             } else {
                 statements.add(statement);
             }
@@ -370,7 +410,7 @@ final class TemplateParameters {
         return Map.of(
                 "ParameterGroups", List.of(
                         group("Table", TABLE_STREAM_ARN, TTL_ATTRIBUTE),
-                        group("Scheduling", MODE, CANCELLATION, MAX_CONCURRENCY),
+                        group("Scheduling", MODE, CANCEL_STALE, MAX_CONCURRENCY, BACKFILL_ON_CREATE),
                         group("Stream mapping", BATCH_SIZE, PARALLELIZATION_FACTOR, MAX_RETRY_ATTEMPTS,
                                 MAX_RECORD_AGE_SECONDS),
                         group("Expiry events", EXPIRY_EVENT_BUS_NAME, INCLUDE_OLD_IMAGE),

@@ -16,17 +16,11 @@ import software.amazon.awscdk.ArnComponents;
 import software.amazon.awscdk.ArnFormat;
 import software.amazon.awscdk.Aws;
 import software.amazon.awscdk.Stack;
-import software.amazon.awscdk.RemovalPolicy;
 import software.amazon.awscdk.services.cloudwatch.Alarm;
 import software.amazon.awscdk.services.cloudwatch.ComparisonOperator;
 import software.amazon.awscdk.services.cloudwatch.MetricOptions;
 import software.amazon.awscdk.services.cloudwatch.Stats;
-import software.amazon.awscdk.services.dynamodb.Attribute;
-import software.amazon.awscdk.services.dynamodb.AttributeType;
-import software.amazon.awscdk.services.dynamodb.BillingMode;
-import software.amazon.awscdk.services.dynamodb.PointInTimeRecoverySpecification;
 import software.amazon.awscdk.services.dynamodb.Table;
-import software.amazon.awscdk.services.dynamodb.TableEncryption;
 import software.amazon.awscdk.services.iam.Role;
 import software.amazon.awscdk.services.lambda.Alias;
 import software.amazon.awscdk.services.lambda.Function;
@@ -65,8 +59,7 @@ final class WindowedResources implements ModeResources {
         this.bucketFunction = createBucketFunction();
         this.bucketAlias = factory.publish(bucketFunction, "BucketLiveAlias",
                 "the bucket runner invokes the '" + PunctualExpiry.ALIAS_NAME + "' alias of the current version");
-        this.runnerIdentity = StateMachineIdentity.unique(factory.scope(), factory.props(),
-                PunctualExpiry.BUCKET_RUNNER_STATE_MACHINE_SUFFIX);
+        this.runnerIdentity = identity.beside(factory.scope(), factory.props(), RUNNER_SUFFIX);
         this.runner = createBucketRunner();
         this.stateMachine = createBucketStateMachine();
         new BucketHealing(factory.scope(), "BucketHealing", identity.arn(), bucketAlias, bucketFunctionRole, bucketFunctionLogs,
@@ -82,16 +75,8 @@ final class WindowedResources implements ModeResources {
      * and every indexed item still has native TTL as its backstop.
      */
     private Table createScheduleIndex() {
-        return Table.Builder.create(factory.scope(), "ScheduleIndex")
-                .partitionKey(Attribute.builder().name(ScheduleIndexTable.PARTITION_KEY).type(AttributeType.STRING)
-                        .build())
-                .sortKey(Attribute.builder().name(ScheduleIndexTable.SORT_KEY).type(AttributeType.STRING).build())
-                .billingMode(BillingMode.PAY_PER_REQUEST)
-                .encryption(TableEncryption.AWS_MANAGED)
-                .pointInTimeRecoverySpecification(PointInTimeRecoverySpecification.builder()
-                        .pointInTimeRecoveryEnabled(true).build())
+        return factory.ownTable("ScheduleIndex", ScheduleIndexTable.PARTITION_KEY, ScheduleIndexTable.SORT_KEY)
                 .timeToLiveAttribute(ScheduleIndexTable.EXPIRES_AT)
-                .removalPolicy(RemovalPolicy.DESTROY)
                 .build();
     }
 
@@ -156,6 +141,9 @@ final class WindowedResources implements ModeResources {
                         .resourceName(SYNC_RULE).arnFormat(ArnFormat.SLASH_RESOURCE_NAME).build())));
         return machine;
     }
+
+    /** What the runner's name adds to the bucket machine's ({@link PunctualExpiry#BUCKET_RUNNER_STATE_MACHINE_SUFFIX}). */
+    static final String RUNNER_SUFFIX = "-runner";
 
     /** The rule Step Functions manages in the account to hear that a {@code .sync} child has ended. */
     static final String SYNC_RULE = "StepFunctionsGetEventsForStepFunctionsExecutionRule";

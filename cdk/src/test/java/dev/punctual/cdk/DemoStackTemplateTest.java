@@ -38,7 +38,8 @@ class DemoStackTemplateTest {
 
     @Test
     void table_hasNewAndOldImagesStream_nativeTtl_onDemand_andPointInTimeRecovery() {
-        JsonNode table = template.single("AWS::DynamoDB::Table");
+        assertThat(template.ofType("AWS::DynamoDB::Table")).as("the demo table and the backfill's progress table").hasSize(2);
+        JsonNode table = template.propertiesOf(((DemoTableStack) demo.stack()).table());
         assertThat(table.at("/StreamSpecification/StreamViewType").asText()).isEqualTo("NEW_AND_OLD_IMAGES");
         assertThat(table.at("/TimeToLiveSpecification/AttributeName").asText()).isEqualTo(TTL);
         assertThat(table.at("/TimeToLiveSpecification/Enabled").asBoolean()).isTrue();

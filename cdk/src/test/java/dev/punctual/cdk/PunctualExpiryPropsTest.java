@@ -47,7 +47,7 @@ class PunctualExpiryPropsTest {
         assertThat(props.maxRecordAge()).isEqualTo(StreamWiring.DEFAULT_MAX_RECORD_AGE);
         assertThat(props.maxConcurrency()).isEqualTo(StreamWiring.DEFAULT_MAX_CONCURRENCY);
         assertThat(props.parallelizationFactor()).isEqualTo(1);
-        assertThat(props.cancellation()).isTrue();
+        assertThat(props.cancelStale()).isTrue();
         assertThat(props.tracing()).isFalse();
         assertThat(props.logLevel()).isEqualTo(ApplicationLogLevel.INFO);
         assertThat(props.alarmTopic()).isEmpty();
@@ -64,13 +64,13 @@ class PunctualExpiryPropsTest {
     }
 
     @Test
-    void build_whenWindowed_cancellationIsOff_andAskingForItIsRejected() {
-        assertThat(valid().mode(ExpiryMode.WINDOWED).build().cancellation()).isFalse();
-        assertThat(valid().mode(ExpiryMode.WINDOWED).cancellation(false).build().cancellation()).isFalse();
-        assertThatThrownBy(() -> valid().mode(ExpiryMode.WINDOWED).cancellation(true).build())
+    void build_whenWindowed_cancelStaleIsOff_andAskingForItIsRejected() {
+        assertThat(valid().mode(ExpiryMode.WINDOWED).build().cancelStale()).isFalse();
+        assertThat(valid().mode(ExpiryMode.WINDOWED).cancelStale(false).build().cancelStale()).isFalse();
+        assertThatThrownBy(() -> valid().mode(ExpiryMode.WINDOWED).cancelStale(true).build())
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("windowed mode never stops executions");
-        assertThat(valid().cancellation(false).build().cancellation()).isFalse();
+        assertThat(valid().cancelStale(false).build().cancelStale()).isFalse();
     }
 
     @Test

@@ -1,8 +1,9 @@
 package dev.punctual.cdk;
 
 import static dev.punctual.cdk.TemplateParameters.ALARM_TOPIC_ARN;
+import static dev.punctual.cdk.TemplateParameters.BACKFILL_ON_CREATE;
 import static dev.punctual.cdk.TemplateParameters.BATCH_SIZE;
-import static dev.punctual.cdk.TemplateParameters.CANCELLATION;
+import static dev.punctual.cdk.TemplateParameters.CANCEL_STALE;
 import static dev.punctual.cdk.TemplateParameters.EXPIRY_EVENT_BUS_NAME;
 import static dev.punctual.cdk.TemplateParameters.INCLUDE_OLD_IMAGE;
 import static dev.punctual.cdk.TemplateParameters.LAG_ALARM_THRESHOLD_MS;
@@ -21,6 +22,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.punctual.statemachine.BackfillWorkflow;
 import dev.punctual.statemachine.ExpiryMode;
 import dev.punctual.statemachine.PunctualVersion;
 import java.time.Duration;
@@ -62,14 +64,14 @@ class PunctualTemplateStackTest {
     /** The two parameters without a default. */
     static final Map<String, String> REQUIRED = Map.of(TABLE_STREAM_ARN, STREAM_ARN, TTL_ATTRIBUTE, TTL);
 
-    /** Every other parameter away from its default (Cancellation only where the mode reads it). */
+    /** Every other parameter away from its default (CancelStale only where the mode reads it). */
     static final Map<String, String> CHANGED = Map.ofEntries(
             Map.entry(BATCH_SIZE, "500"), Map.entry(PARALLELIZATION_FACTOR, "4"),
             Map.entry(MAX_RETRY_ATTEMPTS, "3"), Map.entry(MAX_RECORD_AGE_SECONDS, "7200"),
             Map.entry(MAX_CONCURRENCY, "64"), Map.entry(EXPIRY_EVENT_BUS_NAME, BUS),
             Map.entry(INCLUDE_OLD_IMAGE, "true"), Map.entry(LAG_ALARM_THRESHOLD_MS, "2500"),
             Map.entry(ALARM_TOPIC_ARN, TOPIC_ARN), Map.entry(TRACING, "true"), Map.entry(LOG_LEVEL, "DEBUG"),
-            Map.entry(LOG_RETENTION_DAYS, "90"));
+            Map.entry(LOG_RETENTION_DAYS, "90"), Map.entry(BACKFILL_ON_CREATE, "true"));
 
     private static PunctualTemplateStack stack;
     private static JsonNode template;
@@ -96,7 +98,7 @@ class PunctualTemplateStackTest {
         if (changed) {
             values.putAll(CHANGED);
             if (mode == ExpiryMode.PER_ITEM) {
-                values.put(CANCELLATION, "false");
+                values.put(CANCEL_STALE, "false");
             }
         }
         JsonNode rendered = RenderedTemplate.render(template, values);
@@ -127,21 +129,24 @@ class PunctualTemplateStackTest {
         return Stream.of(
                 change(ExpiryMode.PER_ITEM, TTL_ATTRIBUTE, "expiresAt", Set.of(
                         "PerItem/Function/Resource Environment", "PerItem/Function/CurrentVersion/Resource Description",
-                        perItemMapping + " FilterCriteria")),
+                        perItemMapping + " FilterCriteria", "PerItem/Backfill/Function/Resource Environment")),
                 change(ExpiryMode.WINDOWED, TTL_ATTRIBUTE, "expiresAt", Set.of(
                         "Windowed/Function/Resource Environment", "Windowed/Function/CurrentVersion/Resource Description",
-                        "Windowed/BucketFunction/CurrentVersion/Resource Description", windowedMapping + " FilterCriteria")),
+                        "Windowed/BucketFunction/CurrentVersion/Resource Description", windowedMapping + " FilterCriteria",
+                        "Windowed/Backfill/Function/Resource Environment")),
                 change(ExpiryMode.PER_ITEM, TABLE_STREAM_ARN,
                         "arn:aws:dynamodb:eu-west-1:123456789012:table/sessions/stream/2025-01-01T00:00:00.000", Set.of(
                         perItemMapping + " EventSourceArn",
                         "PerItem/FunctionRole/DefaultPolicy/Resource PolicyDocument",
                         "PerItem/StateMachine/Role/DefaultPolicy/Resource PolicyDocument",
                         "PerItem/ExpiryLagAlarm/Resource Dimensions", "PerItem/BackstopWinsAlarm/Resource Dimensions",
-                        "PerItem/Dashboard/Resource DashboardBody", "Outputs TableName")),
-                change(ExpiryMode.PER_ITEM, CANCELLATION, "false", Set.of(
+                        "PerItem/Dashboard/Resource DashboardBody", "Outputs TableName",
+                        "PerItem/Backfill/Function/Resource Environment",
+                        "PerItem/Backfill/FunctionRole/DefaultPolicy/Resource PolicyDocument")),
+                change(ExpiryMode.PER_ITEM, CANCEL_STALE, "false", Set.of(
                         "PerItem/Function/Resource Environment", "PerItem/Function/CurrentVersion/Resource Description",
                         "PerItem/FunctionRole/DefaultPolicy/Resource PolicyDocument")),
-                change(ExpiryMode.WINDOWED, CANCELLATION, "false", Set.of(
+                change(ExpiryMode.WINDOWED, CANCEL_STALE, "false", Set.of(
                         "Windowed/Function/CurrentVersion/Resource Description",
                         "Windowed/BucketFunction/CurrentVersion/Resource Description")),
                 change(ExpiryMode.PER_ITEM, BATCH_SIZE, "500", Set.of(perItemMapping + " BatchSize")),
@@ -166,12 +171,17 @@ class PunctualTemplateStackTest {
                         "BackstopWins"))),
                 change(ExpiryMode.WINDOWED, ALARM_TOPIC_ARN, TOPIC_ARN, alarmActions("Windowed", List.of("IteratorAge",
                         "FunctionErrors", "DeadLetters", "ExecutionsFailed", "ExecutionsTimedOut", "BucketFunctionErrors",
-                        "ExpiryLag", "BackstopWins"))),
+                        "ExpiryLag", "BackstopWins", "BucketHealing/BucketsAbandoned",
+                        "BucketHealing/HealingDeliveriesFailed"))),
                 change(ExpiryMode.PER_ITEM, TRACING, "true", Set.of(
                         "PerItem/Function/Resource TracingConfig", "PerItem/Function/CurrentVersion/Resource Description",
                         "PerItem/FunctionRole/DefaultPolicy/Resource PolicyDocument",
                         "PerItem/StateMachine/Resource TracingConfiguration",
-                        "PerItem/StateMachine/Role/DefaultPolicy/Resource PolicyDocument")),
+                        "PerItem/StateMachine/Role/DefaultPolicy/Resource PolicyDocument",
+                        "PerItem/Backfill/Function/Resource TracingConfig",
+                        "PerItem/Backfill/FunctionRole/DefaultPolicy/Resource PolicyDocument",
+                        "PerItem/Backfill/StateMachine/Resource TracingConfiguration",
+                        "PerItem/Backfill/StateMachine/Role/DefaultPolicy/Resource PolicyDocument")),
                 change(ExpiryMode.WINDOWED, TRACING, "true", Set.of(
                         "Windowed/Function/Resource TracingConfig", "Windowed/Function/CurrentVersion/Resource Description",
                         "Windowed/FunctionRole/DefaultPolicy/Resource PolicyDocument",
@@ -181,15 +191,22 @@ class PunctualTemplateStackTest {
                         "Windowed/BucketStateMachine/Resource TracingConfiguration",
                         "Windowed/BucketStateMachine/Role/DefaultPolicy/Resource PolicyDocument",
                         "Windowed/BucketRunnerStateMachine/Resource TracingConfiguration",
-                        "Windowed/BucketRunnerStateMachine/Role/DefaultPolicy/Resource PolicyDocument")),
+                        "Windowed/BucketRunnerStateMachine/Role/DefaultPolicy/Resource PolicyDocument",
+                        "Windowed/Backfill/Function/Resource TracingConfig",
+                        "Windowed/Backfill/FunctionRole/DefaultPolicy/Resource PolicyDocument",
+                        "Windowed/Backfill/StateMachine/Resource TracingConfiguration",
+                        "Windowed/Backfill/StateMachine/Role/DefaultPolicy/Resource PolicyDocument")),
                 change(ExpiryMode.WINDOWED, LOG_LEVEL, "DEBUG", Set.of(
                         "Windowed/Function/Resource Environment", "Windowed/Function/CurrentVersion/Resource Description",
                         "Windowed/BucketFunction/Resource Environment",
-                        "Windowed/BucketFunction/CurrentVersion/Resource Description")),
+                        "Windowed/BucketFunction/CurrentVersion/Resource Description",
+                        "Windowed/Backfill/Function/Resource Environment")),
                 change(ExpiryMode.WINDOWED, LOG_RETENTION_DAYS, "90", Set.of(
                         "Windowed/FunctionLogs/Resource RetentionInDays",
                         "Windowed/StateMachineLogs/Resource RetentionInDays",
-                        "Windowed/BucketFunctionLogs/Resource RetentionInDays")));
+                        "Windowed/BucketFunctionLogs/Resource RetentionInDays",
+                        "Windowed/Backfill/FunctionLogs/Resource RetentionInDays",
+                        "Windowed/Backfill/StateMachineLogs/Resource RetentionInDays")));
     }
 
     /**
@@ -268,7 +285,7 @@ class PunctualTemplateStackTest {
         Map<String, String> values = new HashMap<>(REQUIRED);
         values.put(TTL_ATTRIBUTE, longest);
         values.put(EXPIRY_EVENT_BUS_NAME, longest);
-        values.put(CANCELLATION, "false");
+        values.put(CANCEL_STALE, "false");
         values.put(MAX_CONCURRENCY, "256");
         values.put(LOG_LEVEL, "DEBUG");
         values.put(TRACING, "false");
@@ -304,7 +321,28 @@ class PunctualTemplateStackTest {
     @Test
     void everyResource_belongsToOneMode() {
         template.path("Resources").fields().forEachRemaining(resource -> assertThat(
-                resource.getValue().path("Condition").asText()).as(resource.getKey()).isIn("IsPerItem", "IsWindowed"));
+                resource.getValue().path("Condition").asText()).as(resource.getKey())
+                .isIn("IsPerItem", "IsWindowed", "PerItemBackfillOnCreate", "WindowedBackfillOnCreate"));
+        assertThat(template.at("/Conditions/WindowedBackfillOnCreate/Fn::And/0/Condition").asText()).isEqualTo("IsWindowed");
+    }
+
+    @Test
+    void backfillOnCreate_addsTheModesStartOfOneRun_andTheGrantItNeeds_andNothingElse() {
+        for (ExpiryMode mode : ExpiryMode.values()) {
+            Map<String, String> off = new HashMap<>(REQUIRED);
+            off.put(MODE, mode.label());
+            Map<String, String> on = new HashMap<>(off);
+            on.put(BACKFILL_ON_CREATE, "true");
+            String prefix = PunctualTemplateStack.pascalCase(mode) + "/Backfill/";
+
+            assertThat(changedProperties(off, on)).as(mode.label()).containsExactlyInAnyOrder(
+                    prefix + "StartOnCreate/Default ServiceToken",
+                    prefix + "StartOnCreate/Default " + BackfillWorkflow.ON_CREATE_STATE_MACHINE_ARN,
+                    prefix + "StartOnCreate/Default " + BackfillWorkflow.ON_CREATE_TABLE,
+                    prefix + "FunctionRole/DefaultPolicy/Resource PolicyDocument");
+            assertThat(paths(RenderedTemplate.render(template, off))).as("off by default")
+                    .doesNotContain(prefix + "StartOnCreate/Default");
+        }
     }
 
     @Test
@@ -409,7 +447,8 @@ class PunctualTemplateStackTest {
         App app = new App();
         Stack reference = new Stack(app, "Reference");
         ITable table = PunctualExpiry.importTable(reference, "Table", TABLE, STREAM_ARN);
-        PunctualExpiryProps.Builder props = PunctualExpiryProps.builder().table(table).ttlAttribute(TTL).mode(mode);
+        PunctualExpiryProps.Builder props = PunctualExpiryProps.builder().table(table).ttlAttribute(TTL).mode(mode)
+                .backfillOnCreate(changed);
         if (changed) {
             props.batchSize(500).parallelizationFactor(4).maxRetryAttempts(3).maxRecordAge(Duration.ofHours(2))
                     .maxConcurrency(64)
@@ -418,7 +457,7 @@ class PunctualTemplateStackTest {
                     .alarmTopic(Topic.fromTopicArn(reference, "Topic", TOPIC_ARN))
                     .tracing(true).logLevel(ApplicationLogLevel.DEBUG).logRetention(RetentionDays.THREE_MONTHS);
             if (mode == ExpiryMode.PER_ITEM) {
-                props.cancellation(false);
+                props.cancelStale(false);
             }
         }
         new PunctualExpiry(reference, "Expiry", props.build());

@@ -40,7 +40,7 @@ final class SynthesizedStacks {
     }
 
     /**
-     * An imported table with cancellation off, tracing on, an alarm topic, non-default tuning, and expiry
+     * An imported table with cancelStale off, tracing on, an alarm topic, non-default tuning, and expiry
      * events with old images to an imported bus, cdk-nag included.
      */
     static Synthesized attached() {
@@ -78,7 +78,7 @@ final class SynthesizedStacks {
             Aspects.of(app).add(new AwsSolutionsChecks());
             ExistingTableStack stack = new ExistingTableStack(app, "Attached", StackProps.builder().build(),
                     ATTACHED_TABLE, ATTACHED_STREAM_ARN, ATTACHED_TTL, builder -> builder
-                            .cancellation(false)
+                            .cancelStale(false)
                             .tracing(true)
                             .alarmTopic(Topic.fromTopicArn(new Stack(app, "Shared"), "AlarmTopic", ALARM_TOPIC_ARN))
                             .batchSize(500)

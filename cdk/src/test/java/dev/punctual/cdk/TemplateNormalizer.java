@@ -48,8 +48,10 @@ final class TemplateNormalizer {
             if (each instanceof CfnResource resource) {
                 // The element's own logical ID, which honours overrides (a function version's carries a hash).
                 String logicalId = stack.resolve(resource.getLogicalId()).toString();
+                // A rule's permission to invoke its target is named after the target's unique id, which hashes
+                // the target's full path: the same permission in another stack has another name.
                 pathByLogicalId.put(logicalId, resource.getNode().getPath().substring(prefix.length())
-                        .replace(tableId, "<table>"));
+                        .replace(tableId, "<table>").replaceAll("/AllowEventRule[A-Za-z0-9]+$", "/AllowEventRule<target>"));
             }
         }
     }

@@ -48,7 +48,7 @@ class WindowedStackTemplateTest {
     @Test
     void scheduleIndex_hasTheContractsKeys_nativeTtl_encryption_pointInTimeRecovery_andOnDemand() {
         assertThat(expiry.mode()).isEqualTo(ExpiryMode.WINDOWED);
-        assertThat(template.ofType("AWS::DynamoDB::Table")).hasSize(2);
+        assertThat(template.ofType("AWS::DynamoDB::Table")).as("the demo table, the index, the backfill's progress").hasSize(3);
         JsonNode index = template.propertiesOf(expiry.scheduleIndex().orElseThrow());
         assertThat(index.path("KeySchema").toString()).isEqualTo("[{\"AttributeName\":\"" + ScheduleIndexTable.PARTITION_KEY
                 + "\",\"KeyType\":\"HASH\"},{\"AttributeName\":\"" + ScheduleIndexTable.SORT_KEY + "\",\"KeyType\":\"RANGE\"}]");
@@ -65,7 +65,8 @@ class WindowedStackTemplateTest {
 
     @Test
     void functions_streamHandlerAndBucketFunction_java21Arm64_snapStartOnAPublishedAlias() {
-        assertThat(template.ofType("AWS::Lambda::Function")).hasSize(2);
+        assertThat(template.ofType("AWS::Lambda::Function")).as("these two and the backfill's, which also starts itself"
+                + " on first deployment").hasSize(3);
         JsonNode stream = template.propertiesOf(expiry.function());
         JsonNode bucket = template.propertiesOf(expiry.bucketFunction().orElseThrow());
         assertThat(stream.path("Handler").asText()).isEqualTo("dev.punctual.functions.ExpiryStreamHandler::handleRequest");
@@ -126,8 +127,11 @@ class WindowedStackTemplateTest {
 
     @Test
     void bucketStateMachine_standard_withExpireBucketInlined_andTheRunnerSubstituted() {
-        assertThat(template.ofType("AWS::StepFunctions::StateMachine")).as("the bucket machine and its runner, no expire-item machine")
-                .hasSize(2);
+        assertThat(template.ofType("AWS::StepFunctions::StateMachine").keySet())
+                .as("the bucket machine, its runner and the backfill's, no expire-item machine")
+                .containsExactlyInAnyOrder(template.logicalId(expiry.stateMachine()),
+                        template.logicalId(expiry.bucketRunner().orElseThrow()),
+                        template.logicalId(expiry.backfill().stateMachine()));
         JsonNode machine = template.propertiesOf(expiry.stateMachine());
         assertThat(machine.path("StateMachineType").asText()).isEqualTo("STANDARD");
         assertThat(machine.path("DefinitionS3Location").isMissingNode()).isTrue();

@@ -7,9 +7,10 @@ import java.time.Instant;
 
 /**
  * A token bucket: up to {@code rate} permits a second on average, bursts of at most one second's
- * worth. Shared by the scan segments, so the rate is the backfill's total.
+ * worth. Backfill paces one segment's StartExecution calls with it, at the segment's share of the run's
+ * rate.
  */
-final class RateLimiter {
+public final class RateLimiter {
 
     private final double rate;
     private final double capacity;
@@ -19,7 +20,7 @@ final class RateLimiter {
     private Instant refilledAt;
 
     /** @param rate permits per second; {@code 0} for no limit */
-    RateLimiter(double rate, Clock clock, Sleeper sleeper) {
+    public RateLimiter(double rate, Clock clock, Sleeper sleeper) {
         if (rate < 0 || Double.isNaN(rate) || Double.isInfinite(rate)) {
             throw new IllegalArgumentException("rate must be a finite number of items per second, 0 for no limit; got " + rate);
         }
@@ -32,7 +33,7 @@ final class RateLimiter {
     }
 
     /** Takes one permit, waiting for it if the bucket is empty. */
-    synchronized void acquire() throws InterruptedException {
+    public synchronized void acquire() throws InterruptedException {
         if (rate == 0) {
             return;
         }

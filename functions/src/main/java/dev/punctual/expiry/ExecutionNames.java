@@ -52,6 +52,7 @@ public final class ExecutionNames {
     private static final byte[] BUCKET_DOMAIN = "punctual/bucket/v1".getBytes(StandardCharsets.UTF_8);
     private static final byte[] EVENT_DOMAIN = "punctual/expiry-event/v1".getBytes(StandardCharsets.UTF_8);
     private static final byte[] CHUNK_DOMAIN = "punctual/chunk/v1".getBytes(StandardCharsets.UTF_8);
+    private static final byte[] BACKFILL_DOMAIN = "punctual/backfill/v1".getBytes(StandardCharsets.UTF_8);
     /** Base32 characters of the table digest in a bucket name: tells apart tables whose labels are cut alike. */
     private static final int TABLE_DIGEST_CHARS = 6;
 
@@ -99,6 +100,32 @@ public final class ExecutionNames {
         field(sha, table.getBytes(StandardCharsets.UTF_8));
         return INSTANT_LABEL.format(start) + '-' + level + '-' + tableLabel(table) + '-'
                 + base32(sha.digest(), TABLE_DIGEST_CHARS);
+    }
+
+    /**
+     * The id of a backfill run begun at {@code startedAt} by the execution {@code executionArn}:
+     * {@code <start>-<digest>}, e.g. {@code 20261121T230512Z-k2x7qa}. The same execution (a retried
+     * step) derives the same id; two executions beginning in the same second derive different ones.
+     */
+    public static String backfillRunId(Instant startedAt, String executionArn) {
+        MessageDigest sha = sha256();
+        field(sha, BACKFILL_DOMAIN);
+        field(sha, executionArn.getBytes(StandardCharsets.UTF_8));
+        return INSTANT_LABEL.format(startedAt) + '-' + base32(sha.digest(), TABLE_DIGEST_CHARS);
+    }
+
+    /**
+     * The name of the execution that carries run {@code runId} on after {@code executionArn} spent its
+     * share of history: {@code backfill-<table>-<run id>-<digest of the predecessor>}, at most 68
+     * characters. Derived from the predecessor, so a retried start names the same successor, and a run
+     * started again by hand and continued later names another.
+     */
+    public static String backfillSuccessorName(String table, String runId, String executionArn) {
+        MessageDigest sha = sha256();
+        field(sha, BACKFILL_DOMAIN);
+        field(sha, runId.getBytes(StandardCharsets.UTF_8));
+        field(sha, executionArn.getBytes(StandardCharsets.UTF_8));
+        return "backfill-" + tableLabel(table) + '-' + runId + '-' + base32(sha.digest(), 8);
     }
 
     /**

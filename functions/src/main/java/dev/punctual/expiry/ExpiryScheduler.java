@@ -39,7 +39,16 @@ public final class ExpiryScheduler implements Scheduler {
         /** Stale executions were stopped (or there were none left to stop) and nothing started. */
         STOPPED,
         /** Nothing to do. */
-        IGNORED
+        IGNORED;
+
+        /** An execution holds the item after a start, whether this one started it or found it pending. */
+        @Override
+        public Effect effect() {
+            return switch (this) {
+                case STARTED, RESTARTED, ALREADY_PENDING -> Effect.PENDING;
+                case STOPPED, IGNORED -> Effect.NONE;
+            };
+        }
     }
 
     /**

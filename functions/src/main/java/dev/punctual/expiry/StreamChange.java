@@ -63,8 +63,12 @@ public record StreamChange(
         return Optional.ofNullable(approximateCreation);
     }
 
-    /** An INSERT as a Scan sees an existing item: the backfill feeds items through the rules this way. */
-    public static StreamChange existingItem(String table, ItemKey key, AttributeText ttl) {
-        return new StreamChange(table, EventName.INSERT, key, false, null, true, ttl, "", Writer.UNKNOWN, null);
+    /**
+     * An INSERT as a Scan sees an existing item: the backfill feeds items through the rules this way.
+     * {@code position} (the item's place in its Scan page) stands in for the sequence number a batch
+     * processor reports a failure by.
+     */
+    public static StreamChange existingItem(String table, ItemKey key, AttributeText ttl, String position) {
+        return new StreamChange(table, EventName.INSERT, key, false, null, true, ttl, position, Writer.UNKNOWN, null);
     }
 }

@@ -15,6 +15,11 @@ public enum Unscheduled implements Outcome, Scheduled {
     }
 
     @Override
+    public Effect effect() {
+        return Effect.NONE;
+    }
+
+    @Override
     public Optional<String> executionName() {
         return Optional.empty();
     }

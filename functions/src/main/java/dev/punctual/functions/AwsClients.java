@@ -7,12 +7,15 @@ import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.core.retry.RetryMode;
+import software.amazon.awssdk.http.SdkHttpClient;
 import software.amazon.awssdk.http.apache5.Apache5HttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClientBuilder;
 import software.amazon.awssdk.services.eventbridge.EventBridgeClient;
 import software.amazon.awssdk.services.eventbridge.EventBridgeClientBuilder;
+import software.amazon.awssdk.services.sfn.SfnClient;
+import software.amazon.awssdk.services.sfn.SfnClientBuilder;
 
 /**
  * How the functions build their SDK clients: once per container, with the standard retry mode and
@@ -75,6 +78,28 @@ final class AwsClients {
                         .apiCallAttemptTimeout(ATTEMPT_TIMEOUT));
         boolean local = local(settings.dynamoDbEndpoint().isPresent(), settings);
         settings.dynamoDbEndpoint().ifPresent(builder::endpointOverride);
+        return builder.credentialsProvider(credentials(local)).region(region(local, settings)).build();
+    }
+
+    /**
+     * A Step Functions client configured from {@code settings}, its requests carried by {@code transport}
+     * (the local runtime's in-process route to its engine) when given, else by its own HTTP client.
+     */
+    static SfnClient stepFunctions(ExpirySettings settings, SdkHttpClient transport) {
+        SfnClientBuilder builder = SfnClient.builder();
+        if (transport == null) {
+            builder.httpClientBuilder(Apache5HttpClient.builder()
+                    .maxConnections(settings.maxConcurrency())
+                    .connectionTimeout(Duration.ofSeconds(2))
+                    .socketTimeout(ATTEMPT_TIMEOUT));
+        } else {
+            builder.httpClient(transport);
+        }
+        builder.overrideConfiguration(o -> o.retryStrategy(RetryMode.STANDARD)
+                .apiCallTimeout(API_CALL_TIMEOUT)
+                .apiCallAttemptTimeout(ATTEMPT_TIMEOUT));
+        boolean local = local(settings.stepFunctionsEndpoint().isPresent(), settings);
+        settings.stepFunctionsEndpoint().ifPresent(builder::endpointOverride);
         return builder.credentialsProvider(credentials(local)).region(region(local, settings)).build();
     }
 }

@@ -1,6 +1,7 @@
 package dev.punctual.functions;
 
 import dev.punctual.statemachine.Arns;
+import dev.punctual.statemachine.BackfillWorkflow;
 import dev.punctual.statemachine.ExpiryEvents;
 import dev.punctual.statemachine.ExpiryMode;
 import dev.punctual.statemachine.StreamWiring;
@@ -14,8 +15,9 @@ import java.util.regex.Pattern;
 
 /**
  * A function's configuration: the one place the environment is read (the variables named in
- * {@link StreamWiring} and {@link ExpiryEvents}, and what Lambda itself sets). Anything missing or
- * malformed fails at start-up with a message naming the variable, rather than on the first record.
+ * {@link StreamWiring}, {@link ExpiryEvents} and {@link BackfillWorkflow}, and what Lambda itself sets).
+ * Anything missing or malformed fails at start-up with a message naming the variable, rather than on the
+ * first record.
  */
 public final class ExpirySettings {
 
@@ -44,8 +46,32 @@ public final class ExpirySettings {
     private final URI eventsEndpoint;
     private final boolean inLambda;
     private final boolean accessKeyInEnvironment;
+    private final String backfillProgressTable;
+    private final String backfillTable;
 
-    private ExpirySettings(Map<String, String> environment, boolean ttlAttributeRequired) {
+    /**
+     * Which function reads the settings: each needs a different part of the environment. The schedule
+     * table is not among the differences: whoever uses it asks for it ({@link #scheduleTable()}).
+     */
+    private enum Reader {
+        /** The TTL attribute is required. */
+        STREAM_HANDLER(true, StreamWiring.DEFAULT_MAX_CONCURRENCY),
+        /** The TTL attribute comes with each bucket. */
+        BUCKET_FUNCTION(false, StreamWiring.DEFAULT_BUCKET_CONCURRENCY),
+        /** The TTL attribute is a default each run may override; the progress table is required. */
+        BACKFILL_FUNCTION(false, StreamWiring.DEFAULT_MAX_CONCURRENCY);
+
+        final boolean ttlAttributeRequired;
+        final int defaultConcurrency;
+
+        Reader(boolean ttlAttributeRequired, int defaultConcurrency) {
+            this.ttlAttributeRequired = ttlAttributeRequired;
+            this.defaultConcurrency = defaultConcurrency;
+        }
+    }
+
+    private ExpirySettings(Map<String, String> environment, Reader reader) {
+        boolean ttlAttributeRequired = reader.ttlAttributeRequired;
         String arn = required(environment, StreamWiring.ENV_STATE_MACHINE_ARN);
         Matcher matcher = STATE_MACHINE_ARN.matcher(arn);
         if (!matcher.matches()) {
@@ -71,15 +97,12 @@ public final class ExpirySettings {
                 environment.get(StreamWiring.ENV_STEP_FUNCTIONS_ENDPOINT));
         this.dynamoDbEndpoint = endpoint(StreamWiring.ENV_DYNAMODB_ENDPOINT, environment.get(StreamWiring.ENV_DYNAMODB_ENDPOINT));
         this.mode = mode(environment.get(StreamWiring.ENV_MODE));
-        String table = environment.get(StreamWiring.ENV_SCHEDULE_TABLE);
-        this.scheduleTable = table == null || table.isBlank() ? null : table.strip();
-        this.maxConcurrency = maxConcurrency(environment.get(StreamWiring.ENV_MAX_CONCURRENCY),
-                ttlAttributeRequired ? StreamWiring.DEFAULT_MAX_CONCURRENCY : StreamWiring.DEFAULT_BUCKET_CONCURRENCY);
+        this.scheduleTable = optional(environment, StreamWiring.ENV_SCHEDULE_TABLE);
+        this.maxConcurrency = maxConcurrency(environment.get(StreamWiring.ENV_MAX_CONCURRENCY), reader.defaultConcurrency);
         // A mode that cannot stop stale executions ignores the flag rather than failing on it.
         this.cancelStale = flag(StreamWiring.ENV_CANCEL_STALE, environment.get(StreamWiring.ENV_CANCEL_STALE), true)
                 && mode.stopsStaleExecutions();
-        String bus = environment.get(ExpiryEvents.ENV_EVENT_BUS);
-        this.eventBus = bus == null || bus.isBlank() ? null : bus.strip();
+        this.eventBus = optional(environment, ExpiryEvents.ENV_EVENT_BUS);
         this.includeOldImage = flag(ExpiryEvents.ENV_INCLUDE_OLD_IMAGE, environment.get(ExpiryEvents.ENV_INCLUDE_OLD_IMAGE), false);
         if (includeOldImage && eventBus == null) {
             throw new IllegalArgumentException("Environment variable " + ExpiryEvents.ENV_INCLUDE_OLD_IMAGE
@@ -88,6 +111,8 @@ public final class ExpirySettings {
         this.eventsEndpoint = endpoint(ExpiryEvents.ENV_EVENTS_ENDPOINT, environment.get(ExpiryEvents.ENV_EVENTS_ENDPOINT));
         this.inLambda = environment.containsKey(LAMBDA_FUNCTION_NAME);
         this.accessKeyInEnvironment = environment.containsKey(AWS_ACCESS_KEY_ID);
+        this.backfillProgressTable = optional(environment, BackfillWorkflow.ENV_PROGRESS_TABLE);
+        this.backfillTable = optional(environment, BackfillWorkflow.ENV_TABLE);
     }
 
     /**
@@ -96,7 +121,7 @@ public final class ExpirySettings {
      * @throws IllegalArgumentException naming the variable that is missing or malformed
      */
     public static ExpirySettings fromEnvironment(Map<String, String> environment) {
-        return new ExpirySettings(environment, true);
+        return new ExpirySettings(environment, Reader.STREAM_HANDLER);
     }
 
     /**
@@ -106,7 +131,19 @@ public final class ExpirySettings {
      * @throws IllegalArgumentException naming the variable that is missing or malformed
      */
     public static ExpirySettings forBucketFunction(Map<String, String> environment) {
-        return new ExpirySettings(environment, false);
+        return new ExpirySettings(environment, Reader.BUCKET_FUNCTION);
+    }
+
+    /**
+     * Reads the backfill function's settings: the state machine is the one the mode schedules with
+     * ({@code expire-item}, or {@code expire-bucket} when windowed), the TTL attribute is a default each
+     * run may override, and the function asks for {@link #backfillProgressTable()} (and, windowed, the
+     * schedule table) while it is built.
+     *
+     * @throws IllegalArgumentException naming the variable that is missing or malformed
+     */
+    public static ExpirySettings forBackfillFunction(Map<String, String> environment) {
+        return new ExpirySettings(environment, Reader.BACKFILL_FUNCTION);
     }
 
     public String stateMachineArn() {
@@ -155,6 +192,25 @@ public final class ExpirySettings {
         return scheduleTable;
     }
 
+    /**
+     * The backfill's progress table ({@link BackfillWorkflow#ENV_PROGRESS_TABLE}), which the backfill
+     * function asks for while it is built, so a function missing it fails at start-up.
+     *
+     * @throws IllegalArgumentException naming the variable when it is not set
+     */
+    public String backfillProgressTable() {
+        if (backfillProgressTable == null) {
+            throw new IllegalArgumentException("Environment variable " + BackfillWorkflow.ENV_PROGRESS_TABLE
+                    + " is required but not set (the backfill keeps each Scan segment's position there)");
+        }
+        return backfillProgressTable;
+    }
+
+    /** The one table the backfill function may backfill ({@link BackfillWorkflow#ENV_TABLE}); empty: any it is given. */
+    public Optional<String> backfillTable() {
+        return Optional.ofNullable(backfillTable);
+    }
+
     /** The DynamoDB endpoint to use instead of AWS's (the local runtime over HTTP), if set. */
     public Optional<URI> dynamoDbEndpoint() {
         return Optional.ofNullable(dynamoDbEndpoint);
@@ -191,6 +247,11 @@ public final class ExpirySettings {
     /** The ARN of this state machine's execution named {@code executionName}. */
     public String executionArn(String executionName) {
         return Arns.execution(partition, region, account, stateMachineName, executionName);
+    }
+
+    private static String optional(Map<String, String> environment, String name) {
+        String value = environment.get(name);
+        return value == null || value.isBlank() ? null : value.strip();
     }
 
     private static String required(Map<String, String> environment, String name) {

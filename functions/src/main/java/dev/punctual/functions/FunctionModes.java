@@ -1,5 +1,6 @@
 package dev.punctual.functions;
 
+import dev.punctual.expiry.Executions;
 import dev.punctual.expiry.ExpiryScheduler;
 import dev.punctual.expiry.Scheduler;
 import dev.punctual.statemachine.ExpiryMode;
@@ -28,12 +29,22 @@ public final class FunctionModes {
      * @throws IllegalArgumentException naming the environment variable the mode needs and is not set
      */
     public static Scheduler scheduler(ExpiryMode mode, FunctionParts parts, Executor pool) {
+        return scheduler(mode, parts, parts.executions(), pool);
+    }
+
+    /**
+     * As {@link #scheduler(ExpiryMode, FunctionParts, Executor)}, starting and describing through
+     * {@code executions} instead of the parts' own: the backfill's, whose starts are paced per page.
+     *
+     * @param executions the executions of the settings' state machine, however they are reached
+     */
+    public static Scheduler scheduler(ExpiryMode mode, FunctionParts parts, Executions executions, Executor pool) {
         return switch (mode) {
-            case PER_ITEM -> new ExpiryScheduler(parts.executions());
+            case PER_ITEM -> new ExpiryScheduler(executions);
             case WINDOWED -> {
                 String indexTable = parts.settings().scheduleTable();
                 yield new BucketScheduler(new DynamoDbScheduleIndex(parts.dynamoDb(), indexTable),
-                        new DynamoDbItemDeleter(parts.dynamoDb()), parts.executions(), parts.clock(), parts.sleeper(), pool);
+                        new DynamoDbItemDeleter(parts.dynamoDb()), executions, parts.clock(), parts.sleeper(), pool);
             }
         };
     }

@@ -14,6 +14,7 @@ import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
 import software.amazon.awssdk.http.SdkHttpClient;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.sfn.SfnClient;
 
 /**
  * What a function works with, for both functions alike: its settings (the environment, read once by
@@ -34,6 +35,7 @@ public final class FunctionParts implements AutoCloseable {
     private final List<AutoCloseable> built = new ArrayList<>();
     private Executions executions;
     private DynamoDbClient dynamoDb;
+    private SfnClient stepFunctions;
     private EventBus eventBus;
     private boolean eventBusRead;
 
@@ -77,6 +79,18 @@ public final class FunctionParts implements AutoCloseable {
                     : SfnExecutions.create(settings, stepFunctionsTransport));
         }
         return executions;
+    }
+
+    /**
+     * A Step Functions client of its own, for the endpoint the settings name (through the transport when
+     * one was given), for a call on another state machine than the settings' (the backfill starting itself
+     * when CloudFormation asks it to).
+     */
+    public synchronized SfnClient stepFunctions() {
+        if (stepFunctions == null) {
+            stepFunctions = own(AwsClients.stepFunctions(settings, stepFunctionsTransport));
+        }
+        return stepFunctions;
     }
 
     /** A DynamoDB client: one of its own, for the endpoint the settings name, unless given. */

@@ -3,17 +3,13 @@ package dev.punctual.functions;
 import dev.punctual.expiry.Executions;
 import dev.punctual.expiry.ThrottledException;
 import dev.punctual.statemachine.ExpiryWorkflow;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import software.amazon.awssdk.core.exception.SdkServiceException;
-import software.amazon.awssdk.core.retry.RetryMode;
-import software.amazon.awssdk.http.apache5.Apache5HttpClient;
 import software.amazon.awssdk.http.SdkHttpClient;
 import software.amazon.awssdk.services.sfn.SfnClient;
-import software.amazon.awssdk.services.sfn.SfnClientBuilder;
 import software.amazon.awssdk.services.sfn.model.DescribeExecutionResponse;
 import software.amazon.awssdk.services.sfn.model.ExecutionAlreadyExistsException;
 import software.amazon.awssdk.services.sfn.model.ExecutionDoesNotExistException;
@@ -45,7 +41,7 @@ public final class SfnExecutions implements Executions, AutoCloseable {
      * it uses the default credential chain and the state machine's region.
      */
     public static SfnExecutions create(ExpirySettings settings) {
-        return new SfnExecutions(client(settings, null), settings);
+        return new SfnExecutions(AwsClients.stepFunctions(settings, null), settings);
     }
 
     /**
@@ -54,27 +50,7 @@ public final class SfnExecutions implements Executions, AutoCloseable {
      * transport belongs to the caller.
      */
     public static SfnExecutions create(ExpirySettings settings, SdkHttpClient transport) {
-        return new SfnExecutions(client(settings, Objects.requireNonNull(transport, "transport")), settings);
-    }
-
-    private static SfnClient client(ExpirySettings settings, SdkHttpClient transport) {
-        SfnClientBuilder builder = SfnClient.builder();
-        if (transport == null) {
-            builder.httpClientBuilder(Apache5HttpClient.builder()
-                    .maxConnections(settings.maxConcurrency())
-                    .connectionTimeout(Duration.ofSeconds(2))
-                    .socketTimeout(AwsClients.ATTEMPT_TIMEOUT));
-        } else {
-            builder.httpClient(transport);
-        }
-        builder.overrideConfiguration(o -> o.retryStrategy(RetryMode.STANDARD)
-                .apiCallTimeout(AwsClients.API_CALL_TIMEOUT)
-                .apiCallAttemptTimeout(AwsClients.ATTEMPT_TIMEOUT));
-        boolean local = AwsClients.local(settings.stepFunctionsEndpoint().isPresent(), settings);
-        settings.stepFunctionsEndpoint().ifPresent(builder::endpointOverride);
-        return builder.credentialsProvider(AwsClients.credentials(local))
-                .region(AwsClients.region(local, settings))
-                .build();
+        return new SfnExecutions(AwsClients.stepFunctions(settings, Objects.requireNonNull(transport, "transport")), settings);
     }
 
     @Override

@@ -94,10 +94,6 @@ public final class BucketScheduler implements Scheduler {
         long due() {
             return expireAt.getEpochSecond();
         }
-
-        IndexEntry entry() {
-            return new IndexEntry(key, ttl, due());
-        }
     }
 
     /** What scheduling one item did, windowed. */
@@ -107,7 +103,16 @@ public final class BucketScheduler implements Scheduler {
         /** Its TTL had passed, or its one-second bucket was sealed: deleted by the handler, at its TTL. */
         DELETED,
         /** Its TTL had passed and the item had changed or was gone: nothing deleted. */
-        SUPERSEDED
+        SUPERSEDED;
+
+        @Override
+        public Effect effect() {
+            return switch (this) {
+                case INDEXED -> Effect.PENDING;
+                case DELETED -> Effect.DELETED;
+                case SUPERSEDED -> Effect.NONE;
+            };
+        }
     }
 
     /** Where an item ended up: the outcome and, for {@link Outcome#INDEXED}, the bucket's execution. */

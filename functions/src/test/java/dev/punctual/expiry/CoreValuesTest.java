@@ -3,10 +3,12 @@ package dev.punctual.expiry;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.punctual.windowed.BucketScheduler;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -15,6 +17,29 @@ import org.junit.jupiter.api.Test;
 class CoreValuesTest {
 
     private static final Instant NOW = Instant.parse("2026-01-01T00:00:00Z");
+
+    @Test
+    void outcome_effect_saysInEveryModesWordsWhatBecameOfTheItem() {
+        Map<Outcome, Outcome.Effect> effects = new LinkedHashMap<>();
+        for (ExpiryScheduler.Outcome outcome : ExpiryScheduler.Outcome.values()) {
+            effects.put(outcome, outcome.effect());
+        }
+        for (BucketScheduler.Outcome outcome : BucketScheduler.Outcome.values()) {
+            effects.put(outcome, outcome.effect());
+        }
+        effects.put(Unscheduled.IGNORED, Unscheduled.IGNORED.effect());
+
+        assertThat(effects).containsExactly(
+                Map.entry(ExpiryScheduler.Outcome.STARTED, Outcome.Effect.PENDING),
+                Map.entry(ExpiryScheduler.Outcome.RESTARTED, Outcome.Effect.PENDING),
+                Map.entry(ExpiryScheduler.Outcome.ALREADY_PENDING, Outcome.Effect.PENDING),
+                Map.entry(ExpiryScheduler.Outcome.STOPPED, Outcome.Effect.NONE),
+                Map.entry(ExpiryScheduler.Outcome.IGNORED, Outcome.Effect.NONE),
+                Map.entry(BucketScheduler.Outcome.INDEXED, Outcome.Effect.PENDING),
+                Map.entry(BucketScheduler.Outcome.DELETED, Outcome.Effect.DELETED),
+                Map.entry(BucketScheduler.Outcome.SUPERSEDED, Outcome.Effect.NONE),
+                Map.entry(Unscheduled.IGNORED, Outcome.Effect.NONE));
+    }
 
     @Test
     void jsonText_escapesEveryControlCharacter() {

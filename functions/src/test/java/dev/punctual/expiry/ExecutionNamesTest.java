@@ -18,6 +18,26 @@ class ExecutionNamesTest {
     }
 
     @Test
+    void backfillNames_followTheExecutionThatBeganTheRun_andTheOneThatContinuesIt() {
+        String first = "arn:aws:states:us-east-1:123456789012:execution:punctual-backfill:first";
+        String second = "arn:aws:states:us-east-1:123456789012:execution:punctual-backfill:second";
+
+        String run = ExecutionNames.backfillRunId(NOW, first);
+        assertThat(run).matches("20260101T000000Z-[a-z2-7]{6}").isEqualTo(ExecutionNames.backfillRunId(NOW, first));
+        assertThat(ExecutionNames.backfillRunId(NOW, second)).as("two executions beginning in one second").isNotEqualTo(run);
+
+        String successor = ExecutionNames.backfillSuccessorName("orders", run, first);
+        assertThat(successor).matches("backfill-orders-" + run + "-[a-z2-7]{8}").hasSizeLessThanOrEqualTo(80)
+                .isEqualTo(ExecutionNames.backfillSuccessorName("orders", run, first))
+                .isNotEqualTo(ExecutionNames.backfillSuccessorName("orders", run, second))
+                .isNotEqualTo(ExecutionNames.backfillSuccessorName("orders", run + "x", first))
+                .isNotEqualTo(ExecutionNames.backfillSuccessorName("orders", "20260101T000000Z-aaaaaa", first));
+        // Pinned, as the expiry names are: a changed scheme would name a retried step's run or successor anew.
+        assertThat(run).isEqualTo("20260101T000000Z-c6os3g");
+        assertThat(successor).isEqualTo("backfill-orders-20260101T000000Z-c6os3g-5aoslbhq");
+    }
+
+    @Test
     void name_isStableAcrossVersions() {
         // Pinned: a changed scheme would start every pending item a second time after an upgrade.
         // Recomputed independently: SHA-256 over length-prefixed ("punctual/execution/v1", table,

@@ -3,6 +3,8 @@ package dev.punctual.functions;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.punctual.expiry.FakeExecutions;
+import dev.punctual.statemachine.BackfillWorkflow;
 import dev.punctual.statemachine.ExpiryMode;
 import dev.punctual.statemachine.StreamWiring;
 import java.net.URI;
@@ -102,5 +104,24 @@ class ExpirySettingsTest {
         assertThat(settings.maxConcurrency()).isEqualTo(StreamWiring.DEFAULT_BUCKET_CONCURRENCY);
         assertThatThrownBy(() -> new BucketFunction(FunctionParts.builder(ExpirySettings.forBucketFunction(environment())).build()))
                 .hasMessageContaining(StreamWiring.ENV_SCHEDULE_TABLE);
+    }
+
+    @Test
+    void forBackfillFunction_takesTheTtlAttributeAsADefault_andNeedsItsProgressTable_andWindowedItsIndex() {
+        ExpirySettings settings = ExpirySettings.forBackfillFunction(environment(StreamWiring.ENV_TTL_ATTRIBUTE, null,
+                BackfillWorkflow.ENV_PROGRESS_TABLE, " progress ", BackfillWorkflow.ENV_TABLE, "orders"));
+
+        assertThat(settings.ttlAttribute()).isNull();
+        assertThat(settings.backfillProgressTable()).isEqualTo("progress");
+        assertThat(settings.backfillTable()).contains("orders");
+        assertThat(settings.maxConcurrency()).as("the stream handler's").isEqualTo(StreamWiring.DEFAULT_MAX_CONCURRENCY);
+        assertThat(ExpirySettings.forBackfillFunction(environment(BackfillWorkflow.ENV_TABLE, " ")).backfillTable()).isEmpty();
+        assertThatThrownBy(() -> new BackfillFunction(FunctionParts.builder(ExpirySettings.forBackfillFunction(environment()))
+                .executions(new FakeExecutions()).build()))
+                .hasMessageContaining(BackfillWorkflow.ENV_PROGRESS_TABLE + " is required but not set");
+        assertThatThrownBy(() -> new BackfillFunction(FunctionParts.builder(ExpirySettings.forBackfillFunction(environment(
+                        StreamWiring.ENV_MODE, "windowed", BackfillWorkflow.ENV_PROGRESS_TABLE, "progress")))
+                .executions(new FakeExecutions()).build()))
+                .as("windowed, at start-up rather than on the first page").hasMessageContaining(StreamWiring.ENV_SCHEDULE_TABLE);
     }
 }

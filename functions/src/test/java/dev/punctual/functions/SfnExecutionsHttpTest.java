@@ -10,17 +10,15 @@ import com.amazonaws.services.lambda.runtime.tests.EventLoader;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
 import dev.punctual.expiry.Executions;
 import dev.punctual.expiry.MetricSink;
 import dev.punctual.expiry.SteppingClock;
 import dev.punctual.expiry.ThrottleBackoff;
 import dev.punctual.statemachine.StreamWiring;
+import dev.punctual.testing.LoopbackServer;
 import dev.punctual.testing.TestLambdaContext;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.ZoneOffset;
@@ -60,20 +58,18 @@ class SfnExecutionsHttpTest {
 
     private final List<Request> requests = Collections.synchronizedList(new ArrayList<>());
     private volatile Function<Request, Answer> answers = request -> Answer.ok("{}");
-    private HttpServer server;
+    private LoopbackServer server;
     private String endpoint;
 
     @BeforeEach
     void startStub() throws IOException {
-        server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-        server.createContext("/", this::answer);
-        server.start();
-        endpoint = "http://127.0.0.1:" + server.getAddress().getPort();
+        server = LoopbackServer.start(this::answer);
+        endpoint = server.endpoint();
     }
 
     @AfterEach
     void stopStub() {
-        server.stop(0);
+        server.close();
     }
 
     private void answer(HttpExchange exchange) throws IOException {

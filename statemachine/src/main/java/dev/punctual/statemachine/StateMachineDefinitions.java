@@ -23,6 +23,8 @@ public final class StateMachineDefinitions {
     public static final String EXPIRE_BUCKET_RESOURCE = "/statemachine/expire-bucket.asl.json";
     /** Classpath location of the windowed mode's bucket runner (an Express workflow). */
     public static final String RUN_BUCKET_RESOURCE = "/statemachine/run-bucket.asl.json";
+    /** Classpath location of the backfill workflow. */
+    public static final String BACKFILL_RESOURCE = "/statemachine/backfill.asl.json";
 
     private static final Pattern PLACEHOLDER = Pattern.compile("\\$\\{([A-Za-z0-9_]+)}");
 
@@ -57,6 +59,16 @@ public final class StateMachineDefinitions {
     /** {@code run-bucket.asl.json} rendered for a partition and the bucket function's ARN. */
     public static String runBucket(String partition, String bucketFunctionArn) {
         return render(runBucketTemplate(), BucketWorkflow.runnerSubstitutions(partition, bucketFunctionArn));
+    }
+
+    /** The raw text of {@code backfill.asl.json}, placeholders unrendered. */
+    public static String backfillTemplate() {
+        return load(BACKFILL_RESOURCE);
+    }
+
+    /** {@code backfill.asl.json} rendered for a partition and the backfill function's ARN. */
+    public static String backfill(String partition, String backfillFunctionArn) {
+        return render(backfillTemplate(), BackfillWorkflow.substitutions(partition, backfillFunctionArn));
     }
 
     /** Names of every {@code ${Placeholder}} in a definition, sorted. */

@@ -8,7 +8,9 @@
  *       due at once, the floor under the expiry lag;</li>
  *   <li>{@link dev.punctual.local.bench.TimerBenchmark}: the engine timer's lateness and memory;</li>
  *   <li>{@link dev.punctual.local.bench.StreamLatencyProbe}: the delay from a put to the stream poller
- *       handing its record to a function.</li>
+ *       handing its record to a function;</li>
+ *   <li>{@link dev.punctual.local.bench.BackfillBenchmark}: adopting a table that already holds items (how long
+ *       the backfill takes, open executions, heap, and how late items are deleted).</li>
  * </ul>
  * The end-to-end figures come from {@code punctual bench} and {@code punctual demo} instead.
  */

@@ -10,6 +10,10 @@ import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedExce
 import software.amazon.awssdk.services.dynamodb.model.ConsumedCapacity;
 import software.amazon.awssdk.services.dynamodb.model.DeleteItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.DeleteItemResponse;
+import software.amazon.awssdk.services.dynamodb.model.DescribeTableRequest;
+import software.amazon.awssdk.services.dynamodb.model.DescribeTableResponse;
+import software.amazon.awssdk.services.dynamodb.model.DescribeTimeToLiveRequest;
+import software.amazon.awssdk.services.dynamodb.model.DescribeTimeToLiveResponse;
 import software.amazon.awssdk.services.dynamodb.model.GetItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.GetItemResponse;
 import software.amazon.awssdk.services.dynamodb.model.PutItemRequest;
@@ -124,6 +128,18 @@ public final class MeteredDynamoDb implements DynamoDbClient {
                 .returnConsumedCapacity(ReturnConsumedCapacity.TOTAL).build());
         response.consumedCapacity().forEach(capacity -> written(response, capacity));
         return response;
+    }
+
+    /** A control-plane read (backfill reads a table's key schema): not billed per request. */
+    @Override
+    public DescribeTableResponse describeTable(DescribeTableRequest request) {
+        return delegate.describeTable(request);
+    }
+
+    /** A control-plane read (backfill reads a table's TTL attribute): not billed per request. */
+    @Override
+    public DescribeTimeToLiveResponse describeTimeToLive(DescribeTimeToLiveRequest request) {
+        return delegate.describeTimeToLive(request);
     }
 
     private <R> R written(R response, ConsumedCapacity capacity) {

@@ -28,8 +28,6 @@ public final class Prices {
     public static final double WRITE_REQUEST_UNIT = 0.625 / 1_000_000;
     /** DynamoDB on-demand, per read request unit: $0.125 per million (aws.amazon.com/dynamodb/pricing/on-demand). */
     public static final double READ_REQUEST_UNIT = 0.125 / 1_000_000;
-    /** EventBridge Scheduler, per invocation after the free tier: $1.00 per million (aws.amazon.com/eventbridge/pricing). */
-    public static final double SCHEDULER_INVOCATION = 1.00 / 1_000_000;
 
     /**
      * EventBridge custom events (PutEvents), per event: $1.00 per million; each 64 KB chunk of an

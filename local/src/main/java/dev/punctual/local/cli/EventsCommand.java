@@ -37,7 +37,7 @@ final class EventsCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--endpoint", paramLabel = "URL",
+    @Option(names = "--events-endpoint", paramLabel = "URL",
             description = "The EventBridge endpoint `punctual local` printed (default: ${DEFAULT-VALUE}).")
     URI endpoint = LocalDefaults.endpoint(LocalDefaults.EVENTS_PORT);
 

@@ -15,7 +15,7 @@ final class FaultOptions {
 
     @Option(names = "--dynamodb-fault", paramLabel = "ERROR=FRACTION",
             description = "Fault injection: every DynamoDB call Punctual makes (the stream handler's, the bucket function's,"
-                    + " the state machines' DynamoDB tasks) fails with ERROR (ThrottlingException,"
+                    + " the backfill function's, the state machines' DynamoDB tasks) fails with ERROR (ThrottlingException,"
                     + " ProvisionedThroughputExceededException, RequestLimitExceeded, InternalServerError, ServiceUnavailable,"
                     + " AccessDeniedException) with probability FRACTION, as it would reach the caller after the SDK's retries.")
     String dynamoDbFault;

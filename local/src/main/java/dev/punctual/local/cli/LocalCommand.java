@@ -78,7 +78,7 @@ final class LocalCommand implements Callable<Integer> {
         out.printf("Step Functions API  %s%n", runtime.stepFunctionsEndpoint());
         out.printf("EventBridge         %s   (%s)%n", runtime.eventsEndpoint(), options.expiryEvents()
                 ? "ItemExpired events on bus " + LocalDefaults.EVENT_BUS + "; watch them with: punctual events --follow"
-                        + (runtime.eventsEndpoint().getPort() == LocalDefaults.EVENTS_PORT ? "" : " --endpoint " + runtime.eventsEndpoint())
+                        + (runtime.eventsEndpoint().getPort() == LocalDefaults.EVENTS_PORT ? "" : " --events-endpoint " + runtime.eventsEndpoint())
                 : "expiry events off (--no-expiry-events)");
         out.println(ConsoleOptions.line(console));
         out.printf("Mode                %s%n", options.mode());

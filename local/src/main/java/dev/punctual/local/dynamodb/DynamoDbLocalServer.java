@@ -34,9 +34,6 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
  */
 public final class DynamoDbLocalServer implements AutoCloseable {
 
-    /** DynamoDB Local's customary port. */
-    public static final int DEFAULT_PORT = 8000;
-
     private static final String LOOPBACK = "127.0.0.1";
 
     private final Server jetty;
@@ -66,11 +63,6 @@ public final class DynamoDbLocalServer implements AutoCloseable {
             if (port < 0 || port > 65535) {
                 throw new IllegalArgumentException("DynamoDB Local port must be 0-65535, got " + port);
             }
-        }
-
-        /** In memory on {@link #DEFAULT_PORT}. */
-        public static Options defaults() {
-            return new Options(DEFAULT_PORT, null);
         }
 
         /** In memory on a free port: for tests and probes. */

@@ -7,6 +7,10 @@ import software.amazon.awssdk.services.dynamodb.model.BatchWriteItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.BatchWriteItemResponse;
 import software.amazon.awssdk.services.dynamodb.model.DeleteItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.DeleteItemResponse;
+import software.amazon.awssdk.services.dynamodb.model.DescribeTableRequest;
+import software.amazon.awssdk.services.dynamodb.model.DescribeTableResponse;
+import software.amazon.awssdk.services.dynamodb.model.DescribeTimeToLiveRequest;
+import software.amazon.awssdk.services.dynamodb.model.DescribeTimeToLiveResponse;
 import software.amazon.awssdk.services.dynamodb.model.DynamoDbException;
 import software.amazon.awssdk.services.dynamodb.model.GetItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.GetItemResponse;
@@ -24,8 +28,8 @@ import software.amazon.awssdk.services.dynamodb.model.UpdateItemResponse;
 
 /**
  * The DynamoDB client one caller of the local runtime gets (the stream handler, the bucket function,
- * the state machines' DynamoDB tasks): before each call it asks its {@link Faults} whether the call
- * fails, and if so throws what DynamoDB would have answered, an SDK exception with DynamoDB's error
+ * the backfill function, the state machines' DynamoDB tasks): before each call it asks its {@link Faults}
+ * whether the call fails, and if so throws what DynamoDB would have answered, an SDK exception with DynamoDB's error
  * code, message, HTTP status and request ID {@code injected-fault}, without calling on. The fault
  * reaches the caller as it would once the SDK's own retries were spent. The call site is the caller's
  * name and the operation ({@code handler.PutItem}). It decorates whatever client it is given (the
@@ -38,7 +42,10 @@ public final class FaultyDynamoDb implements DynamoDbClient {
     private final Faults faults;
     private final String caller;
 
-    /** @param caller names the call sites: {@code handler}, {@code bucket-function}, {@code state-machine} */
+    /**
+     * @param caller names the call sites: {@code handler}, {@code bucket-function}, {@code backfill-function},
+     *     {@code state-machine}
+     */
     public FaultyDynamoDb(DynamoDbClient delegate, Faults faults, String caller) {
         this.delegate = Objects.requireNonNull(delegate, "delegate");
         this.faults = Objects.requireNonNull(faults, "faults");
@@ -85,6 +92,18 @@ public final class FaultyDynamoDb implements DynamoDbClient {
     public BatchWriteItemResponse batchWriteItem(BatchWriteItemRequest request) {
         inject("BatchWriteItem");
         return delegate.batchWriteItem(request);
+    }
+
+    @Override
+    public DescribeTableResponse describeTable(DescribeTableRequest request) {
+        inject("DescribeTable");
+        return delegate.describeTable(request);
+    }
+
+    @Override
+    public DescribeTimeToLiveResponse describeTimeToLive(DescribeTimeToLiveRequest request) {
+        inject("DescribeTimeToLive");
+        return delegate.describeTimeToLive(request);
     }
 
     private void inject(String operation) {

@@ -52,12 +52,16 @@ public interface LocalMode {
         /** The runtime's DynamoDB client, to create the mode's tables with. */
         DynamoDbClient dynamoDb();
 
-        /** The DynamoDB client Punctual's own calls go through (metered for the cost report). */
-        DynamoDbClient punctualDynamoDb();
+        /**
+         * Creates an on-demand table keyed by two strings, as the construct creates Punctual's own tables in
+         * AWS; false, creating nothing, when a data directory from an earlier run already holds it.
+         */
+        boolean createTable(String name, String partitionKey, String sortKey);
 
         /**
-         * {@link #punctualDynamoDb()} as the function {@code caller} gets it: failing as the runtime's
-         * {@code --dynamodb-fault} says, at call sites named {@code caller.<Operation>}.
+         * The DynamoDB client Punctual's own calls go through (metered for the cost report), as the
+         * function {@code caller} gets it: failing as the runtime's {@code --dynamodb-fault} says, at call
+         * sites named {@code caller.<Operation>}.
          */
         DynamoDbClient functionDynamoDb(String caller);
 

@@ -16,13 +16,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
-import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
-import software.amazon.awssdk.services.dynamodb.model.BillingMode;
-import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
-import software.amazon.awssdk.services.dynamodb.model.KeyType;
-import software.amazon.awssdk.services.dynamodb.model.ResourceInUseException;
-import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
 
 /**
  * {@link ExpiryMode#WINDOWED} on the local runtime, as the construct deploys it: the schedule index
@@ -49,7 +42,7 @@ public final class WindowedLocal implements LocalMode {
 
     @Override
     public Wired wire(Context context) {
-        createScheduleIndex(context.dynamoDb());
+        createScheduleIndex(context);
         String runnerArn = context.deployExpress(RUNNER_STATE_MACHINE_NAME,
                 StateMachineDefinitions.runBucket(LocalAccount.PARTITION, context.functionArn(FUNCTION_NAME)));
         String stateMachineArn = context.deploy(STATE_MACHINE_NAME,
@@ -87,23 +80,15 @@ public final class WindowedLocal implements LocalMode {
                 StreamWiring.ENV_DYNAMODB_ENDPOINT, context.dynamoDbEndpoint().toString());
     }
 
-    /** The schedule index as the construct creates it in AWS (on-demand, TTL on its expiresAt). */
-    private static void createScheduleIndex(DynamoDbClient dynamoDb) {
-        try {
-            dynamoDb.createTable(r -> r.tableName(ScheduleIndexTable.LOCAL_TABLE_NAME)
-                    .billingMode(BillingMode.PAY_PER_REQUEST)
-                    .attributeDefinitions(
-                            AttributeDefinition.builder().attributeName(ScheduleIndexTable.PARTITION_KEY)
-                                    .attributeType(ScalarAttributeType.S).build(),
-                            AttributeDefinition.builder().attributeName(ScheduleIndexTable.SORT_KEY)
-                                    .attributeType(ScalarAttributeType.S).build())
-                    .keySchema(
-                            KeySchemaElement.builder().attributeName(ScheduleIndexTable.PARTITION_KEY).keyType(KeyType.HASH).build(),
-                            KeySchemaElement.builder().attributeName(ScheduleIndexTable.SORT_KEY).keyType(KeyType.RANGE).build()));
-            dynamoDb.updateTimeToLive(r -> r.tableName(ScheduleIndexTable.LOCAL_TABLE_NAME)
+    /**
+     * The schedule index as the construct creates it in AWS (on-demand, TTL on its expiresAt); a data
+     * directory from an earlier run may already hold it.
+     */
+    private static void createScheduleIndex(Context context) {
+        if (context.createTable(ScheduleIndexTable.LOCAL_TABLE_NAME, ScheduleIndexTable.PARTITION_KEY,
+                ScheduleIndexTable.SORT_KEY)) {
+            context.dynamoDb().updateTimeToLive(r -> r.tableName(ScheduleIndexTable.LOCAL_TABLE_NAME)
                     .timeToLiveSpecification(t -> t.enabled(true).attributeName(ScheduleIndexTable.EXPIRES_AT)));
-        } catch (ResourceInUseException exists) {
-            // A data directory from an earlier run already holds the index.
         }
     }
 

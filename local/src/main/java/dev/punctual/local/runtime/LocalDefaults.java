@@ -22,6 +22,10 @@ public final class LocalDefaults {
     public static final String LOOPBACK = "127.0.0.1";
     /** Name of the expire-item state machine the runtime creates. */
     public static final String STATE_MACHINE_NAME = "punctual-expire-item";
+    /** Name of the backfill state machine the runtime creates. */
+    public static final String BACKFILL_STATE_MACHINE_NAME = "punctual-backfill";
+    /** Name of the in-process backfill function. */
+    public static final String BACKFILL_FUNCTION_NAME = "punctual-backfill";
     /** Role ARN the state machine is created with (never checked locally). */
     public static final String ROLE_ARN = "arn:aws:iam::" + LocalAccount.ACCOUNT_ID + ":role/punctual-local";
 
@@ -43,6 +47,12 @@ public final class LocalDefaults {
     /** ARN of the in-process function {@code name}, as a state machine definition names it. */
     public static String functionArn(String name) {
         return "arn:aws:lambda:" + LocalAccount.REGION + ":" + LocalAccount.ACCOUNT_ID + ":function:" + name;
+    }
+
+    /** ARN of the backfill state machine on the local runtime. */
+    public static String backfillStateMachineArn() {
+        return Arns.stateMachine(LocalAccount.PARTITION, LocalAccount.REGION, LocalAccount.ACCOUNT_ID,
+                BACKFILL_STATE_MACHINE_NAME);
     }
 
     /** Endpoint URI on loopback for a port. */

@@ -23,6 +23,12 @@ import java.util.function.Consumer;
 import java.util.function.Function;
 import software.amazon.awssdk.http.SdkHttpClient;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
+import software.amazon.awssdk.services.dynamodb.model.BillingMode;
+import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
+import software.amazon.awssdk.services.dynamodb.model.KeyType;
+import software.amazon.awssdk.services.dynamodb.model.ResourceInUseException;
+import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
 
 /**
  * What a mode wires itself into the runtime with ({@link LocalMode.Context}): the runtime's parts as they
@@ -101,8 +107,20 @@ final class ModeContext implements LocalMode.Context {
     }
 
     @Override
-    public DynamoDbClient punctualDynamoDb() {
-        return host.dynamoDb();
+    public boolean createTable(String name, String partitionKey, String sortKey) {
+        try {
+            dynamoDb.createTable(r -> r.tableName(name)
+                    .billingMode(BillingMode.PAY_PER_REQUEST)
+                    .attributeDefinitions(
+                            AttributeDefinition.builder().attributeName(partitionKey).attributeType(ScalarAttributeType.S).build(),
+                            AttributeDefinition.builder().attributeName(sortKey).attributeType(ScalarAttributeType.S).build())
+                    .keySchema(
+                            KeySchemaElement.builder().attributeName(partitionKey).keyType(KeyType.HASH).build(),
+                            KeySchemaElement.builder().attributeName(sortKey).keyType(KeyType.RANGE).build()));
+            return true;
+        } catch (ResourceInUseException exists) {
+            return false;
+        }
     }
 
     @Override

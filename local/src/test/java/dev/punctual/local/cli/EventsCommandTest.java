@@ -55,8 +55,8 @@ class EventsCommandTest {
         expired("orders", "o-1", 72);
         expired("sessions", "s-1", 15);
 
-        Result all = run("events", "--endpoint", endpoint);
-        Result orders = run("events", "--endpoint", endpoint, "--table", "orders");
+        Result all = run("events", "--events-endpoint", endpoint);
+        Result orders = run("events", "--events-endpoint", endpoint, "--table", "orders");
 
         assertThat(all.exitCode()).as(all.err()).isZero();
         assertThat(all.out().lines().toList()).hasSize(2);
@@ -69,7 +69,7 @@ class EventsCommandTest {
     void json_printsEachEventAsItsJson() throws Exception {
         expired("orders", "o-1", 72);
 
-        Result result = run("events", "--endpoint", endpoint, "--json");
+        Result result = run("events", "--events-endpoint", endpoint, "--json");
 
         List<String> lines = result.out().lines().toList();
         assertThat(lines).hasSize(1);
@@ -83,7 +83,7 @@ class EventsCommandTest {
         expired("orders", "o-1", 72);
         StringWriter out = new StringWriter();
         Thread follower = new Thread(() -> PunctualCommand.run(new PrintWriter(out, true), new PrintWriter(new StringWriter()),
-                "events", "--endpoint", endpoint, "--follow"));
+                "events", "--events-endpoint", endpoint, "--follow"));
         follower.setDaemon(true);
         follower.start();
         try {
@@ -101,7 +101,7 @@ class EventsCommandTest {
     void noEndpoint_saysWhereToFindIt() {
         server.close();
 
-        Result result = run("events", "--endpoint", endpoint);
+        Result result = run("events", "--events-endpoint", endpoint);
 
         assertThat(result.exitCode()).isNotZero();
         assertThat(result.err()).contains("No EventBridge endpoint answers at " + endpoint).contains("punctual local");

@@ -87,7 +87,7 @@ class ConsolePendingScaleTest {
         for (int i = 0; i < PENDING; i++) {
             ItemKey key = ItemKey.of(Map.of("id", AttributeText.s(String.format("item-%06d", i))));
             AttributeText ttl = AttributeText.n(Long.toString(first + (long) i * 3_600 / PENDING));
-            ExecutionRequest request = rules.decide(StreamChange.existingItem(TABLE, key, ttl), now).start().orElseThrow();
+            ExecutionRequest request = rules.decide(StreamChange.existingItem(TABLE, key, ttl, Integer.toString(i)), now).start().orElseThrow();
             inFlight.add(runtime.stepFunctionsEngine().startExecution(runtime.stateMachineArn(), request.name(),
                     request.input().toJson()));
             if (inFlight.size() == 10_000) {

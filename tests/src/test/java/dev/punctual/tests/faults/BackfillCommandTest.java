@@ -16,11 +16,21 @@ import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.sfn.SfnClient;
 
-/** {@code punctual backfill} schedules items written before Punctual watched the table, once, however often it runs. */
+/**
+ * {@code punctual backfill} starts the runtime's backfill workflow and follows it to its end: items
+ * written before Punctual watched the table are scheduled once, however often it runs.
+ */
 class BackfillCommandTest {
 
     private static final String TABLE = "legacy-orders";
     private static final int ITEMS = 40;
+
+    private static String[] backfill(LocalRuntime runtime, String endpointFlag, String... more) {
+        List<String> args = new java.util.ArrayList<>(List.of("backfill", "--table", TABLE, endpointFlag,
+                runtime.dynamoDbEndpoint().toString(), "--sfn-endpoint", runtime.stepFunctionsEndpoint().toString(), "--no-progress"));
+        args.addAll(List.of(more));
+        return args.toArray(String[]::new);
+    }
 
     @Test
     void backfill_schedulesExistingItemsOnce_andTheyExpire() throws Exception {
@@ -28,7 +38,7 @@ class BackfillCommandTest {
         try (LocalRuntime runtime = LocalRuntime.start(LocalRuntime.Options.onFreePorts().withTables(Set.of("some-other-table")));
              SfnClient sfn = LocalClients.stepFunctions(runtime.stepFunctionsEndpoint())) {
             FaultFixtures.createTable(runtime.dynamoDb(), TABLE, false);
-            long ttl = Instant.now().plusSeconds(6).getEpochSecond();
+            long ttl = Instant.now().plusSeconds(25).getEpochSecond();
             Map<String, Long> items = new LinkedHashMap<>();
             for (int i = 0; i < ITEMS; i++) {
                 items.put("old-" + i, ttl);
@@ -39,20 +49,21 @@ class BackfillCommandTest {
                     FaultFixtures.TTL, AttributeValue.fromS("tomorrow"))));
             FaultFixtures.enableTtl(runtime.dynamoDb(), TABLE);
 
-            String[] args = {"backfill", "--table", TABLE, "--endpoint", runtime.dynamoDbEndpoint().toString(),
-                "--sfn-endpoint", runtime.stepFunctionsEndpoint().toString(), "--segments", "3", "--no-progress"};
-            FaultFixtures.CliResult first = punctual(args);
+            FaultFixtures.CliResult first = punctual(backfill(runtime, "--dynamodb-endpoint", "--segments", "3"));
             assertThat(first.exitCode()).as(first.out() + first.err()).isZero();
-            assertThat(first.out()).contains("TTL attribute " + FaultFixtures.TTL)
-                    .containsPattern("Scanned\\s+" + (ITEMS + 2)).containsPattern("Scheduled\\s+" + ITEMS)
-                    .containsPattern("NO_TTL\\s+1").containsPattern("TTL_NOT_A_NUMBER\\s+1").containsPattern("Failed\\s+0");
-            assertThat(runtime.stepFunctionsEngine().openExecutions()).isEqualTo(ITEMS);
+            assertThat(first.out()).contains("per-item mode, 3 segments, TTL attribute " + FaultFixtures.TTL)
+                    .containsPattern("Segments done\\s+3 of 3").containsPattern("Scanned\\s+" + (ITEMS + 2))
+                    .containsPattern("Scheduled\\s+" + ITEMS).containsPattern("Skipped\\s+2").contains("Backfilled: ");
+            assertThat(FaultFixtures.executions(sfn, runtime.stateMachineArn(), TABLE)).hasSize(ITEMS);
 
-            FaultFixtures.CliResult second = punctual(args);
+            // The old spelling of the endpoint still works, and says it is deprecated.
+            FaultFixtures.CliResult second = punctual(backfill(runtime, "--endpoint"));
             assertThat(second.exitCode()).as(second.out() + second.err()).isZero();
+            assertThat(second.err()).contains("--endpoint is deprecated; use --dynamodb-endpoint");
+            assertThat(second.out()).containsPattern("Scheduled\\s+" + ITEMS);
             assertThat(FaultFixtures.executions(sfn, runtime.stateMachineArn(), TABLE)).as("a second run starts nothing new").hasSize(ITEMS);
 
-            Await.until("backfilled items expired", Duration.ofSeconds(30),
+            Await.until("backfilled items expired", Duration.ofSeconds(60),
                     () -> FaultFixtures.ids(runtime.dynamoDb(), TABLE).equals(Set.of("no-ttl", "text-ttl")));
             Await.until("every execution closed", Duration.ofSeconds(10), () -> runtime.stepFunctionsEngine().openExecutions() == 0);
             Map<String, List<FaultFixtures.Observed>> expired =
@@ -66,10 +77,20 @@ class BackfillCommandTest {
     void backfill_withoutTtlOnTheTable_saysWhatToDo() {
         try (LocalRuntime runtime = LocalRuntime.start(LocalRuntime.Options.onFreePorts())) {
             FaultFixtures.createTable(runtime.dynamoDb(), TABLE, false);
-            FaultFixtures.CliResult result = punctual("backfill", "--table", TABLE, "--endpoint", runtime.dynamoDbEndpoint().toString(),
-                    "--sfn-endpoint", runtime.stepFunctionsEndpoint().toString(), "--no-progress");
+
+            FaultFixtures.CliResult result = punctual(backfill(runtime, "--dynamodb-endpoint"));
+
             assertThat(result.exitCode()).isNotZero();
-            assertThat(result.err()).contains("has no TTL enabled").contains("--ttl-attribute");
+            assertThat(result.out()).contains("ended FAILED: dev.punctual.backfill.BackfillInputException")
+                    .contains("has no TTL enabled").contains("ttlAttribute");
         }
+    }
+
+    @Test
+    void backfill_withTheLaptopPathsProgressFile_saysWhereProgressLivesNow() {
+        FaultFixtures.CliResult result = punctual("backfill", "--table", TABLE, "--progress-file", "p.json");
+
+        assertThat(result.exitCode()).isNotZero();
+        assertThat(result.err()).contains("--progress-file is gone").contains("progress table");
     }
 }

@@ -19,8 +19,6 @@ import java.util.UUID;
  */
 public final class StepFunctionsServer implements AutoCloseable {
 
-    /** The port {@code punctual local} serves Step Functions on by default. */
-    public static final int DEFAULT_PORT = 8083;
     /** Larger request bodies are refused with a ValidationException. */
     public static final int MAX_REQUEST_BYTES = 1024 * 1024;
 

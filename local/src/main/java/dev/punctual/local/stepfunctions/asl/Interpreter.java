@@ -3,7 +3,6 @@ package dev.punctual.local.stepfunctions.asl;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.punctual.local.account.LocalAccount;
 import dev.punctual.local.stepfunctions.asl.errors.InvalidDefinitionException;
-import dev.punctual.local.stepfunctions.asl.paths.Json;
 import dev.punctual.local.stepfunctions.asl.run.Checkpoint;
 import dev.punctual.local.stepfunctions.asl.run.ContextObject;
 import dev.punctual.local.stepfunctions.asl.run.Run;
@@ -101,14 +100,21 @@ public final class Interpreter {
      * Continues a run from a checkpoint its observer persisted: a Wait checkpoint waits until its
      * recorded {@link Checkpoint#wakeAt()} (never recomputed), any other state runs again from its start
      * with its recorded input.
+     *
+     * @param context must carry {@code $$.Execution.Input}: a checkpoint holds only the state's input
+     * @throws IllegalArgumentException if {@code context} has no execution input
      */
     public Run resume(ParsedDefinition definition, ContextObject context, Checkpoint checkpoint, RunObserver observer) {
+        if (context.input() == null) {
+            throw new IllegalArgumentException("Resuming execution " + context.executionArn()
+                    + " needs its input for $$.Execution.Input; give the context object the start input");
+        }
         return launch(definition, context, observer, graphRun -> graphRun.resume(checkpoint));
     }
 
     private Run launch(ParsedDefinition definition, ContextObject context, RunObserver observer,
             java.util.function.Consumer<GraphRun> begin) {
-        JsonNode executionInput = context.input() == null ? Json.MAPPER.nullNode() : context.input();
+        JsonNode executionInput = context.input();
         Environment environment = new Environment(context, executionInput, observer, timer, taskExecutor, random,
                 this::resource, region, transitions);
         AtomicBoolean completed = new AtomicBoolean();

@@ -19,10 +19,6 @@ final class EndpointArns {
         this.accountId = accountId;
     }
 
-    String partition() {
-        return partition;
-    }
-
     String region() {
         return region;
     }

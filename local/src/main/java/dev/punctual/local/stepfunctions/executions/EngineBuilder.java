@@ -36,13 +36,11 @@ public final class EngineBuilder {
     private final List<TaskResource> taskResources = new ArrayList<>();
     private Timer timer;
     private Path dataDirectory;
-    private String partition = LocalAccount.PARTITION;
     private String region = LocalAccount.REGION;
     private String accountId = LocalAccount.ACCOUNT_ID;
     private int maxOpenExecutions = StepFunctionsEngine.DEFAULT_MAX_OPEN_EXECUTIONS;
     private int closedRetention = 1_000_000;
     private long segmentBytes = 256L * 1024 * 1024;
-    private boolean fsync = true;
     private int launcherThreads = Math.max(2, Runtime.getRuntime().availableProcessors());
 
     EngineBuilder() {
@@ -67,11 +65,6 @@ public final class EngineBuilder {
     /** Where the journal lives; without one everything stays in memory. */
     public EngineBuilder dataDirectory(Path directory) {
         this.dataDirectory = directory;
-        return this;
-    }
-
-    public EngineBuilder partition(String partition) {
-        this.partition = partition;
         return this;
     }
 
@@ -103,12 +96,6 @@ public final class EngineBuilder {
         return this;
     }
 
-    /** Whether each journal batch is fsynced; turn off only for throw-away runs. */
-    public EngineBuilder fsync(boolean fsync) {
-        this.fsync = fsync;
-        return this;
-    }
-
     public EngineBuilder launcherThreads(int threads) {
         this.launcherThreads = threads;
         return this;
@@ -121,14 +108,13 @@ public final class EngineBuilder {
         List<TaskResource> resources = new ArrayList<>(taskResources);
         resources.add(new StartExecutionTaskResource(engineRef::get));
         StepFunctionsEngine engine = new StepFunctionsEngine(interpreter.apply(List.copyOf(resources)), timer,
-                partition, region, accountId, maxOpenExecutions, closedRetention, launcherThreads);
+                LocalAccount.PARTITION, region, accountId, maxOpenExecutions, closedRetention, launcherThreads);
         engineRef.set(engine);
         if (dataDirectory == null) {
             return engine;
         }
         long started = System.nanoTime();
-        FileJournal.Opened opened = FileJournal.open(dataDirectory, engine.durability()::replay, segmentBytes,
-                fsync);
+        FileJournal.Opened opened = FileJournal.open(dataDirectory, engine.durability()::replay, segmentBytes);
         engine.useJournal(opened.journal());
         opened.journal().snapshotsFrom(engine.durability());
         int resumed = engine.durability().resumeRecovered();

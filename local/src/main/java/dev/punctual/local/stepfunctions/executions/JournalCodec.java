@@ -77,33 +77,33 @@ final class JournalCodec {
                 .writeLong(sm.creationMillis).toByteArray();
     }
 
-    static byte[] executionStarted(Execution e) {
+    static byte[] executionStarted(RecordedExecution e) {
         return new BinaryWriter(64 + e.input.length).writeByte(EXECUTION_STARTED)
                 .writeString(e.stateMachine.name).writeString(e.name).writeVarInt(e.revision.revision())
                 .writeLong(e.startMillis).writeBytes(e.input).toByteArray();
     }
 
-    static byte[] event(Execution e, int eventId, byte[] encodedEvent) {
+    static byte[] event(RecordedExecution e, int eventId, byte[] encodedEvent) {
         return new BinaryWriter(64 + encodedEvent.length).writeByte(EVENT)
                 .writeString(e.stateMachine.name).writeString(e.name).writeVarInt(eventId)
                 .writeBytes(encodedEvent).toByteArray();
     }
 
     /** The whole history at once, for snapshots. */
-    static byte[] history(Execution e) {
+    static byte[] history(RecordedExecution e) {
         return new BinaryWriter(64 + e.historyLength).writeByte(HISTORY)
                 .writeString(e.stateMachine.name).writeString(e.name).writeVarInt(e.eventCount)
                 .writeBytes(Arrays.copyOf(e.history, e.historyLength)).toByteArray();
     }
 
-    static byte[] checkpoint(Execution e) {
+    static byte[] checkpoint(RecordedExecution e) {
         return new BinaryWriter(64).writeByte(CHECKPOINT)
                 .writeString(e.stateMachine.name).writeString(e.name).writeString(e.checkpointState)
                 .writeNullableBytes(e.checkpointInput).writeLong(e.checkpointEnteredMillis)
                 .writeLong(e.checkpointWakeMillis).toByteArray();
     }
 
-    static byte[] completed(Execution e) {
+    static byte[] completed(RecordedExecution e) {
         return new BinaryWriter(64).writeByte(COMPLETED)
                 .writeString(e.stateMachine.name).writeString(e.name).writeByte(e.status.ordinal())
                 .writeLong(e.stopMillis).writeNullableBytes(e.output).writeNullableString(e.error)

@@ -1,33 +1,20 @@
 package dev.punctual.local.stepfunctions.executions;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.punctual.local.stepfunctions.asl.Interpreter;
-import dev.punctual.local.stepfunctions.asl.ParsedDefinition;
-import dev.punctual.local.stepfunctions.asl.errors.StatesRuntimeError;
 import dev.punctual.local.stepfunctions.quotas.Quota;
 import dev.punctual.local.time.Timer;
-import dev.punctual.statemachine.StepFunctionsLimits;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.Collections;
-import java.util.Comparator;
 import java.util.List;
-import java.util.Map;
-import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.atomic.LongAdder;
 
 /**
- * The Step Functions API of the local backend: the state machine registry and the operations on it
- * and on Standard executions, with AWS's rules for names, idempotent StartExecution, StopExecution,
- * history and pagination. Each execution runs its own lifecycle ({@link Execution}); the one-year
- * limit is {@link Deadlines}'; the journal and recovery are {@link Durability}'s.
+ * The local Step Functions backend as one object: the public face of the API operations, which
+ * {@link StateMachineOperations} and {@link ExecutionOperations} carry out with AWS's rules (Express
+ * executions {@link ExpressExecutions}'), and the
+ * engine's lifecycle: the parts it is built from, the journal and what recovery found in it
+ * ({@link Durability}), the listeners and counters, and shutdown. Each execution runs its own
+ * lifecycle ({@link Execution}); the one-year limit is {@link Deadlines}'.
  *
  * <p>Build it with {@link #builder()}; closing it withdraws every run (they resume on the next start
  * when durable) and closes the journal.
@@ -37,20 +24,18 @@ public final class StepFunctionsEngine implements AutoCloseable {
     /** A Standard execution runs at most one year, then times out with {@code States.Timeout}. */
     public static final Duration MAX_EXECUTION_DURATION = Deadlines.MAX_EXECUTION_DURATION;
     /** The largest execution history. */
-    public static final int MAX_HISTORY_EVENTS = Execution.MAX_HISTORY_EVENTS;
+    public static final int MAX_HISTORY_EVENTS = RecordedExecution.MAX_HISTORY_EVENTS;
     /** AWS's quota of open executions per account and Region. */
     public static final int DEFAULT_MAX_OPEN_EXECUTIONS =
             (int) Quota.OPEN_EXECUTIONS.largestRegions();
 
-    private static final ObjectMapper MAPPER = new ObjectMapper()
-            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
     private final Registry registry;
     private final ExecutionHost host;
     private final Deadlines deadlines;
     private final Durability durability;
+    private final StateMachineOperations stateMachines;
     private final ExpressExecutions express;
-    private final ChildCompletions children = new ChildCompletions();
-    private final LongAdder startExecutionCalls = new LongAdder();
+    private final ExecutionOperations executions;
     private volatile Recovery recovery = Recovery.NONE;
 
     StepFunctionsEngine(Interpreter interpreter, Timer timer, String partition, String region, String accountId,
@@ -60,7 +45,9 @@ public final class StepFunctionsEngine implements AutoCloseable {
                 launcherThreads);
         this.deadlines = new Deadlines(timer, registry::openExecutions);
         this.durability = new Durability(host, registry, deadlines);
+        this.stateMachines = new StateMachineOperations(registry, host);
         this.express = new ExpressExecutions(host);
+        this.executions = new ExecutionOperations(registry, host, deadlines, stateMachines, express);
     }
 
     /** A builder of an engine; interpreter and timer are required. */
@@ -126,7 +113,7 @@ public final class StepFunctionsEngine implements AutoCloseable {
 
     /** StartExecution calls received, accepted or not. */
     public long startExecutionCalls() {
-        return startExecutionCalls.sum();
+        return executions.startExecutionCalls();
     }
 
     /** Express executions started since the engine started: what AWS bills as Express requests. */
@@ -140,8 +127,8 @@ public final class StepFunctionsEngine implements AutoCloseable {
     }
 
     /** Billed duration (100 ms steps) of the Express executions closed since the engine started. */
-    public java.time.Duration expressBilledDuration() {
-        return java.time.Duration.ofMillis(express.billedMillis());
+    public Duration expressBilledDuration() {
+        return Duration.ofMillis(express.billedMillis());
     }
 
     /** The log executions of state machines that log write to: what CloudWatch Logs would ingest. */
@@ -170,99 +157,34 @@ public final class StepFunctionsEngine implements AutoCloseable {
                 Instant.ofEpochMilli(e.startMillis), e.currentState(), e.currentInput())).toList();
     }
 
+
     // ---------------------------------------------------------------- state machines
 
-    /** A state machine of {@code type} ({@code null}: Standard) that logs nothing. */
+    /** CreateStateMachine of {@code type} ({@code null}: Standard) that logs nothing. */
     public StateMachineDescription createStateMachine(String name, String definitionJson, String roleArn, String type) {
         return createStateMachine(name, definitionJson, roleArn, type, ExecutionLogging.OFF);
     }
 
     /**
-     * Creates a state machine. An identical repeat (same definition, role, type and logging) answers the
-     * existing one, as in AWS; anything else under a taken name is {@code StateMachineAlreadyExists}.
+     * CreateStateMachine; the same name, definition, role, type and logging again answers the existing
+     * machine, as in AWS.
      */
     public StateMachineDescription createStateMachine(String name, String definitionJson, String roleArn, String type,
             ExecutionLogging logging) {
-        Names.validate("name", name);
-        WorkflowType workflowType = WorkflowType.of(type);
-        EndpointArns.validateRoleArn(roleArn);
-        ParsedDefinition parsed = host.parse(definitionJson);
-        if (workflowType == WorkflowType.EXPRESS) {
-            ExpressDefinitions.validate(definitionJson);
-        }
-        synchronized (registry) {
-            StateMachine existing = registry.get(name);
-            if (existing != null) {
-                StateMachineRevision current = existing.current;
-                if (!existing.deleting && current.parsed().json().equals(definitionJson)
-                        && current.roleArn().equals(roleArn) && existing.type == workflowType
-                        && existing.logging.equals(logging)) {
-                    return describe(existing);
-                }
-                throw new StepFunctionsException(existing.deleting ? ErrorCode.STATE_MACHINE_DELETING
-                        : ErrorCode.STATE_MACHINE_ALREADY_EXISTS, "State Machine Already Exists: '" + existing.arn
-                        + "'" + (existing.deleting ? " (it is being deleted: its executions are still running)"
-                        : " with a different definition or role; update it or pick another name"));
-            }
-            long creation = registry.nextCreationMillis(host.clock.millis());
-            StateMachine sm = new StateMachine(host, name, host.arns.stateMachine(name), creation,
-                    new StateMachineRevision(1, parsed, roleArn, creation), workflowType, logging);
-            registry.put(sm);
-            host.journal().append(JournalCodec.stateMachinePut(sm, sm.current)).join();
-            return describe(sm);
-        }
+        return stateMachines.createStateMachine(name, definitionJson, roleArn, type, logging);
     }
 
     public StateMachineDescription describeStateMachine(String stateMachineArn) {
-        return describe(machine(stateMachineArn));
+        return stateMachines.describeStateMachine(stateMachineArn);
     }
 
     public Page<StateMachineDescription> listStateMachines(int maxResults, String nextToken) {
-        String after = nextToken == null ? null : PageToken.STATE_MACHINES.decode(nextToken);
-        List<StateMachine> sorted = new ArrayList<>(registry.all());
-        sorted.sort(Comparator.comparing(sm -> sm.name));
-        List<StateMachineDescription> items = new ArrayList<>();
-        String next = null;
-        for (StateMachine sm : sorted) {
-            if (after != null && sm.name.compareTo(after) <= 0) {
-                continue;
-            }
-            if (items.size() == maxResults) {
-                next = PageToken.STATE_MACHINES.encode(items.get(items.size() - 1).name());
-                break;
-            }
-            items.add(describe(sm));
-        }
-        return new Page<>(items, next);
+        return stateMachines.listStateMachines(maxResults, nextToken);
     }
 
     /** Updates the definition and/or role; running executions finish on the revision they started with. */
     public Instant updateStateMachine(String stateMachineArn, String definitionJson, String roleArn) {
-        if (definitionJson == null && roleArn == null) {
-            throw new StepFunctionsException(ErrorCode.MISSING_REQUIRED_PARAMETER,
-                    "Either the definition or the roleArn must be specified");
-        }
-        if (roleArn != null) {
-            EndpointArns.validateRoleArn(roleArn);
-        }
-        ParsedDefinition parsed = definitionJson == null ? null : host.parse(definitionJson);
-        synchronized (registry) {
-            StateMachine sm = machine(stateMachineArn);
-            if (sm.deleting) {
-                throw deleting(sm);
-            }
-            if (parsed != null && sm.type == WorkflowType.EXPRESS) {
-                ExpressDefinitions.validate(definitionJson);
-            }
-            StateMachineRevision current = sm.current;
-            long now = host.clock.millis();
-            StateMachineRevision next = new StateMachineRevision(current.revision() + 1,
-                    parsed == null ? current.parsed() : parsed,
-                    roleArn == null ? current.roleArn() : roleArn, now);
-            sm.addRevision(next);
-            host.journal().append(JournalCodec.stateMachinePut(sm, next)).join();
-            return Instant.ofEpochMilli(now);
-        }
+        return stateMachines.updateStateMachine(stateMachineArn, definitionJson, roleArn);
     }
 
     /**
@@ -271,67 +193,21 @@ public final class StepFunctionsEngine implements AutoCloseable {
      * none runs. Deleting an unknown machine succeeds, as it does in AWS.
      */
     public void deleteStateMachine(String stateMachineArn) {
-        String name = host.arns.stateMachineName(stateMachineArn);
-        synchronized (registry) {
-            StateMachine sm = registry.get(name);
-            if (sm == null || sm.deleting) {
-                return;
-            }
-            sm.deleting = true;
-            host.journal().append(JournalCodec.stateMachineDelete(sm)).join();
-            registry.removeIfDeleted(sm);
-        }
+        stateMachines.deleteStateMachine(stateMachineArn);
     }
 
     // ---------------------------------------------------------------- executions
 
     /**
      * Starts an execution. The future completes once its start is durable and its run launched. A
-     * name already used answers as {@link #startAgain} says.
+     * name already used answers as AWS's idempotency rule says: the original execution if it is open
+     * with the same input, {@code ExecutionAlreadyExists} otherwise.
      *
      * @param name {@code null} for a random UUID
      * @param input {@code null} for {@code {}}
      */
     public CompletableFuture<StartedExecution> startExecution(String stateMachineArn, String name, String input) {
-        startExecutionCalls.increment();
-        StateMachine sm = machine(stateMachineArn);
-        String executionName = name == null ? UUID.randomUUID().toString() : name;
-        Names.validate("name", executionName);
-        byte[] inputBytes = validatePayload(input == null ? "{}" : input);
-        if (sm.type == WorkflowType.EXPRESS) {
-            ExpressExecution started = startExpress(sm, executionName, inputBytes);
-            return CompletableFuture.completedFuture(new StartedExecution(started.arn,
-                    Instant.ofEpochMilli(started.startMillis)));
-        }
-        Execution created;
-        CompletableFuture<Void> durable;
-        synchronized (sm) {
-            if (sm.deleting) {
-                throw deleting(sm);
-            }
-            Execution existing = sm.executionsByName.get(executionName);
-            if (existing != null) {
-                return CompletableFuture.completedFuture(startAgain(existing, inputBytes));
-            }
-            registry.open();
-            created = new Execution(sm, sm.current, executionName, host.clock.millis(), inputBytes);
-            durable = created.open();
-            sm.add(created);
-            sm.running.incrementAndGet();
-        }
-        deadlines.track(created);
-        host.started(created);
-        StartedExecution started = new StartedExecution(created.arn(), Instant.ofEpochMilli(created.startMillis));
-        return durable.handleAsync((ok, failure) -> {
-            if (failure != null) {
-                created.close(ExecutionStatus.FAILED, null, StatesRuntimeError.NAME,
-                        "The execution's start could not be persisted: " + failure.getMessage());
-                throw new StepFunctionsException(ErrorCode.INTERNAL,
-                        "Could not persist the execution start: " + failure.getMessage());
-            }
-            created.launch(null);
-            return started;
-        }, host.launcher);
+        return executions.startExecution(stateMachineArn, name, input);
     }
 
     /**
@@ -342,50 +218,7 @@ public final class StepFunctionsEngine implements AutoCloseable {
      */
     public CompletableFuture<ExecutionDescription> startExecutionAndWait(String stateMachineArn, String name,
             String input) {
-        StateMachine sm = machine(stateMachineArn);
-        if (sm.type == WorkflowType.EXPRESS) {
-            startExecutionCalls.increment();
-            String executionName = name == null ? UUID.randomUUID().toString() : name;
-            Names.validate("name", executionName);
-            return startExpress(sm, executionName, validatePayload(input == null ? "{}" : input)).closed();
-        }
-        children.listenOn(host);
-        return startExecution(stateMachineArn, name, input).thenCompose(started -> {
-            CompletableFuture<ExecutionDescription> closed = children.await(started.executionArn());
-            ExecutionDescription now = describeExecution(started.executionArn());
-            if (now.status().isClosed()) {
-                children.closed(now);
-            }
-            return closed;
-        });
-    }
-
-    private ExpressExecution startExpress(StateMachine sm, String name, byte[] input) {
-        synchronized (sm) {
-            if (sm.deleting) {
-                throw deleting(sm);
-            }
-        }
-        return express.start(sm, name, input);
-    }
-
-    /**
-     * StartExecution with the name of an execution this state machine already has. AWS's rule (the
-     * StartExecution API reference, on {@code name}): when the original execution is open and the new
-     * call's input is identical, Success is returned (the original execution, nothing new runs); when
-     * it is open and the input differs, {@code ExecutionAlreadyExists}; when it is closed,
-     * {@code ExecutionAlreadyExists} regardless of input.
-     */
-    private static StartedExecution startAgain(Execution existing, byte[] input) {
-        synchronized (existing) {
-            if (existing.status == ExecutionStatus.RUNNING && Arrays.equals(existing.input, input)) {
-                return new StartedExecution(existing.arn(), Instant.ofEpochMilli(existing.startMillis));
-            }
-            throw new StepFunctionsException(ErrorCode.EXECUTION_ALREADY_EXISTS, "Execution Already Exists: '"
-                    + existing.arn() + "' (" + (existing.status == ExecutionStatus.RUNNING
-                    ? "running with a different input" : "closed with status " + existing.status)
-                    + "); execution names are unique per state machine");
-        }
+        return executions.startExecutionAndWait(stateMachineArn, name, input);
     }
 
     /**
@@ -393,143 +226,23 @@ public final class StepFunctionsEngine implements AutoCloseable {
      * Stopping a closed execution changes nothing and answers its stop date.
      */
     public CompletableFuture<Instant> stopExecution(String executionArn, String error, String cause) {
-        if (error != null && error.length() > 256) {
-            throw new StepFunctionsException(ErrorCode.VALIDATION, "1 validation error detected: Value at 'error'"
-                    + " failed to satisfy constraint: Member must have length less than or equal to 256");
-        }
-        if (cause != null && cause.length() > 32_768) {
-            throw new StepFunctionsException(ErrorCode.VALIDATION, "1 validation error detected: Value at 'cause'"
-                    + " failed to satisfy constraint: Member must have length less than or equal to 32768");
-        }
-        return execution(executionArn).stop(error, cause);
+        return executions.stopExecution(executionArn, error, cause);
     }
 
     public ExecutionDescription describeExecution(String executionArn) {
-        return execution(executionArn).describe();
+        return executions.describeExecution(executionArn);
     }
 
     /** Newest first, optionally only one status. */
     public Page<ExecutionSummary> listExecutions(String stateMachineArn, ExecutionStatus statusFilter, int maxResults,
             String nextToken) {
-        StateMachine sm = machine(stateMachineArn);
-        if (sm.type == WorkflowType.EXPRESS) {
-            throw new StepFunctionsException(ErrorCode.STATE_MACHINE_TYPE_NOT_SUPPORTED, "State machine type is not"
-                    + " supported: ListExecutions does not list the executions of EXPRESS state machine '" + sm.arn
-                    + "'; read its log instead");
-        }
-        Map<Execution, Execution> view = sm.newestFirst;
-        if (nextToken != null) {
-            String key = PageToken.EXECUTIONS.decode(nextToken);
-            int colon = key.indexOf(':');
-            try {
-                view = sm.newestFirst.tailMap(Execution.probe(Long.parseLong(key.substring(0, colon)),
-                        key.substring(colon + 1)), false);
-            } catch (RuntimeException ex) {
-                throw PageToken.invalid(nextToken);
-            }
-        }
-        List<ExecutionSummary> items = new ArrayList<>();
-        Execution last = null;
-        String next = null;
-        for (Execution e : view.keySet()) {
-            ExecutionSummary summary;
-            synchronized (e) {
-                if (statusFilter != null && e.status != statusFilter) {
-                    continue;
-                }
-                summary = new ExecutionSummary(e.arn(), sm.arn, e.name, e.status, Instant.ofEpochMilli(e.startMillis),
-                        e.status.isClosed() ? Instant.ofEpochMilli(e.stopMillis) : null);
-            }
-            if (items.size() == maxResults) {
-                next = PageToken.EXECUTIONS.encode(last.startMillis + ":" + last.name);
-                break;
-            }
-            items.add(summary);
-            last = e;
-        }
-        return new Page<>(items, next);
+        return executions.listExecutions(stateMachineArn, statusFilter, maxResults, nextToken);
     }
 
     /** Oldest first unless {@code reverseOrder}. */
     public Page<HistoryEvent> getExecutionHistory(String executionArn, int maxResults, String nextToken,
             boolean reverseOrder) {
-        Execution e = execution(executionArn);
-        byte[] history;
-        int length;
-        synchronized (e) {
-            history = e.history;
-            length = e.historyLength;
-        }
-        List<HistoryEvent> events = HistoryCodec.decodeAll(history, length, e.input);
-        if (reverseOrder) {
-            Collections.reverse(events);
-        }
-        int from = 0;
-        if (nextToken != null) {
-            try {
-                from = Integer.parseInt(PageToken.HISTORY.decode(nextToken));
-            } catch (NumberFormatException ex) {
-                throw PageToken.invalid(nextToken);
-            }
-            if (from < 0 || from > events.size()) {
-                throw PageToken.invalid(nextToken);
-            }
-        }
-        int to = Math.min(events.size(), from + maxResults);
-        return new Page<>(List.copyOf(events.subList(from, to)),
-                to < events.size() ? PageToken.HISTORY.encode(Integer.toString(to)) : null);
-    }
-
-    // ---------------------------------------------------------------- lookups and checks
-
-    private StateMachine machine(String stateMachineArn) {
-        String name = host.arns.stateMachineName(stateMachineArn);
-        StateMachine sm = registry.get(name);
-        if (sm == null) {
-            throw new StepFunctionsException(ErrorCode.STATE_MACHINE_DOES_NOT_EXIST,
-                    "State Machine Does Not Exist: '" + stateMachineArn + "'");
-        }
-        return sm;
-    }
-
-    private Execution execution(String executionArn) {
-        String[] names = host.arns.executionNames(executionArn);
-        StateMachine sm = registry.get(names[0]);
-        Execution e = sm == null ? null : sm.executionsByName.get(names[1]);
-        if (e == null) {
-            throw new StepFunctionsException(ErrorCode.EXECUTION_DOES_NOT_EXIST,
-                    "Execution Does Not Exist: '" + executionArn + "'");
-        }
-        return e;
-    }
-
-    private static StepFunctionsException deleting(StateMachine sm) {
-        return new StepFunctionsException(ErrorCode.STATE_MACHINE_DELETING,
-                "State machine '" + sm.arn + "' is being deleted");
-    }
-
-    private static StateMachineDescription describe(StateMachine sm) {
-        StateMachineRevision d = sm.current;
-        return new StateMachineDescription(sm.arn, sm.name, sm.deleting ? "DELETING" : "ACTIVE", d.parsed().json(),
-                d.roleArn(), sm.type.name(), Instant.ofEpochMilli(sm.creationMillis), Instant.ofEpochMilli(d.updateMillis()),
-                sm.logging);
-    }
-
-    private static byte[] validatePayload(String input) {
-        byte[] bytes = input.getBytes(StandardCharsets.UTF_8);
-        if (bytes.length > StepFunctionsLimits.MAX_PAYLOAD_BYTES) {
-            throw new StepFunctionsException(ErrorCode.VALIDATION, "1 validation error detected: Value at 'input'"
-                    + " failed to satisfy constraint: Member must have length less than or equal to "
-                    + StepFunctionsLimits.MAX_PAYLOAD_BYTES + " (it has " + bytes.length + " bytes)");
-        }
-        try {
-            MAPPER.readTree(bytes);
-        } catch (IOException e) {
-            String detail = e instanceof JsonProcessingException jpe ? jpe.getOriginalMessage() : e.getMessage();
-            throw new StepFunctionsException(ErrorCode.INVALID_EXECUTION_INPUT,
-                    "Invalid State Machine Execution Input: '" + detail + "'");
-        }
-        return bytes;
+        return executions.getExecutionHistory(executionArn, maxResults, nextToken, reverseOrder);
     }
 
     /** Withdraws every run (a durable engine resumes them on its next start) and closes the journal. */

@@ -62,19 +62,6 @@ public enum Quota {
         return largestRegions;
     }
 
-    /** The figure in every other Region. */
-    public double otherRegions() {
-        return otherRegions;
-    }
-
-    public String meaning() {
-        return meaning;
-    }
-
-    public String source() {
-        return source;
-    }
-
     /** Whether the figure is a rate (any positive number) rather than a count (a whole number). */
     public boolean isRate() {
         return optionName.endsWith("-rate");

@@ -1,6 +1,7 @@
 package dev.punctual.local.stepfunctions.asl;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.punctual.local.stepfunctions.asl.paths.Json;
@@ -51,6 +52,18 @@ class InterpreterRunTest {
         assertThat(resumed.outcome.get().output()).isEqualTo(Json.parse("{\"in\":{\"a\":1}}"));
         assertThat(resumed.eventTypes()).containsExactly("WaitStateExited", "PassStateEntered", "PassStateExited");
         assertThat(first.completions).isEmpty();
+    }
+
+    @Test
+    void resume_whenContextHasNoExecutionInput_refusesRatherThanRunWithNull() {
+        ParsedDefinition definition = interpreter.parse(WAIT_THEN_PASS);
+        Checkpoint waiting = new Checkpoint("W", Json.parse("{\"a\":1}"), T0, T0.plusSeconds(100));
+
+        assertThatThrownBy(
+                () -> interpreter.resume(definition, CONTEXT, waiting, new RecordingObserver()))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("$$.Execution.Input");
+        assertThat(timer.pending()).isZero();
     }
 
     @Test

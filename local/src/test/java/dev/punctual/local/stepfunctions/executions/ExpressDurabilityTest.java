@@ -60,7 +60,6 @@ class ExpressDurabilityTest {
                 .taskResources(List.of())
                 .timer(timer)
                 .dataDirectory(data)
-                .fsync(false)
                 .build();
     }
 }

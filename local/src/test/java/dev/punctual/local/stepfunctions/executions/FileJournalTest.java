@@ -22,7 +22,7 @@ class FileJournalTest {
 
     private FileJournal open() {
         replayed.clear();
-        return FileJournal.open(dir, r -> replayed.add(new String(r, StandardCharsets.UTF_8)), 1 << 20, true)
+        return FileJournal.open(dir, r -> replayed.add(new String(r, StandardCharsets.UTF_8)), 1 << 20)
                 .journal();
     }
 
@@ -41,6 +41,22 @@ class FileJournalTest {
 
         open().close();
         assertThat(replayed).hasSize(101).startsWith("r0", "r1").endsWith("r99", "last");
+    }
+
+    @Test
+    void close_rightAfterAppendsNotWaitedFor_keepsEveryOneOfThem() {
+        // close() used to interrupt the writer: an interrupt landing in a FileChannel write or force
+        // closes the channel, and the records of that batch and every later one were lost.
+        for (int round = 0; round < 20; round++) {
+            FileJournal journal = open();
+            for (int i = 0; i < 50; i++) {
+                journal.append(record(round + "-" + i));
+            }
+            journal.close();
+        }
+
+        open().close();
+        assertThat(replayed).hasSize(20 * 50).startsWith("0-0").endsWith("19-49");
     }
 
     @Test

@@ -16,11 +16,9 @@ import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.HexFormat;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import java.util.Set;
 import java.util.UUID;
 
 /**
@@ -354,10 +352,5 @@ public final class IntrinsicFunctions {
 
     private static AslError failure(String name, String what) {
         return new StatesIntrinsicFailureError("Invalid arguments in " + name + ": " + what);
-    }
-
-    /** Names of every supported function, for documentation and tests. */
-    public static Set<String> names() {
-        return new LinkedHashSet<>(ARITY.keySet());
     }
 }

@@ -23,10 +23,6 @@ public final class ReferencePath {
         this.steps = steps;
     }
 
-    public String text() {
-        return text;
-    }
-
     /**
      * Parses a reference path.
      *

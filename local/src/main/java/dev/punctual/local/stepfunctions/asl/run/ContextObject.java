@@ -14,7 +14,7 @@ import java.time.Instant;
  * @param stateMachineArn {@code $$.StateMachine.Id}
  * @param stateMachineName {@code $$.StateMachine.Name}
  * @param input {@code $$.Execution.Input}; may be {@code null} on {@code Interpreter.start}, which
- *     knows the input, but should be given on {@code Interpreter.resume}, which otherwise cannot
+ *     knows the input, but must be given on {@code Interpreter.resume}, which refuses to go on without it
  */
 public record ContextObject(
         String executionArn,

@@ -40,10 +40,6 @@ public final class MapState extends State {
         this.processor = processor;
     }
 
-    public StateMachineGraph processor() {
-        return processor;
-    }
-
     @Override
     public String type() {
         return TYPE.name();

@@ -27,10 +27,6 @@ public final class ParallelState extends State {
         this.branches = List.copyOf(branches);
     }
 
-    public List<StateMachineGraph> branches() {
-        return branches;
-    }
-
     @Override
     public String type() {
         return TYPE.name();

@@ -45,10 +45,6 @@ public final class TaskState extends State {
         this.heartbeatSeconds = heartbeatSeconds;
     }
 
-    public String resource() {
-        return resource;
-    }
-
     @Override
     public String type() {
         return TYPE.name();

@@ -1,0 +1,363 @@
+package dev.punctual.tests;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.punctual.local.runtime.LocalClients;
+import dev.punctual.local.runtime.LocalDefaults;
+import dev.punctual.local.runtime.LocalRuntime;
+import dev.punctual.local.stepfunctions.executions.ExecutionDescription;
+import dev.punctual.local.stepfunctions.executions.ExecutionStatus;
+import dev.punctual.local.stepfunctions.executions.HistoryEvent;
+import dev.punctual.local.stepfunctions.executions.ExecutionSummary;
+import dev.punctual.local.time.ManualTimer;
+import dev.punctual.statemachine.BackfillWorkflow;
+import dev.punctual.statemachine.ExpiryMode;
+import dev.punctual.statemachine.ScheduleIndexTable;
+import dev.punctual.testing.Await;
+import dev.punctual.tests.support.ExpiryExecutions;
+import dev.punctual.tests.support.ExpiryTable;
+import java.io.IOException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.BooleanSupplier;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.BillingMode;
+import software.amazon.awssdk.services.dynamodb.model.KeyType;
+import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
+import software.amazon.awssdk.services.sfn.SfnClient;
+
+/**
+ * The backfill workflow end to end on the real embedded runtime, on a manual timer: DynamoDB Local,
+ * the engine running {@code backfill.asl.json}, the real backfill function in-process, and then the
+ * mode's own executions deleting what the backfill scheduled. Each table has no stream, so only the
+ * backfill can schedule its items: they were written before Punctual was attached. Every backfill is
+ * started as the AWS CLI would, over the Step Functions API, with only {@code {"table": ...}} or the
+ * options a test needs.
+ */
+class BackfillEndToEndTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Duration STEP = Duration.ofMillis(100);
+    private static final Duration WAIT = Duration.ofSeconds(90);
+
+    private ManualTimer timer;
+    private LocalRuntime runtime;
+    private SfnClient sfn;
+
+    private void start(ExpiryMode mode) {
+        timer = ManualTimer.startingAt(Instant.now());
+        // Cancellation off: Punctual's own REMOVEs carry DynamoDB Local's real timestamps (see ManualTimeEndToEndTest).
+        runtime = LocalRuntime.start(LocalRuntime.Options.onFreePorts().withCancelStale(false).withMode(mode).withTimer(timer));
+        sfn = LocalClients.stepFunctions(runtime.stepFunctionsEndpoint());
+    }
+
+    @AfterEach
+    void stop() {
+        if (sfn != null) {
+            sfn.close();
+        }
+        if (runtime != null) {
+            runtime.close();
+        }
+    }
+
+    private long now() {
+        return timer.clock().instant().getEpochSecond();
+    }
+
+    /** Waits until {@code condition} holds, moving the runtime's time on by {@link #STEP} at each check. */
+    private void awaitMovingTime(String description, BooleanSupplier condition) {
+        Await.until(description, WAIT, () -> {
+            timer.advance(STEP);
+            return condition.getAsBoolean();
+        });
+    }
+
+    /** A table that existed before Punctual: TTL on {@code expiresAt}, no stream, so nothing but a backfill schedules it. */
+    private String legacyTable(String prefix, Map<String, Long> ttls) {
+        String name = prefix + "-" + Long.toString(System.nanoTime() % 1_000_000, 36);
+        DynamoDbClient dynamoDb = runtime.dynamoDb();
+        dynamoDb.createTable(r -> r.tableName(name).billingMode(BillingMode.PAY_PER_REQUEST)
+                .keySchema(k -> k.attributeName(ExpiryTable.KEY).keyType(KeyType.HASH))
+                .attributeDefinitions(a -> a.attributeName(ExpiryTable.KEY).attributeType(ScalarAttributeType.S)));
+        dynamoDb.updateTimeToLive(r -> r.tableName(name).timeToLiveSpecification(t -> t.enabled(true).attributeName(ExpiryTable.TTL)));
+        ExpiryTable.batchWrite(dynamoDb, name, ttls);
+        runtime.deletions().track(name);
+        return name;
+    }
+
+    private String backfill(Map<String, Object> input) {
+        try {
+            String json = JSON.writeValueAsString(input);
+            return sfn.startExecution(r -> r.stateMachineArn(LocalDefaults.backfillStateMachineArn()).input(json)).executionArn();
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private ExecutionDescription awaitClosed(String executionArn) {
+        awaitMovingTime("backfill " + executionArn + " closed",
+                () -> runtime.stepFunctionsEngine().describeExecution(executionArn).status().isClosed());
+        return runtime.stepFunctionsEngine().describeExecution(executionArn);
+    }
+
+    private static JsonNode output(ExecutionDescription execution) throws IOException {
+        assertThat(execution.status()).as("%s: %s %s", execution.name(), execution.error(), execution.cause())
+                .isEqualTo(ExecutionStatus.SUCCEEDED);
+        return JSON.readTree(execution.output());
+    }
+
+    private Set<String> ids(String table) {
+        return runtime.dynamoDb().scan(r -> r.tableName(table).consistentRead(true)).items().stream()
+                .map(item -> item.get(ExpiryTable.KEY).s()).collect(Collectors.toSet());
+    }
+
+    private List<String> executionNames(String stateMachineArn) {
+        List<String> names = new ArrayList<>();
+        String token = null;
+        do {
+            var page = runtime.stepFunctionsEngine().listExecutions(stateMachineArn, null, 1000, token);
+            page.items().stream().map(ExecutionSummary::name).forEach(names::add);
+            token = page.nextToken();
+        } while (token != null);
+        return names;
+    }
+
+    private void assertNeverEarly(String table, Map<String, Long> ttls) {
+        ttls.forEach((id, ttl) -> assertThat(runtime.deletions().deletedAt(table, Map.of(ExpiryTable.KEY, AttributeValue.fromS(id))))
+                .as("%s deleted, never before its TTL", id)
+                .hasValueSatisfying(at -> assertThat(at).isAfterOrEqualTo(Instant.ofEpochSecond(ttl))));
+    }
+
+    @Test
+    void perItem_onlyTheTableInTheInput_schedulesEveryItemUnderItsStreamName_deletesPastTtlsAtOnce_andTheRestExpireOnTime()
+            throws IOException {
+        start(ExpiryMode.PER_ITEM);
+        Map<String, Long> later = new LinkedHashMap<>();
+        for (int i = 0; i < 30; i++) {
+            later.put("later-" + i, now() + 3600 + i);
+        }
+        Map<String, Long> past = Map.of("past-0", now() - 60, "past-1", now() - 3600);
+        Map<String, Long> all = new HashMap<>(later);
+        all.putAll(past);
+        String table = legacyTable("bf-item", all);
+        runtime.dynamoDb().putItem(r -> r.tableName(table).item(Map.of(ExpiryTable.KEY, AttributeValue.fromS("text-ttl"),
+                ExpiryTable.TTL, AttributeValue.fromS("tomorrow"))));
+        runtime.dynamoDb().putItem(r -> r.tableName(table).item(Map.of(ExpiryTable.KEY, AttributeValue.fromS("no-ttl"))));
+
+        JsonNode result = output(awaitClosed(backfill(Map.of("table", table))));
+
+        assertThat(result.path(BackfillWorkflow.OUTCOME).asText()).isEqualTo(BackfillWorkflow.OUTCOME_BACKFILLED);
+        assertThat(result.path(BackfillWorkflow.MODE).asText()).isEqualTo("per-item");
+        assertThat(result.path(BackfillWorkflow.SEGMENTS).asInt()).isEqualTo(BackfillWorkflow.DEFAULT_SEGMENTS);
+        assertThat(result.path(BackfillWorkflow.SCANNED).asLong()).isEqualTo(34);
+        assertThat(result.path(BackfillWorkflow.SCHEDULED).asLong()).isEqualTo(30);
+        assertThat(result.path(BackfillWorkflow.DELETED_NOW).asLong()).isEqualTo(2);
+        assertThat(result.path(BackfillWorkflow.SKIPPED).asLong()).isEqualTo(2);
+        Set<String> expected = all.entrySet().stream()
+                .map(e -> ExpiryExecutions.nameOf(table, e.getKey(), Long.toString(e.getValue()))).collect(Collectors.toSet());
+        assertThat(executionNames(runtime.stateMachineArn())).containsExactlyInAnyOrderElementsOf(expected);
+
+        awaitMovingTime("past-TTL items deleted without time reaching any later TTL", () -> !ids(table).contains("past-0")
+                && !ids(table).contains("past-1"));
+        assertThat(ids(table)).containsAll(later.keySet());
+
+        timer.advanceTo(Instant.ofEpochSecond(now() + 3600 + 30));
+        awaitMovingTime("every item with a TTL deleted", () -> ids(table).equals(Set.of("text-ttl", "no-ttl")));
+        assertNeverEarly(table, later);
+    }
+
+    @Test
+    void windowed_indexesItemsIntoBuckets_noExecutionPerItem_andASecondRunChangesNothing() throws IOException {
+        start(ExpiryMode.WINDOWED);
+        Map<String, Long> ttls = new LinkedHashMap<>();
+        long minute = (now() / 60 + 10) * 60;
+        long hour = (now() / 3600 + 3) * 3600;
+        for (int i = 0; i < 10; i++) {
+            ttls.put("w-" + i, now() + 30);                // one second bucket
+            ttls.put("w-" + (10 + i), minute + 3 * i);    // one minute bucket, 10 to 11 minutes out
+            ttls.put("w-" + (20 + i), hour + 60 * i);     // one hour bucket, 2 to 3 hours out
+            ttls.put("w-" + (30 + i), hour + 1800 + i);   // the same hour bucket
+        }
+        ttls.put("past", now() - 5);
+        String table = legacyTable("bf-win", ttls);
+        Map<String, Long> future = new HashMap<>(ttls);
+        future.remove("past");
+
+        JsonNode first = output(awaitClosed(backfill(Map.of("table", table, "segments", 3))));
+        List<Map<String, AttributeValue>> index = indexOf(table);
+        Set<String> buckets = new HashSet<>(executionNames(runtime.bucketStateMachineArn().orElseThrow()));
+
+        assertThat(first.path(BackfillWorkflow.MODE).asText()).isEqualTo("windowed");
+        assertThat(first.path(BackfillWorkflow.SCHEDULED).asLong()).isEqualTo(40);
+        assertThat(first.path(BackfillWorkflow.DELETED_NOW).asLong()).isEqualTo(1);
+        assertThat(executionNames(runtime.stateMachineArn())).as("no per-item execution").isEmpty();
+        assertThat(buckets).as("one bucket per level for 40 items").hasSize(3)
+                .anyMatch(name -> name.contains("-second-")).anyMatch(name -> name.contains("-minute-"))
+                .anyMatch(name -> name.contains("-hour-"));
+        assertThat(index.stream().mapToInt(chunk -> chunk.get(ScheduleIndexTable.ENTRIES).l().size()).sum())
+                .as("each item indexed once").isEqualTo(40);
+        awaitMovingTime("the past-TTL item deleted at once", () -> !ids(table).contains("past"));
+
+        JsonNode second = output(awaitClosed(backfill(Map.of("table", table, "segments", 3))));
+
+        assertThat(second.path(BackfillWorkflow.RUN).asText()).as("a finished run is followed by a new one")
+                .isNotEqualTo(first.path(BackfillWorkflow.RUN).asText());
+        assertThat(second.path(BackfillWorkflow.SCHEDULED).asLong()).isEqualTo(40);
+        assertThat(indexOf(table)).as("the same chunks, named by their content's digest").isEqualTo(index);
+        assertThat(executionNames(runtime.bucketStateMachineArn().orElseThrow())).as("the same buckets, named by their instant")
+                .containsExactlyInAnyOrderElementsOf(buckets);
+
+        timer.advanceTo(Instant.ofEpochSecond(hour + 1800 + 10));
+        awaitMovingTime("every item deleted", () -> ids(table).isEmpty());
+        assertNeverEarly(table, future);
+    }
+
+    @Test
+    void perItem_stoppedHalfway_andStartedAgain_resumesFromItsSegments_schedulingEverythingOnce() throws IOException {
+        start(ExpiryMode.PER_ITEM);
+        Map<String, Long> ttls = new LinkedHashMap<>();
+        for (int i = 0; i < 60; i++) {
+            ttls.put("s-" + i, now() + 7200 + i);
+        }
+        String table = legacyTable("bf-stop", ttls);
+        // One start a second for one segment, in pages of 5: the run moves only as the test moves time.
+        Map<String, Object> input = Map.of("table", table, "segments", 1, "pageSize", 5, "startsPerSecond", 1);
+        String first = backfill(input);
+        awaitMovingTime("a third of the items scheduled", () -> executionNames(runtime.stateMachineArn()).size() >= 20);
+
+        sfn.stopExecution(r -> r.executionArn(first).error("Operator.Stop").cause("stopped halfway by the test"));
+        assertThat(runtime.stepFunctionsEngine().describeExecution(first).status()).isEqualTo(ExecutionStatus.ABORTED);
+        int scheduledWhenStopped = executionNames(runtime.stateMachineArn()).size();
+        assertThat(scheduledWhenStopped).isLessThan(60);
+        long startsBefore = runtime.stepFunctionsEngine().startExecutionCalls();
+
+        JsonNode resumed = output(awaitClosed(backfill(Map.of("table", table))));
+
+        assertThat(resumed.path(BackfillWorkflow.OUTCOME).asText()).isEqualTo(BackfillWorkflow.OUTCOME_BACKFILLED);
+        assertThat(resumed.path(BackfillWorkflow.SEGMENTS).asInt()).as("the stopped run's segments, not the default").isEqualTo(1);
+        assertThat(resumed.path(BackfillWorkflow.SCANNED).asLong()).as("each item read once over the run").isEqualTo(60);
+        Set<String> expected = ttls.entrySet().stream()
+                .map(e -> ExpiryExecutions.nameOf(table, e.getKey(), Long.toString(e.getValue()))).collect(Collectors.toSet());
+        assertThat(executionNames(runtime.stateMachineArn())).containsExactlyInAnyOrderElementsOf(expected);
+        // The second execution went on from the saved position: its StartExecution calls cover the items left,
+        // plus at most the page in flight when the first was stopped, plus its own start.
+        assertThat(runtime.stepFunctionsEngine().startExecutionCalls() - startsBefore)
+                .isLessThanOrEqualTo(60 - scheduledWhenStopped + 5 + 1);
+    }
+
+    @Test
+    void windowed_stoppedHalfway_andStartedAgain_indexesEveryItemExactlyOnce() throws IOException {
+        start(ExpiryMode.WINDOWED);
+        Map<String, Long> ttls = new LinkedHashMap<>();
+        for (int i = 0; i < 60; i++) {
+            ttls.put("s-" + i, now() + 600 + 60L * i);   // one minute bucket each: a bucket start per item, paced
+        }
+        String table = legacyTable("bf-wstop", ttls);
+        String first = backfill(Map.of("table", table, "segments", 1, "pageSize", 5, "startsPerSecond", 1));
+        awaitMovingTime("some buckets started", () -> executionNames(runtime.bucketStateMachineArn().orElseThrow()).size() >= 15);
+        sfn.stopExecution(r -> r.executionArn(first));
+        assertThat(indexedKeys(table)).hasSizeLessThan(60);
+
+        output(awaitClosed(backfill(Map.of("table", table))));
+
+        List<String> keys = indexedKeys(table);
+        assertThat(keys).as("every item indexed, none twice").hasSize(60).doesNotHaveDuplicates();
+        assertThat(executionNames(runtime.stateMachineArn())).as("no per-item execution").isEmpty();
+    }
+
+    @Test
+    void aRunLongerThanOneExecutionsHistory_continuesAsASuccessor_whichFinishesIt() throws IOException {
+        start(ExpiryMode.PER_ITEM);
+        int segments = BackfillWorkflow.MAX_SEGMENTS;
+        // Pages of one item: each segment needs more pages than one execution gives it (some segments hold fewer
+        // items than the average; enough hold more).
+        int items = segments * (BackfillWorkflow.pagesPerSegment(segments) + 8);
+        Map<String, Long> ttls = new LinkedHashMap<>();
+        for (int i = 0; i < items; i++) {
+            ttls.put("c-" + i, now() + 86_400);
+        }
+        String table = legacyTable("bf-long", ttls);
+
+        String first = backfill(Map.of("table", table, "segments", segments, "pageSize", 1, "startsPerSecond", 0));
+        JsonNode continued = output(awaitClosed(first));
+
+        assertThat(continued.path(BackfillWorkflow.OUTCOME).asText()).isEqualTo(BackfillWorkflow.OUTCOME_CONTINUED);
+        String successor = continued.path(BackfillWorkflow.SUCCESSOR).asText();
+        assertThat(historySize(first)).as("kept under the 25,000 events of a Standard execution")
+                .isGreaterThan(10_000).isLessThan(25_000);
+        JsonNode finished = output(awaitClosed(successor));
+        assertThat(finished.path(BackfillWorkflow.OUTCOME).asText()).isEqualTo(BackfillWorkflow.OUTCOME_BACKFILLED);
+        assertThat(finished.path(BackfillWorkflow.SCANNED).asLong()).isEqualTo(items);
+        assertThat(executionNames(runtime.stateMachineArn())).hasSize(items);
+    }
+
+    @Test
+    void aTableWithNothingToDo_finishesCleanly() throws IOException {
+        start(ExpiryMode.PER_ITEM);
+        String table = legacyTable("bf-empty", Map.of());
+
+        String execution = backfill(Map.of("table", table));
+        JsonNode result = output(awaitClosed(execution));
+
+        assertThat(result.path(BackfillWorkflow.COMPLETE).asBoolean()).isTrue();
+        assertThat(result.path(BackfillWorkflow.SCANNED).asLong()).isZero();
+        assertThat(executionNames(runtime.stateMachineArn())).isEmpty();
+        assertThat(history(execution)).noneMatch(event -> event.type().endsWith("Failed"));
+    }
+
+    @Test
+    void aTableThatDoesNotExist_failsAtOnceWithTheReason_notRetried() {
+        start(ExpiryMode.PER_ITEM);
+
+        String execution = backfill(Map.of("table", "no-such-table"));
+        ExecutionDescription failed = awaitClosed(execution);
+
+        assertThat(failed.status()).isEqualTo(ExecutionStatus.FAILED);
+        assertThat(failed.error()).isEqualTo(BackfillWorkflow.ERROR_INPUT);
+        assertThat(failed.cause()).contains("Table no-such-table does not exist");
+        assertThat(history(execution).stream().filter(event -> event.type().equals("LambdaFunctionFailed")
+                || event.type().equals("TaskFailed"))).hasSize(1);
+    }
+
+    private int historySize(String executionArn) {
+        int size = 0;
+        String token = null;
+        do {
+            var page = runtime.stepFunctionsEngine().getExecutionHistory(executionArn, 1000, token, false);
+            size += page.items().size();
+            token = page.nextToken();
+        } while (token != null);
+        return size;
+    }
+
+    private List<HistoryEvent> history(String executionArn) {
+        return runtime.stepFunctionsEngine().getExecutionHistory(executionArn, 1000, null, false).items();
+    }
+
+    private List<Map<String, AttributeValue>> indexOf(String table) {
+        return runtime.dynamoDb().scan(r -> r.tableName(ScheduleIndexTable.LOCAL_TABLE_NAME).consistentRead(true)).items().stream()
+                .filter(item -> item.get(ScheduleIndexTable.PARTITION_KEY).s().startsWith(table + "|"))
+                .sorted((a, b) -> (a.get(ScheduleIndexTable.PARTITION_KEY).s() + a.get(ScheduleIndexTable.SORT_KEY).s())
+                        .compareTo(b.get(ScheduleIndexTable.PARTITION_KEY).s() + b.get(ScheduleIndexTable.SORT_KEY).s()))
+                .toList();
+    }
+
+    private List<String> indexedKeys(String table) {
+        return indexOf(table).stream().flatMap(chunk -> chunk.get(ScheduleIndexTable.ENTRIES).l().stream())
+                .map(entry -> entry.m().get(ScheduleIndexTable.ENTRY_KEY).m().get(ExpiryTable.KEY).s()).toList();
+    }
+}
