@@ -6,10 +6,8 @@ import dev.punctual.statemachine.PunctualVersion;
 import dev.punctual.statemachine.StreamWiring;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import software.amazon.awscdk.Aws;
@@ -24,7 +22,6 @@ import software.amazon.awscdk.Stack;
 import software.amazon.awscdk.services.cloudwatch.CfnAlarm;
 import software.amazon.awscdk.services.dynamodb.ITable;
 import software.amazon.awscdk.services.events.IEventBus;
-import software.amazon.awscdk.services.iam.CfnPolicy;
 import software.amazon.awscdk.services.lambda.CfnEventSourceMapping;
 import software.amazon.awscdk.services.lambda.CfnFunction;
 import software.amazon.awscdk.services.lambda.Function;
@@ -45,7 +42,8 @@ import software.amazon.awscdk.services.stepfunctions.CfnStateMachine;
  * drifting.
  *
  * <p>A new option of the construct becomes a parameter here: one {@link CfnParameter}, its place in the
- * interface groups ({@link #interfaceMetadata}) and what it changes in {@link #applyTo}.
+ * interface groups ({@link #interfaceMetadata}) and what it changes in {@link #applyTo} (a grant it
+ * needs or makes unneeded: {@link ConditionalGrants}).
  */
 final class TemplateParameters {
 
@@ -324,22 +322,8 @@ final class TemplateParameters {
         lag.addPropertyOverride("AlarmDescription", withThreshold(lag.getAlarmDescription(),
                 props.lagAlarmThreshold().toMillis()));
 
-        // The run on first deployment only where BackfillOnCreate is true, with the grant it needs.
-        CfnCondition onCreate = backfillOnCreateConditions.get(expiry.mode());
-        expiry.backfill().startOnCreate().orElseThrow().getNode().findAll().stream()
-                .filter(CfnResource.class::isInstance).map(CfnResource.class::cast)
-                .forEach(resource -> resource.getCfnOptions().setCondition(onCreate));
-        Object onCreateGrant = stack.resolve(expiry.backfill().startOnCreateGrant().orElseThrow().toStatementJson());
-        CfnPolicy backfillFunctionPolicy = CfnQueries.defaultChild(
-                expiry.backfill().functionRole().getNode().findChild("DefaultPolicy"), CfnPolicy.class);
-        List<CfnPolicy> streamFunction = CfnQueries.all(expiry.functionRole(), CfnPolicy.class);
-
-        // The backfill machine may start itself (its successor) whatever the parameter says; its function only
-        // for the run. Only the stream function's StopExecution follows CancelStale: windowed mode's bucket
-        // machine stops its runner whatever that setting says.
-        CfnQueries.all(expiry, CfnPolicy.class).forEach(policy -> policy.addPropertyOverride("PolicyDocument.Statement",
-                conditionalStatements(policy, policy == backfillFunctionPolicy ? onCreateGrant : null, onCreate,
-                        streamFunction.contains(policy))));
+        new ConditionalGrants(stack, tracingOn, expiryEventsOn, cancelStaleOn)
+                .applyTo(expiry, backfillOnCreateConditions.get(expiry.mode()));
     }
 
     /**
@@ -373,37 +357,6 @@ final class TemplateParameters {
         }
         return Fn.join("", List.of(description.substring(0, at + 1), lagAlarmThresholdMs.getValueAsString(),
                 description.substring(at + mention.length() - " ms".length())));
-    }
-
-    /**
-     * The policy's statements with those only some settings need behind their conditions: X-Ray's with
-     * tracing, PutEvents with expiry events, the stream function's StopExecution with cancelStale (windowed
-     * mode's bucket machine stops its runner, whatever that setting says), the backfill's start of itself
-     * ({@code onCreateGrant}, in the backfill function's policy only) with the backfill on creation.
-     */
-    private List<Object> conditionalStatements(CfnPolicy policy, Object onCreateGrant, CfnCondition onCreate,
-            boolean streamFunction) {
-        Object document = stack.resolve(policy.getPolicyDocument());
-        List<Object> statements = new ArrayList<>();
-        for (Object each : (List<?>) ((Map<?, ?>) document).get("Statement")) {
-            Map<?, ?> statement = (Map<?, ?>) each;
-            List<String> actions = CfnQueries.actions(statement);
-            if (onCreateGrant != null && statement.equals(onCreateGrant)) {
-                statements.add(CfnQueries.when(onCreate, statement));
-            } else if (actions.stream().allMatch(action -> action.startsWith("xray:"))) {
-                statements.add(CfnQueries.when(tracingOn, statement));
-            } else if (actions.contains("events:PutEvents")) {
-                statements.add(CfnQueries.when(expiryEventsOn, statement));
-            } else if (streamFunction && actions.contains("states:StopExecution")) {
-                Map<Object, Object> withoutStop = new LinkedHashMap<>(statement);
-                List<String> remaining = actions.stream().filter(a -> !a.equals("states:StopExecution")).toList();
-                withoutStop.put("Action", remaining.size() == 1 ? remaining.get(0) : remaining);
-                statements.add(Fn.conditionIf(cancelStaleOn.getLogicalId(), statement, withoutStop));
-            } else {
-                statements.add(statement);
-            }
-        }
-        return statements;
     }
 
     private Map<String, Object> interfaceMetadata() {
