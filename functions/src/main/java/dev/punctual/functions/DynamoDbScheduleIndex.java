@@ -6,6 +6,7 @@ import dev.punctual.statemachine.ScheduleIndexTable;
 import dev.punctual.windowed.Bucket;
 import dev.punctual.windowed.BucketLevel;
 import dev.punctual.windowed.IndexEntry;
+import dev.punctual.windowed.MinutePart;
 import dev.punctual.windowed.RunnerMark;
 import dev.punctual.windowed.ScheduleIndex;
 import java.time.Instant;
@@ -151,11 +152,11 @@ public final class DynamoDbScheduleIndex implements ScheduleIndex {
     }
 
     @Override
-    public RunnerMark runnerMark(Bucket minute) {
+    public RunnerMark runnerMark(Bucket minute, MinutePart part) {
         GetItemResponse seal = dynamoDb.getItem(r -> r.tableName(indexTable).consistentRead(true)
                 .projectionExpression("#t, #n")
                 .expressionAttributeNames(Map.of("#t", ScheduleIndexTable.THROUGH, "#n", ScheduleIndexTable.NEXT))
-                .key(sealKey(minute)));
+                .key(markKey(minute, part)));
         if (!seal.hasItem() || !seal.item().containsKey(ScheduleIndexTable.THROUGH)) {
             return RunnerMark.NOT_STARTED;
         }
@@ -165,19 +166,19 @@ public final class DynamoDbScheduleIndex implements ScheduleIndex {
     }
 
     @Override
-    public void advanceThrough(Bucket minute, long second) {
-        raise(minute, ScheduleIndexTable.THROUGH, second);
+    public void advanceThrough(Bucket minute, MinutePart part, long second) {
+        raise(minute, part, ScheduleIndexTable.THROUGH, second);
     }
 
     @Override
-    public void recordNext(Bucket minute, long second) {
-        raise(minute, ScheduleIndexTable.NEXT, second);
+    public void recordNext(Bucket minute, MinutePart part, long second) {
+        raise(minute, part, ScheduleIndexTable.NEXT, second);
     }
 
-    /** Sets {@code attribute} of the minute's seal to {@code value} unless it already holds as much or more. */
-    private void raise(Bucket minute, String attribute, long value) {
+    /** Sets {@code attribute} of the part's mark to {@code value} unless it already holds as much or more. */
+    private void raise(Bucket minute, MinutePart part, String attribute, long value) {
         try {
-            dynamoDb.updateItem(r -> r.tableName(indexTable).key(sealKey(minute))
+            dynamoDb.updateItem(r -> r.tableName(indexTable).key(markKey(minute, part))
                     .updateExpression("SET #a = :v, #x = if_not_exists(#x, :x)")
                     .conditionExpression("attribute_not_exists(#a) OR #a < :v")
                     .expressionAttributeNames(Map.of("#a", attribute, "#x", ScheduleIndexTable.EXPIRES_AT))
@@ -186,6 +187,16 @@ public final class DynamoDbScheduleIndex implements ScheduleIndex {
         } catch (ConditionalCheckFailedException alreadyThere) {
             // Another runner of the minute (a duplicate, a retry) has raised it as far or further.
         }
+    }
+
+    /**
+     * Where a minute part's mark lives: the main part's in the minute's seal item, the early part's in an
+     * item of its own beside it ({@link ScheduleIndexTable#EARLY_MARK_SORT_KEY}).
+     */
+    private static Map<String, AttributeValue> markKey(Bucket minute, MinutePart part) {
+        return part == MinutePart.MAIN ? sealKey(minute)
+                : Map.of(ScheduleIndexTable.PARTITION_KEY, AttributeValue.fromS(sealPartition(minute)),
+                        ScheduleIndexTable.SORT_KEY, AttributeValue.fromS(ScheduleIndexTable.EARLY_MARK_SORT_KEY));
     }
 
     private static Map<String, AttributeValue> sealKey(Bucket bucket) {

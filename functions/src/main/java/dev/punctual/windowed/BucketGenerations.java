@@ -56,10 +56,16 @@ public final class BucketGenerations {
     }
 
     /**
-     * The bucket's live generation, or its last one: its state, its execution's name and when its Wait
-     * ends ({@link Instant#MAX} when its input could not be read: trusted with nothing that needs it).
+     * The bucket's live generation, or its last one: its state, its execution's name, when its Wait
+     * ends ({@link Instant#MAX} when its input could not be read: trusted with nothing that needs it) and
+     * the first second its runner works ({@link BucketInput#from}; the bucket's end when its input could
+     * not be read).
      */
-    public record Live(State state, String execution, int generation, Instant wakeAt) {
+    public record Live(State state, String execution, int generation, Instant wakeAt, long from) {
+
+        Live(State state, BucketInput input) {
+            this(state, input.executionName(), input.generation(), input.wakeAt(), input.from());
+        }
 
         /** Whether an execution will still seal and read the bucket. */
         public boolean willRead() {
@@ -104,7 +110,7 @@ public final class BucketGenerations {
      */
     public Live replace(BucketInput unfinished, ThrottleBackoff.Batch retries) {
         if (unfinished.generation() >= MAX_GENERATIONS) {
-            return new Live(State.ABANDONED, unfinished.executionName(), unfinished.generation(), unfinished.wakeAt());
+            return new Live(State.ABANDONED, unfinished);
         }
         return walk(next(unfinished), retries);
     }
@@ -119,7 +125,7 @@ public final class BucketGenerations {
         while (true) {
             BucketInput attempt = input;
             if (retries.call(() -> buckets.start(attempt.executionName(), attempt.toJson())) == Executions.StartResult.STARTED) {
-                return new Live(State.RUNNING, attempt.executionName(), attempt.generation(), attempt.wakeAt());
+                return new Live(State.RUNNING, attempt);
             }
             Executions.Holder holder = retries.call(() -> buckets.describe(attempt.executionName()));
             switch (holder.status()) {
@@ -127,15 +133,15 @@ public final class BucketGenerations {
                     // Running with another input: a bucket beyond a horizon, a minute bucket another party
                     // planned for another second, or a successor another party started.
                     return new Live(State.RUNNING, attempt.executionName(), attempt.generation(),
-                            BucketInput.wakeAtIn(holder.input()));
+                            BucketInput.wakeAtIn(holder.input()), BucketInput.fromIn(holder.input(), attempt.bucket()));
                 }
                 case CLOSED -> {
-                    return new Live(State.FINISHED, attempt.executionName(), attempt.generation(), attempt.wakeAt());
+                    return new Live(State.FINISHED, attempt);
                 }
                 case CONTINUED -> input = attempt.successor(clock.instant());
                 case FAILED -> {
                     if (attempt.generation() >= MAX_GENERATIONS) {
-                        return new Live(State.ABANDONED, attempt.executionName(), attempt.generation(), attempt.wakeAt());
+                        return new Live(State.ABANDONED, attempt);
                     }
                     input = next(attempt);
                 }

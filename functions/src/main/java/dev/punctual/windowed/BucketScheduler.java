@@ -248,9 +248,46 @@ public final class BucketScheduler implements Scheduler {
 
     /**
      * Items of one minute. The handler starts the minute bucket planned for the earliest of them (or finds
-     * its live generation, woken for whatever second another party planned it), then reads how far its
-     * runner has got ({@link RunnerMark}); the runner raises the mark <em>before</em> it reads, the
-     * handler wrote its entry <em>before</em> it reads the mark, both strongly consistent. For each item:
+     * its live generation, woken for whatever second another party planned it): its runner works the
+     * seconds from {@link BucketInput#from} on, and the items due before that go to the minute's early
+     * part ({@link MinutePart#EARLY}), which the handler starts for them. For each part it then reads how
+     * far that part's runner has got ({@link RunnerMark}) and places the part's items
+     * ({@link #placeWithRunner}). Whatever neither part takes goes to a one-second bucket.
+     */
+    private Map<Request, Placement> placeInMinute(Bucket minute, List<Request> items, ThrottleBackoff.Batch retries) {
+        String ttlAttribute = items.get(0).ttlAttribute();
+        long earliest = items.stream().mapToLong(Request::due).min().orElseThrow();
+        BucketGenerations.Live main = generations.ensure(BucketInput.planned(minute, ttlAttribute, clock.instant(), earliest), retries);
+        if (!main.willRead()) {
+            return placeFiner(minute, items, retries);
+        }
+        Map<Request, Placement> placements = new LinkedHashMap<>();
+        List<Request> handed = new ArrayList<>();
+        List<Request> mainItems = items.stream().filter(item -> item.due() >= main.from()).toList();
+        List<Request> earlyItems = items.stream().filter(item -> item.due() < main.from()).toList();
+        if (!mainItems.isEmpty()) {
+            placeWithRunner(minute, MinutePart.MAIN, main, mainItems, placements, handed);
+        }
+        if (!earlyItems.isEmpty()) {
+            BucketGenerations.Live early = main.from() < minute.end()
+                    ? generations.ensure(BucketInput.early(minute, ttlAttribute, clock.instant(), main.from()), retries)
+                    : null;
+            if (early != null && early.willRead()) {
+                placeWithRunner(minute, MinutePart.EARLY, early, earlyItems, placements, handed);
+            } else {
+                handed.addAll(earlyItems);
+            }
+        }
+        if (!handed.isEmpty()) {
+            placements.putAll(placeFiner(minute, handed, retries));
+        }
+        return placements;
+    }
+
+    /**
+     * Items of one part of a minute, whose live runner is {@code live}: the handler reads how far it has got
+     * ({@link RunnerMark}); the runner raises the mark <em>before</em> it reads, the handler wrote its entry
+     * <em>before</em> it reads the mark, both strongly consistent. For each item:
      * <ul>
      *   <li>the runner has not begun: its first read comes after this write and finds the entry, so the
      *       item is the runner's, if the runner wakes a second before it or earlier;</li>
@@ -259,26 +296,19 @@ public final class BucketScheduler implements Scheduler {
      *   <li>its second is at or after the next due second the runner's last read found: the runner's
      *       next mark comes after this read, so the read that follows it finds the entry;</li>
      *   <li>otherwise (the gap the runner skipped as empty, or its read of what comes next still in
-     *       flight, after {@link #MARK_READS} reads): a one-second bucket for it.</li>
+     *       flight, after {@link #MARK_READS} reads): {@code handed}, for a one-second bucket.</li>
      * </ul>
      */
-    private Map<Request, Placement> placeInMinute(Bucket minute, List<Request> items, ThrottleBackoff.Batch retries) {
-        String ttlAttribute = items.get(0).ttlAttribute();
-        long earliest = items.stream().mapToLong(Request::due).min().orElseThrow();
-        BucketGenerations.Live live = generations.ensure(BucketInput.planned(minute, ttlAttribute, clock.instant(), earliest), retries);
-        Map<Request, Placement> placements = new LinkedHashMap<>();
-        if (!live.willRead()) {
-            return placeFiner(minute, items, retries);
-        }
-        RunnerMark mark = index.runnerMark(minute);
+    private void placeWithRunner(Bucket minute, MinutePart part, BucketGenerations.Live live, List<Request> items,
+            Map<Request, Placement> placements, List<Request> handed) {
+        RunnerMark mark = index.runnerMark(minute, part);
         for (int read = 1; read < MARK_READS && mark.started() && !mark.nextKnown(); read++) {
             // The runner is between raising its mark and recording what comes next: milliseconds. A later
             // read still follows this handler's write, so it answers as well, and usually spares a fallback.
             pauseBeforeReadingTheMarkAgain();
-            mark = index.runnerMark(minute);
+            mark = index.runnerMark(minute, part);
         }
         Placement indexed = new Placement(Outcome.INDEXED, live.execution());
-        List<Request> handed = new ArrayList<>();
         for (Request item : items) {
             long second = item.due();
             if (!mark.started()) {
@@ -295,10 +325,6 @@ public final class BucketScheduler implements Scheduler {
                 handed.add(item);
             }
         }
-        if (!handed.isEmpty()) {
-            placements.putAll(placeFiner(minute, handed, retries));
-        }
-        return placements;
     }
 
     private void pauseBeforeReadingTheMarkAgain() {

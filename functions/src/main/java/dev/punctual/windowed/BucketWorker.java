@@ -150,8 +150,8 @@ public final class BucketWorker {
         Bucket bucket = input.bucket();
         if (state != null) {
             return switch (state.phase()) {
-                case PREPARE -> prepare(bucket, state.target(), state.counts());
-                case DELETE -> delete(bucket, input.ttlAttribute(), state);
+                case PREPARE -> prepare(input, state.target(), state.counts());
+                case DELETE -> delete(input, state);
             };
         }
         Instant now = clock.instant();
@@ -161,11 +161,12 @@ public final class BucketWorker {
             return Step.done(new Result(BucketWorkflow.OUTCOME_CONTINUED, 0, 0, 0, 1));
         }
         return switch (bucket.level()) {
-            case SECOND -> prepare(bucket, bucket.start(), RunnerState.Counts.NONE);
+            case SECOND -> prepare(input, bucket.start(), RunnerState.Counts.NONE);
             case MINUTE -> {
-                // Begun: from now on every entry of the minute is found by a read that follows a mark.
-                index.advanceThrough(bucket, bucket.start() - 1);
-                yield after(bucket, bucket.start() - 1, RunnerState.Counts.NONE);
+                // Begun: from now on every entry of the part is found by a read that follows a mark. The
+                // seconds before its first are never this runner's (its early part's, or the handler's).
+                index.advanceThrough(bucket, input.part(), bucket.start() - 1);
+                yield after(input, input.from() - 1, RunnerState.Counts.NONE);
             }
             case HOUR -> {
                 index.seal(bucket, clock.instant());
@@ -191,13 +192,19 @@ public final class BucketWorker {
         };
     }
 
+    /** The next due second of a minute part after {@code after}, if there is one before the part's end. */
+    private OptionalLong nextInPart(BucketInput minute, long after) {
+        OptionalLong next = index.nextDueSecond(minute.bucket().table(), minute.bucket().start(), after);
+        return next.isPresent() && next.getAsLong() < minute.until() ? next : OptionalLong.empty();
+    }
+
     /**
-     * A minute's runner after {@code after}: finds and records the next due second, then prepares it at
-     * once if it is a second away or less, or has the runner wait until a second before it.
+     * A minute part's runner after {@code after}: finds and records the next due second, then prepares it
+     * at once if it is a second away or less, or has the runner wait until a second before it.
      */
-    private Step after(Bucket minute, long after, RunnerState.Counts counts) {
-        OptionalLong next = index.nextDueSecond(minute.table(), minute.start(), after);
-        index.recordNext(minute, next.orElse(minute.end()));
+    private Step after(BucketInput minute, long after, RunnerState.Counts counts) {
+        OptionalLong next = nextInPart(minute, after);
+        index.recordNext(minute.bucket(), minute.part(), next.orElse(minute.until()));
         if (next.isEmpty()) {
             return Step.done(expired(counts));
         }
@@ -205,52 +212,55 @@ public final class BucketWorker {
     }
 
     /** Prepares {@code second} now if it is a second away or less, else has the runner wait until then. */
-    private Step toward(Bucket bucket, long second, RunnerState.Counts counts) {
+    private Step toward(BucketInput input, long second, RunnerState.Counts counts) {
         Instant prepareAt = Instant.ofEpochSecond(second).minus(BucketWorkflow.WARM_LEAD);
         if (!clock.instant().isBefore(prepareAt)) {
-            return prepare(bucket, second, counts);
+            return prepare(input, second, counts);
         }
-        return Step.then(new RunnerState(RunnerState.Phase.PREPARE, second, prepareAt, null, bucket.end(), counts));
+        return Step.then(new RunnerState(RunnerState.Phase.PREPARE, second, prepareAt, null, input.until(), counts));
     }
 
     /**
-     * Seals {@code second} (a minute's mark raised to it, or a one-second bucket's own seal), reads its
-     * entries and, in a minute, the next due second after it; the runner then waits for the second.
+     * Seals {@code second} (a minute part's mark raised to it, or a one-second bucket's own seal), reads
+     * its entries and, in a minute, the part's next due second after it; the runner then waits for the
+     * second.
      */
-    private Step prepare(Bucket bucket, long second, RunnerState.Counts counts) {
+    private Step prepare(BucketInput input, long second, RunnerState.Counts counts) {
+        Bucket bucket = input.bucket();
         Bucket one = Bucket.containing(bucket.table(), BucketLevel.SECOND, second);
         Instant invoked = clock.instant();
         phases.invoked(one, invoked);
         if (bucket.level() == BucketLevel.MINUTE) {
-            index.advanceThrough(bucket, second);
+            index.advanceThrough(bucket, input.part(), second);
         } else {
             index.seal(one, invoked);
         }
         phases.sealed(one, clock.instant());
         List<IndexEntry> entries = distinct(index.entriesDue(bucket.table(), second));
         phases.read(one, entries.size(), clock.instant());
-        long next = bucket.end();
+        long next = input.until();
         if (bucket.level() == BucketLevel.MINUTE) {
-            next = index.nextDueSecond(bucket.table(), bucket.start(), second).orElse(bucket.end());
-            index.recordNext(bucket, next);
+            next = nextInPart(input, second).orElse(input.until());
+            index.recordNext(bucket, input.part(), next);
         }
         return Step.then(new RunnerState(RunnerState.Phase.DELETE, second, Instant.ofEpochSecond(second),
                 RunnerState.carried(entries), next, counts));
     }
 
     /** At its second, deletes what was read for it; then on to the next due second, or done. */
-    private Step delete(Bucket bucket, String ttlAttribute, RunnerState state) {
+    private Step delete(BucketInput input, RunnerState state) {
+        Bucket bucket = input.bucket();
         long second = state.target();
         Bucket one = Bucket.containing(bucket.table(), BucketLevel.SECOND, second);
         sleeper.sleepUntil(clock, Instant.ofEpochSecond(second));
         phases.woke(one, clock.instant());
         List<IndexEntry> entries = state.entries() != null ? state.entries()
                 : distinct(index.entriesDue(bucket.table(), second));
-        RunnerState.Counts counts = deleteAll(one, entries, ttlAttribute, state.counts());
-        if (state.next() >= bucket.end()) {
+        RunnerState.Counts counts = deleteAll(one, entries, input.ttlAttribute(), state.counts());
+        if (state.next() >= input.until()) {
             return Step.done(expired(counts));
         }
-        return toward(bucket, state.next(), counts);
+        return toward(input, state.next(), counts);
     }
 
     private static Result expired(RunnerState.Counts counts) {
@@ -335,9 +345,17 @@ public final class BucketWorker {
         List<CompletableFuture<Void>> starts = new ArrayList<>(children.size());
         children.forEach((child, firstDue) -> {
             // The child's live generation: running already (the handler or a duplicate cascade started
-            // it), finished, or started now; one that ended unfinished is replaced, never trusted.
+            // it), finished, or started now; one that ended unfinished is replaced, never trusted. A minute
+            // the handler planned for a later second than this bucket's first gets its early part too.
             BucketInput planned = BucketInput.planned(child, ttlAttribute, clock.instant(), firstDue);
-            starts.add(CompletableFuture.runAsync(() -> generations.ensure(planned, ThrottleBackoff.noRetries()), pool));
+            starts.add(CompletableFuture.runAsync(() -> {
+                BucketGenerations.Live live = generations.ensure(planned, ThrottleBackoff.noRetries());
+                if (child.level() == BucketLevel.MINUTE && live.willRead() && firstDue < live.from()
+                        && live.from() < child.end()) {
+                    generations.ensure(BucketInput.early(child, ttlAttribute, clock.instant(), live.from()),
+                            ThrottleBackoff.noRetries());
+                }
+            }, pool));
         });
         List<Throwable> failures = new ArrayList<>();
         for (CompletableFuture<Void> start : starts) {

@@ -31,15 +31,27 @@ public interface ScheduleIndex {
     /** Whether {@code bucket}'s execution has sealed it. */
     boolean isSealed(Bucket bucket);
 
-    /** How far the runner of the minute bucket {@code minute} has got ({@link RunnerMark#NOT_STARTED} before it begins). */
-    RunnerMark runnerMark(Bucket minute);
+    /**
+     * How far the runner of one part of the minute bucket {@code minute} has got
+     * ({@link RunnerMark#NOT_STARTED} before it begins). Each {@link MinutePart} has a mark of its own.
+     */
+    RunnerMark runnerMark(Bucket minute, MinutePart part);
 
     /**
-     * Seals every second of {@code minute} up to {@code second}: raises the mark's {@code through} to it,
-     * leaving a higher one as it is (a write that lowered it would reopen what a handler has relied on).
+     * Seals every second of {@code part} of {@code minute} up to {@code second}: raises its mark's
+     * {@code through} to it, leaving a higher one as it is (a write that lowered it would reopen what a
+     * handler has relied on).
      */
-    void advanceThrough(Bucket minute, long second);
+    void advanceThrough(Bucket minute, MinutePart part, long second);
 
-    /** Records the next due second the runner's read after its latest {@code through} found: raises {@code next}, never lowers it. */
-    void recordNext(Bucket minute, long second);
+    /**
+     * Records the next due second the runner's read after its latest {@code through} found: raises
+     * {@code next} of {@code part}'s mark, never lowers it.
+     */
+    void recordNext(Bucket minute, MinutePart part, long second);
+
+    /** The main part's mark ({@link #runnerMark(Bucket, MinutePart)}). */
+    default RunnerMark runnerMark(Bucket minute) {
+        return runnerMark(minute, MinutePart.MAIN);
+    }
 }

@@ -9,6 +9,7 @@ import dev.punctual.statemachine.ScheduleIndexTable;
 import dev.punctual.windowed.Bucket;
 import dev.punctual.windowed.BucketLevel;
 import dev.punctual.windowed.IndexEntry;
+import dev.punctual.windowed.MinutePart;
 import dev.punctual.windowed.RunnerMark;
 import java.util.List;
 import java.util.Map;
@@ -53,15 +54,15 @@ class DynamoDbScheduleIndexTest {
     void runnerMark_startsUnset_andOnlyEverRises_whoeverWritesIt() {
         assertThat(index.runnerMark(BUCKET)).isEqualTo(RunnerMark.NOT_STARTED);
 
-        index.advanceThrough(BUCKET, MINUTE - 1);
+        index.advanceThrough(BUCKET, MinutePart.MAIN, MINUTE - 1);
         assertThat(index.runnerMark(BUCKET)).as("begun, nothing sealed, no next yet")
                 .isEqualTo(new RunnerMark(true, MINUTE - 1, Long.MIN_VALUE));
-        index.recordNext(BUCKET, MINUTE + 10);
-        index.advanceThrough(BUCKET, MINUTE + 10);
-        index.recordNext(BUCKET, MINUTE + 40);
+        index.recordNext(BUCKET, MinutePart.MAIN, MINUTE + 10);
+        index.advanceThrough(BUCKET, MinutePart.MAIN, MINUTE + 10);
+        index.recordNext(BUCKET, MinutePart.MAIN, MINUTE + 40);
         // A duplicate runner, behind: its writes leave both where they are.
-        index.advanceThrough(BUCKET, MINUTE + 10);
-        index.recordNext(BUCKET, MINUTE + 10);
+        index.advanceThrough(BUCKET, MinutePart.MAIN, MINUTE + 10);
+        index.recordNext(BUCKET, MinutePart.MAIN, MINUTE + 10);
 
         RunnerMark mark = index.runnerMark(BUCKET);
         assertThat(mark).isEqualTo(new RunnerMark(true, MINUTE + 10, MINUTE + 40));
@@ -72,6 +73,25 @@ class DynamoDbScheduleIndexTest {
                 ScheduleIndexTable.SORT_KEY, software.amazon.awssdk.services.dynamodb.model.AttributeValue.fromS(ScheduleIndexTable.SEAL_SORT_KEY)))).item();
         assertThat(item.get(ScheduleIndexTable.EXPIRES_AT).n()).as("the index's own TTL clears it a week after the minute")
                 .isEqualTo(Long.toString(MINUTE + 60 + ScheduleIndexTable.RETENTION.toSeconds()));
+    }
+
+    @Test
+    void minutesEarlyPart_hasAMarkOfItsOwn_besideTheMainPartsSeal() {
+        index.advanceThrough(BUCKET, MinutePart.MAIN, MINUTE + 30);
+        index.recordNext(BUCKET, MinutePart.MAIN, MINUTE + 40);
+        assertThat(index.runnerMark(BUCKET, MinutePart.EARLY)).as("the main part's progress says nothing of the early part")
+                .isEqualTo(RunnerMark.NOT_STARTED);
+
+        index.advanceThrough(BUCKET, MinutePart.EARLY, MINUTE + 3);
+        index.recordNext(BUCKET, MinutePart.EARLY, MINUTE + 7);
+
+        assertThat(index.runnerMark(BUCKET, MinutePart.EARLY)).isEqualTo(new RunnerMark(true, MINUTE + 3, MINUTE + 7));
+        assertThat(index.runnerMark(BUCKET, MinutePart.MAIN)).isEqualTo(new RunnerMark(true, MINUTE + 30, MINUTE + 40));
+        var item = dynamoDb.client().getItem(r -> r.tableName("index").key(Map.of(
+                ScheduleIndexTable.PARTITION_KEY, software.amazon.awssdk.services.dynamodb.model.AttributeValue.fromS("seal|orders|minute|" + MINUTE),
+                ScheduleIndexTable.SORT_KEY, software.amazon.awssdk.services.dynamodb.model.AttributeValue.fromS(ScheduleIndexTable.EARLY_MARK_SORT_KEY)))).item();
+        assertThat(item.get(ScheduleIndexTable.THROUGH).n()).isEqualTo(Long.toString(MINUTE + 3));
+        assertThat(item.get(ScheduleIndexTable.EXPIRES_AT).n()).isEqualTo(Long.toString(MINUTE + 60 + ScheduleIndexTable.RETENTION.toSeconds()));
     }
 
     @Test

@@ -37,7 +37,7 @@ class BucketGenerationsTest extends WindowedTestBase {
         BucketGenerations.Live again = generations().ensure(bucket, "ttl", ThrottleBackoff.noRetries());
 
         assertThat(first).isEqualTo(new BucketGenerations.Live(BucketGenerations.State.RUNNING, bucket.executionName(), 0,
-                bucket.naturalWake()));
+                bucket.naturalWake(), bucket.start()));
         assertThat(again).isEqualTo(first);
         assertThat(executions.inputs).hasSize(1);
         assertThat(executions.describeCalls).as("a start that answers STARTED needs no describe").isEmpty();
@@ -52,7 +52,7 @@ class BucketGenerationsTest extends WindowedTestBase {
         BucketGenerations.Live live = generations().ensure(bucket, "ttl", ThrottleBackoff.noRetries());
 
         assertThat(live).isEqualTo(new BucketGenerations.Live(BucketGenerations.State.RUNNING, bucket.executionName() + "-g1", 1,
-                first.wakeAt()));
+                first.wakeAt(), bucket.start()));
         assertThat(executions.inputs.get(live.execution()))
                 .isEqualTo(new BucketInput(bucket, "ttl", first.wakeAt(), 0, 1).toJson())
                 .contains("\"generation\":1");

@@ -153,18 +153,18 @@ class BucketSchedulerTest extends WindowedTestBase {
             }
 
             @Override
-            public RunnerMark runnerMark(Bucket minute) {
-                return index.runnerMark(minute);
+            public RunnerMark runnerMark(Bucket minute, MinutePart part) {
+                return index.runnerMark(minute, part);
             }
 
             @Override
-            public void advanceThrough(Bucket minute, long second) {
-                index.advanceThrough(minute, second);
+            public void advanceThrough(Bucket minute, MinutePart part, long second) {
+                index.advanceThrough(minute, part, second);
             }
 
             @Override
-            public void recordNext(Bucket minute, long second) {
-                index.recordNext(minute, second);
+            public void recordNext(Bucket minute, MinutePart part, long second) {
+                index.recordNext(minute, part, second);
             }
         };
         BucketScheduler withFailures = new BucketScheduler(failingOneSecond, table, executions, clock, clock, pool);
@@ -223,10 +223,10 @@ class BucketSchedulerTest extends WindowedTestBase {
         BucketInput planned = BucketInput.planned(minute, "ttl", NOW, T + 30);
         executions.start(planned.executionName(), planned.toJson());
         if (through != null) {
-            index.advanceThrough(minute, through);
+            index.advanceThrough(minute, MinutePart.MAIN, through);
         }
         if (next != null) {
-            index.recordNext(minute, next);
+            index.recordNext(minute, MinutePart.MAIN, next);
         }
         return minute;
     }
@@ -241,37 +241,64 @@ class BucketSchedulerTest extends WindowedTestBase {
     }
 
     @Test
-    void minuteRunnerNotBegun_takesItemsFromASecondAfterItsWake_andHandsEarlierOnesToOneSecondBuckets() {
+    void minuteRunnerNotBegun_takesItemsFromASecondAfterItsWake_andHandsEarlierOnesToTheMinutesEarlyPart() {
         Bucket minute = minuteWithMark(null, null);
 
         assertThat(placed("at-its-first-second", T + 30)).isEqualTo(new BucketScheduler.Placement(BucketScheduler.Outcome.INDEXED, minute.executionName()));
         assertThat(placed("later", T + 40)).isEqualTo(new BucketScheduler.Placement(BucketScheduler.Outcome.INDEXED, minute.executionName()));
         assertThat(placed("within-the-slack", T + 20)).isEqualTo(new BucketScheduler.Placement(BucketScheduler.Outcome.INDEXED, minute.executionName()));
+        BucketInput early = BucketInput.early(minute, "ttl", NOW, T + 20);
         assertThat(placed("before-its-wake", T + 19))
-                .as("the runner wakes at T+19: too late to prepare T+19 a second ahead")
-                .isEqualTo(new BucketScheduler.Placement(BucketScheduler.Outcome.INDEXED, oneSecond(T + 19)));
+                .as("the runner wakes at T+19: too late to prepare T+19 a second ahead; the early part takes it")
+                .isEqualTo(new BucketScheduler.Placement(BucketScheduler.Outcome.INDEXED, minute.executionName() + "-e"));
+        assertThat(placed("early-in-the-minute", T + 1)).isEqualTo(new BucketScheduler.Placement(BucketScheduler.Outcome.INDEXED, early.executionName()));
         assertThat(executions.inputs).as("the minute's input is the first starter's; the later batches found it running")
-                .containsEntry(minute.executionName(), BucketInput.planned(minute, "ttl", NOW, T + 30).toJson());
+                .containsEntry(minute.executionName(), BucketInput.planned(minute, "ttl", NOW, T + 30).toJson())
+                .containsEntry(early.executionName(), early.toJson())
+                .as("no one-second bucket").hasSize(2);
+        assertThat(early.wakeAt()).as("as early as it can: now, a second before the minute has passed").isEqualTo(NOW);
+        assertThat(BucketInput.early(minute, "ttl", NOW.minusSeconds(90), T + 20).wakeAt()).as("a second before the minute")
+                .isEqualTo(Instant.ofEpochSecond(T - 1));
+        assertThat(early.toJson()).contains("\"until\":" + (T + 20)).doesNotContain("\"from\"");
+    }
+
+    @Test
+    void minutesEarlyPartThatHasBegun_placesByItsOwnMark_andItsWakeBoundsWhatItTakes() {
+        Bucket minute = minuteWithMark(null, null);
+        clock.set(Instant.ofEpochSecond(T + 5));
+        BucketInput early = BucketInput.early(minute, "ttl", clock.instant(), T + 20);
+        executions.start(early.executionName(), early.toJson());
+        index.advanceThrough(minute, MinutePart.EARLY, T + 8);
+        index.recordNext(minute, MinutePart.EARLY, T + 12);
+        // The main part's own mark says nothing of the early part's seconds.
+        index.advanceThrough(minute, MinutePart.MAIN, T + 25);
+        index.recordNext(minute, MinutePart.MAIN, T + 40);
+
+        assertThat(placed("sealed", T + 8).outcome()).isEqualTo(BucketScheduler.Outcome.DELETED);
+        assertThat(placed("in-its-gap", T + 10)).isEqualTo(new BucketScheduler.Placement(BucketScheduler.Outcome.INDEXED, oneSecond(T + 10)));
+        assertThat(placed("at-its-next", T + 12)).isEqualTo(new BucketScheduler.Placement(BucketScheduler.Outcome.INDEXED, early.executionName()));
+        assertThat(placed("last-of-its-part", T + 19)).isEqualTo(new BucketScheduler.Placement(BucketScheduler.Outcome.INDEXED, early.executionName()));
+        assertThat(placed("main-gap", T + 30)).isEqualTo(new BucketScheduler.Placement(BucketScheduler.Outcome.INDEXED, oneSecond(T + 30)));
     }
 
     @Test
     void minuteRunnerMarkedThroughTheSecond_handlerDeletesTheItemItself_atItsTtl() {
-        minuteWithMark(T + 12L, T + 20L);
-        clock.set(Instant.ofEpochSecond(T + 10));
+        minuteWithMark(T + 22L, T + 30L);
+        clock.set(Instant.ofEpochSecond(T + 20));
 
-        assertThat(placed("skipped", T + 11).outcome()).isEqualTo(BucketScheduler.Outcome.DELETED);
-        assertThat(placed("sealed", T + 12).outcome()).isEqualTo(BucketScheduler.Outcome.DELETED);
+        assertThat(placed("skipped", T + 21).outcome()).isEqualTo(BucketScheduler.Outcome.DELETED);
+        assertThat(placed("sealed", T + 22).outcome()).isEqualTo(BucketScheduler.Outcome.DELETED);
         assertThat(table.deletes).extracting(WindowedFakes.Table.Deleted::at)
-                .containsExactly(Instant.ofEpochSecond(T + 11), Instant.ofEpochSecond(T + 12));
+                .containsExactly(Instant.ofEpochSecond(T + 21), Instant.ofEpochSecond(T + 22));
     }
 
     @Test
     void minuteRunnerWhoseNextIsKnown_takesItemsFromItsNextSecondOn_andHandsTheGapToOneSecondBuckets() {
-        Bucket minute = minuteWithMark(T + 12L, T + 20L);
+        Bucket minute = minuteWithMark(T + 22L, T + 30L);
 
-        assertThat(placed("at-next", T + 20)).isEqualTo(new BucketScheduler.Placement(BucketScheduler.Outcome.INDEXED, minute.executionName()));
+        assertThat(placed("at-next", T + 30)).isEqualTo(new BucketScheduler.Placement(BucketScheduler.Outcome.INDEXED, minute.executionName()));
         assertThat(placed("after-next", T + 50)).isEqualTo(new BucketScheduler.Placement(BucketScheduler.Outcome.INDEXED, minute.executionName()));
-        assertThat(placed("in-the-gap", T + 15)).isEqualTo(new BucketScheduler.Placement(BucketScheduler.Outcome.INDEXED, oneSecond(T + 15)));
+        assertThat(placed("in-the-gap", T + 25)).isEqualTo(new BucketScheduler.Placement(BucketScheduler.Outcome.INDEXED, oneSecond(T + 25)));
         assertThat(table.deletes).isEmpty();
     }
 
@@ -287,7 +314,7 @@ class BucketSchedulerTest extends WindowedTestBase {
     void minuteRunnerReadingWhatComesNext_isReadAgain_andOnceItKnows_takesTheItem() {
         Bucket minute = minuteWithMark(T + 20L, T + 20L);
         // The runner records what comes next between the handler's first and second read of its mark.
-        index.beforeCall("runnerMark", index.callsOf("runnerMark") + 2, () -> index.recordNext(minute, T + 30));
+        index.beforeCall("runnerMark", index.callsOf("runnerMark") + 2, () -> index.recordNext(minute, MinutePart.MAIN, T + 30));
 
         assertThat(placed("at-next", T + 30)).isEqualTo(new BucketScheduler.Placement(BucketScheduler.Outcome.INDEXED, minute.executionName()));
         assertThat(index.callsOf("runnerMark")).isEqualTo(2);
@@ -314,7 +341,7 @@ class BucketSchedulerTest extends WindowedTestBase {
 
     @Test
     void sealedOneSecondBucket_itsSecondHasCome_soTheHandlerDeletesTheItemItself_neverBeforeItsTtl() {
-        minuteWithMark(T + 12L, T + 40L);
+        minuteWithMark(T + 22L, T + 40L);
         Bucket second = Bucket.containing(TABLE, BucketLevel.SECOND, T + 30);
         executions.start(second.executionName(), BucketInput.first(second, "ttl", NOW).toJson());
         index.seal(second, NOW);

@@ -46,16 +46,18 @@ class SealProtocolTest extends WindowedTestBase {
 
     /** When the handler placed the late item: the clock then. */
     private Instant handledAt;
+    /** Executions a test runs itself, step by step: the clock does not run them at their wake. */
+    private final java.util.Set<String> runByTest = new java.util.HashSet<>();
 
     /**
-     * One-second fallbacks run on their own, at their time, while the clock moves: the handler starts
-     * them and their executions wake as Step Functions would wake them.
+     * One-second fallbacks and minutes' early parts run on their own, at their time, while the clock
+     * moves: the handler starts them and their executions wake as Step Functions would wake them.
      */
     @org.junit.jupiter.api.BeforeEach
     void fallbacksRunAtTheirTime() {
         index.timedBy(clock);
         executions.onStarted((name, input) -> {
-            if (name.contains("-second-")) {
+            if (isFallback(name) && !runByTest.contains(name)) {
                 BucketInput fallback = inputOf(name);
                 clock.at(fallback.wakeAt(), () -> {
                     if (executions.running(name)) {
@@ -285,6 +287,168 @@ class SealProtocolTest extends WindowedTestBase {
     }
 
     // ------------------------------------------------------------------------------------------------
+    // The minute's early part: the seconds before its planned runner wakes, with a runner and a mark of their own
+
+    /** An item of the early part already indexed when its runner begins. */
+    private static final ItemKey AT_EARLY = key("at-early");
+    private static final long EARLY_DUE = M + 5;
+
+    /**
+     * Where the late item falls in the early part (the main part works from {@code FIRST - 10}): before the
+     * early item, on its second, in the gap after it, on the part's last second, and on the main part's
+     * first second; the handler comes just before any call of the early part's runner, or after it is done.
+     */
+    static Stream<Arguments> lateItemAtEveryEarlyRunnerCall() {
+        return Stream.of(M + 2, EARLY_DUE, M + 8, FIRST - 11, FIRST - 10).flatMap(due -> Stream.concat(
+                Stream.of(RunnerCall.values()).flatMap(call -> IntStream.rangeClosed(1, 4)
+                        .mapToObj(nth -> Arguments.of(due - M, call, nth))),
+                Stream.of(Arguments.of(due - M, null, 0))));
+    }
+
+    @ParameterizedTest(name = "item at +{0}s, handler before the early runner's {1} #{2}")
+    @MethodSource("lateItemAtEveryEarlyRunnerCall")
+    void earlyPart_lateItemHandledBeforeAnyOfItsRunnersCalls_everyItemDeletedOnceOnTime(long offset, RunnerCall call, int nth) {
+        long due = M + offset;
+        BucketInput main = plannedRunner();
+        BucketInput early = earlyPartFor(main);
+        if (call != null) {
+            index.beforeCall(call.name(), index.callsOf(call.name()) + nth, () -> handleOnce(due));
+        }
+
+        work(early);
+        executions.close(early.executionName());
+        if (handledAt == null) {
+            handle(due);
+        }
+        work(main);
+        runOneSecondFallbacks();
+
+        assertDeletedOnceOnTime(KEY, due);
+        assertDeletedOnceNotEarly(AT_EARLY, EARLY_DUE);
+        assertDeletedOnceNotEarly(AT_FIRST, FIRST);
+        assertDeletedOnceNotEarly(AT_SECOND, SECOND);
+        assertThat(table.attempts).as("the main part's runner never works the early part's seconds: one delete asked of its item")
+                .filteredOn(d -> d.key().equals(AT_EARLY)).hasSize(1);
+    }
+
+    /** The early part's runner ran twice (Express executions run at least once): the duplicate begins at any call of the first. */
+    @ParameterizedTest(name = "duplicate begins before {0} #{1}")
+    @MethodSource("duplicateAtEveryRunnerCall")
+    void earlyPartRunTwice_deletesNothingTwiceAndNothingEarly_andALateItemStillOnce(RunnerCall call, int nth) {
+        BucketInput main = plannedRunner();
+        BucketInput early = earlyPartFor(main);
+        BucketWorker duplicate = new BucketWorker(index, table, executions, clock, clock, pool);
+        index.beforeCall(call.name(), index.callsOf(call.name()) + nth, () -> duplicate.work(early));
+        index.beforeCall(RunnerCall.advanceThrough.name(), index.callsOf(RunnerCall.advanceThrough.name()) + 2,
+                () -> handleOnce(M + 10));
+
+        work(early);
+        if (handledAt == null) {
+            handle(M + 10);
+        }
+        work(main);
+        runOneSecondFallbacks();
+
+        assertDeletedOnceNotEarly(AT_EARLY, EARLY_DUE);
+        assertDeletedOnceNotEarly(KEY, M + 10);
+        assertDeletedOnceNotEarly(AT_FIRST, FIRST);
+        assertDeletedOnceNotEarly(AT_SECOND, SECOND);
+        assertThat(index.runnerMark(MINUTE, MinutePart.EARLY).through()).as("the mark never went back").isGreaterThanOrEqualTo(EARLY_DUE);
+    }
+
+    /**
+     * Items of the early part handled at any point of the early part's runner being started by another
+     * handler: the runner runs before this handler writes, between its write and its start of the part,
+     * between that and its read of the part's mark, or after it.
+     */
+    @ParameterizedTest
+    @EnumSource(Point.class)
+    void earlyPartRunnerAtAnyPointOfTheHandler_deletesTheItemOnceAtItsTtl(Point point) {
+        long due = M + 9;
+        BucketInput main = plannedRunner();
+        BucketInput early = earlyPartFor(main);
+        clock.set(early.wakeAt());
+        Runnable run = () -> work(early);
+        switch (point) {
+            case BEFORE_WRITE -> index.beforeNext("putChunk", run);
+            case AFTER_WRITE_BEFORE_START -> executions.beforeNextStart(run);
+            case AFTER_START_BEFORE_MARK_READ -> index.beforeNext("runnerMark", run);
+            case AFTER_MARK_READ -> { }
+        }
+
+        handle(due);
+        if (point == Point.AFTER_MARK_READ) {
+            run.run();
+        }
+        work(main);
+        runOneSecondFallbacks();
+
+        assertDeletedOnceOnTime(KEY, due);
+        assertDeletedOnceNotEarly(AT_EARLY, EARLY_DUE);
+    }
+
+    /**
+     * A coarse bucket's cascade into a minute the handler has planned for a later second than the hour's
+     * own items: the cascade starts the minute's early part for them, or (cascading first) plans the
+     * minute for its first item, and the handler's later item still goes to the minute. Every item at
+     * its second.
+     */
+    @ParameterizedTest(name = "cascade first: {0}")
+    @org.junit.jupiter.params.provider.ValueSource(booleans = {false, true})
+    void hourCascadingIntoAMinutePlannedLater_startsItsEarlyPart_andEveryItemIsDeletedAtItsSecond(boolean cascadeFirst) {
+        Bucket hour = Bucket.containing(TABLE, BucketLevel.HOUR, T + 2 * 3_600);
+        long minute = hour.start() + 60;
+        ItemKey viaHour = key("via-hour");
+        long hourItemDue = minute + 3;
+        long lateDue = minute + 30;
+        table.put(viaHour, Long.toString(hourItemDue));
+        index.putChunk(TABLE, hourItemDue, "via-hour", List.of(new IndexEntry(viaHour, Long.toString(hourItemDue), hourItemDue)));
+        BucketInput hourInput = BucketInput.first(hour, "ttl", NOW);
+        executions.start(hourInput.executionName(), hourInput.toJson());
+        Runnable cascade = () -> runExecution(hourInput);
+
+        if (cascadeFirst) {
+            cascade.run();
+        }
+        // The late item comes within 70 minutes of its second: the handler places it in the minute directly.
+        clock.set(Instant.ofEpochSecond(lateDue - 30 * 60));
+        handle(lateDue);
+        if (!cascadeFirst) {
+            cascade.run();
+        }
+        Bucket minuteBucket = Bucket.containing(TABLE, BucketLevel.MINUTE, minute);
+        for (String name : new ArrayList<>(executions.inputs.keySet())) {
+            if (name.startsWith(minuteBucket.executionName()) && executions.running(name)) {
+                runExecution(inputOf(name));
+            }
+        }
+        runOneSecondFallbacks();
+
+        assertThat(executions.running(minuteBucket.executionName() + "-e")).isFalse();
+        assertThat(executions.inputs.containsKey(minuteBucket.executionName() + "-e")).as("an early part").isEqualTo(!cascadeFirst);
+        assertDeletedOnceOnTime(KEY, lateDue);
+        assertThat(table.deletes).filteredOn(d -> d.key().equals(viaHour)).singleElement()
+                .satisfies(d -> assertThat(d.at()).isEqualTo(Instant.ofEpochSecond(hourItemDue)));
+    }
+
+    /**
+     * The minute's early part, started by the handler for {@link #AT_EARLY} (due before the main part
+     * wakes), which it indexed; this test runs the part's runner itself.
+     */
+    private BucketInput earlyPartFor(BucketInput main) {
+        assertThat(main.from()).isEqualTo(FIRST - BucketInput.PLAN_SLACK.toSeconds());
+        BucketInput early = BucketInput.early(MINUTE, "ttl", clock.instant(), main.from());
+        runByTest.add(early.executionName());
+        table.put(AT_EARLY, Long.toString(EARLY_DUE));
+        BucketScheduler.Request request = new BucketScheduler.Request(TABLE, "ttl", AT_EARLY, Long.toString(EARLY_DUE),
+                Instant.ofEpochSecond(EARLY_DUE));
+        assertThat(scheduler.schedule(List.of(request)).get(request).join())
+                .isEqualTo(new BucketScheduler.Placement(BucketScheduler.Outcome.INDEXED, early.executionName()));
+        assertThat(executions.inputs).containsEntry(early.executionName(), early.toJson());
+        return early;
+    }
+
+    // ------------------------------------------------------------------------------------------------
     // Healing: a minute bucket's execution that ended unfinished, and its successor
 
     /**
@@ -452,13 +616,19 @@ class SealProtocolTest extends WindowedTestBase {
         return result.get(request).join();
     }
 
-    /** Runs every one-second fallback the handler started that still runs. */
+    /** Runs every one-second fallback and minute's early part the handler started that still runs. */
     private void runOneSecondFallbacks() {
         for (String name : new ArrayList<>(executions.inputs.keySet())) {
-            if (name.contains("-second-") && executions.running(name)) {
+            if (isFallback(name) && !runByTest.contains(name) && executions.running(name)) {
                 runExecution(inputOf(name));
             }
         }
+    }
+
+    /** A one-second bucket's execution, or a minute's early part's: what the handler starts besides the minute. */
+    private boolean isFallback(String name) {
+        BucketInput input = inputOf(name);
+        return input.bucket().level() == BucketLevel.SECOND || input.part() == MinutePart.EARLY;
     }
 
     /** The input the execution named {@code name} was started with. */

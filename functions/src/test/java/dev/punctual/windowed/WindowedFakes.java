@@ -104,8 +104,8 @@ final class WindowedFakes {
     static final class Index implements ScheduleIndex {
         private final Map<String, Map<String, List<IndexEntry>>> chunks = new HashMap<>();
         private final Set<Bucket> sealed = new HashSet<>();
-        private final Map<Bucket, Long> throughs = new HashMap<>();
-        private final Map<Bucket, Long> nexts = new HashMap<>();
+        private final Map<Map.Entry<Bucket, MinutePart>, Long> throughs = new HashMap<>();
+        private final Map<Map.Entry<Bucket, MinutePart>, Long> nexts = new HashMap<>();
         private final Map<String, Runnable> before = new HashMap<>();
         private final Map<String, Integer> calls = new HashMap<>();
         private final Map<String, Map<Integer, Runnable>> beforeNth = new HashMap<>();
@@ -195,28 +195,28 @@ final class WindowedFakes {
         }
 
         @Override
-        public RunnerMark runnerMark(Bucket minute) {
+        public RunnerMark runnerMark(Bucket minute, MinutePart part) {
             hook("runnerMark");
             synchronized (this) {
-                Long through = throughs.get(minute);
+                Long through = throughs.get(Map.entry(minute, part));
                 return through == null ? RunnerMark.NOT_STARTED
-                        : new RunnerMark(true, through, nexts.getOrDefault(minute, Long.MIN_VALUE));
+                        : new RunnerMark(true, through, nexts.getOrDefault(Map.entry(minute, part), Long.MIN_VALUE));
             }
         }
 
         @Override
-        public void advanceThrough(Bucket minute, long second) {
+        public void advanceThrough(Bucket minute, MinutePart part, long second) {
             hook("advanceThrough");
             synchronized (this) {
-                throughs.merge(minute, second, Math::max);
+                throughs.merge(Map.entry(minute, part), second, Math::max);
             }
         }
 
         @Override
-        public void recordNext(Bucket minute, long second) {
+        public void recordNext(Bucket minute, MinutePart part, long second) {
             hook("recordNext");
             synchronized (this) {
-                nexts.merge(minute, second, Math::max);
+                nexts.merge(Map.entry(minute, part), second, Math::max);
             }
         }
 
@@ -246,6 +246,8 @@ final class WindowedFakes {
         private final Map<ItemKey, String> items = new HashMap<>();
         private final Clock clock;
         final List<Deleted> deletes = new ArrayList<>();
+        /** Every conditional delete asked for, successful or not (each is billed). */
+        final List<Deleted> attempts = new ArrayList<>();
 
         record Deleted(ItemKey key, String ttl, Instant at) {
         }
@@ -264,6 +266,7 @@ final class WindowedFakes {
 
         @Override
         public synchronized Result deleteIfUnchanged(String table, ItemKey key, String ttlAttribute, String ttl) {
+            attempts.add(new Deleted(key, ttl, clock.instant()));
             if (!ttl.equals(items.get(key))) {
                 return Result.SUPERSEDED;
             }

@@ -31,6 +31,17 @@ public final class BucketWorkflow {
      * {@link ExecutionStatusEvents}.
      */
     public static final String GENERATION = "generation";
+    /**
+     * Input of a minute bucket (epoch seconds): the first second its runner works, when later than the
+     * minute's start (absent otherwise). An execution planned for its first due second leaves the seconds
+     * before it to the minute's early part.
+     */
+    public static final String FROM = "from";
+    /**
+     * Input of a minute bucket's early part (epoch seconds): the second its runner stops before, the
+     * main part's {@link #FROM} (absent for the main part, which works to the minute's end).
+     */
+    public static final String UNTIL = "until";
 
     /**
      * Runner state: where the runner is between two steps (absent before its first step and in its

@@ -13,7 +13,8 @@ import java.time.Duration;
  *   <li>seals: partition {@code seal|<table>|<level>|<bucket start>}, sort {@link #SEAL_SORT_KEY}:
  *       written by a bucket's execution before it reads the bucket. A minute bucket's seal instead holds
  *       its runner's mark ({@link #THROUGH}, {@link #NEXT}), which the runner raises one due second at a
- *       time.</li>
+ *       time; the minute's early part (the seconds before its planned runner wakes, worked by a runner of
+ *       their own) keeps its mark beside it, under sort {@link #EARLY_MARK_SORT_KEY}.</li>
  * </ul>
  */
 public final class ScheduleIndexTable {
@@ -32,6 +33,8 @@ public final class ScheduleIndexTable {
     public static final String ENTRY_TTL = "ttl";
     /** Sort key of every seal item. */
     public static final String SEAL_SORT_KEY = "seal";
+    /** Sort key of a minute's early part's mark, in the minute's seal partition. */
+    public static final String EARLY_MARK_SORT_KEY = "early";
     /** Attribute of a seal: when the bucket's execution sealed it. */
     public static final String SEALED_AT = "sealedAt";
     /** Attribute of a minute's seal (Number): its runner has sealed every second up to this one. */

@@ -78,7 +78,9 @@ public final class IndexedPending {
                 if (seal.get().level() == BucketLevel.SECOND) {
                     sealedSeconds.add(seal.get().table() + "|" + seal.get().start());
                 } else if (seal.get().level() == BucketLevel.MINUTE && row.containsKey(ScheduleIndexTable.THROUGH)) {
-                    minuteMarks.put(seal.get().table() + "|" + seal.get().start(), Long.parseLong(row.get(ScheduleIndexTable.THROUGH).n()));
+                    // The main part's mark, and the early part's beside it: the further one says what is past.
+                    minuteMarks.merge(seal.get().table() + "|" + seal.get().start(), Long.parseLong(row.get(ScheduleIndexTable.THROUGH).n()),
+                            Math::max);
                 }
                 return;
             }
