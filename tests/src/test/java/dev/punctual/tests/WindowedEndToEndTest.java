@@ -95,6 +95,36 @@ class WindowedEndToEndTest {
     }
 
     @Test
+    void itemsOfAMinuteWrittenOutOfOrder_theEarlierGoesToTheMinutesEarlyPart_eachDeletedAtItsSecond() {
+        ExpiryTable table = table("w-early");
+        long early = secondsFromNow(5);
+        long late = early + 12;
+        if (BucketLevel.MINUTE.startOf(early) != BucketLevel.MINUTE.startOf(late)) {
+            early = BucketLevel.MINUTE.startOf(late) + 1;
+            late = early + 12;
+        }
+        String minute = Bucket.containing(table.name(), BucketLevel.MINUTE, late).executionName();
+        // The later item first: the minute is planned for it, and its runner wakes after the earlier one's second.
+        table.putWithTtl("late", late);
+        awaitIndexed(table, late);
+        table.putWithTtl("early", early);
+        Await.until("the minute's early part started", Duration.ofSeconds(5), () -> bucketExecutions(table).contains(minute + "-e"));
+
+        long earlyTtl = early;
+        long lateTtl = late;
+        Await.holdsUntil("early present before its TTL", Instant.ofEpochSecond(earlyTtl), () -> table.contains("early"));
+        Await.until("early deleted after its TTL", DELETED_AFTER_TTL, () -> !table.contains("early"));
+        Await.holdsUntil("late present before its TTL", Instant.ofEpochSecond(lateTtl), () -> table.contains("late"));
+        Await.until("late deleted after its TTL", DELETED_AFTER_TTL, () -> !table.contains("late"));
+
+        assertDeletedAtOrAfter(table, "early", early);
+        assertDeletedAtOrAfter(table, "late", late);
+        assertDeletedOnce(table, List.of("early", "late"));
+        assertThat(bucketExecutions(table)).as("the minute and its early part, no one-second bucket")
+                .containsExactlyInAnyOrder(minute, minute + "-e");
+    }
+
+    @Test
     void ttlMovedLater_survivesTheOldTtl_andGoesAtTheNewOne() {
         ExpiryTable table = table("w-later");
         long oldTtl = secondsFromNow(4);
