@@ -109,6 +109,10 @@ class WindowedEndToEndTest {
         awaitIndexed(table, late);
         table.putWithTtl("early", early);
         Await.until("the minute's early part started", Duration.ofSeconds(5), () -> bucketExecutions(table).contains(minute + "-e"));
+        List<String> pending = pendingOutput(table).lines().filter(line -> line.contains(table.name())).toList();
+        assertThat(pending).as("pending: each item with the runner that holds it").hasSize(2);
+        assertThat(pending.get(0)).contains("\"S\":\"early").contains(minute + "-e");
+        assertThat(pending.get(1)).contains("\"S\":\"late").contains(minute).doesNotContain(minute + "-e");
 
         long earlyTtl = early;
         long lateTtl = late;

@@ -47,6 +47,8 @@ public final class IndexedPending {
     private final Set<String> running = new HashSet<>();
     /** TTL attribute names by table, from one running bucket execution's input per table. */
     private final Map<String, String> ttlAttributes = new HashMap<>();
+    /** Running early parts of minutes: the minute's execution name, and the second the part stops before. */
+    private final Map<String, Long> earlyParts = new HashMap<>();
 
     /** Reads the running bucket executions once; {@link #items} and {@link #current} use what it found. */
     public IndexedPending(SfnClient sfn, DynamoDbClient dynamoDb, String bucketStateMachineArn, String indexTable) {
@@ -59,9 +61,14 @@ public final class IndexedPending {
             // Every bucket of a table carries the same TTL attribute: describe one execution per table,
             // which names end with (<instant>-<level>-<table label>-<table digest>).
             String name = execution.name();
-            if (tablesSeen.add(name.substring(name.indexOf('-', name.indexOf('-') + 1) + 1).replaceFirst("-h\\d+$", ""))) {
+            boolean early = name.matches(".*-minute-.*-e(-g\\d+)?$");
+            if (early || tablesSeen.add(name.substring(name.indexOf('-', name.indexOf('-') + 1) + 1).replaceFirst("-h\\d+$", ""))) {
                 JsonNode input = input(sfn.describeExecution(r -> r.executionArn(execution.executionArn())).input());
                 ttlAttributes.put(input.path(BucketWorkflow.TABLE).asText(), input.path(BucketWorkflow.TTL_ATTRIBUTE).asText());
+                if (early && input.path(BucketWorkflow.UNTIL).isNumber()) {
+                    // A minute's early part holds the seconds before its main part's first.
+                    earlyParts.put(name, input.path(BucketWorkflow.UNTIL).asLong());
+                }
             }
         }
     }
@@ -120,8 +127,14 @@ public final class IndexedPending {
         return ttl != null && item.ttl().equals(ttl.n());
     }
 
-    /** The finest running bucket execution whose bucket holds {@code second}. */
+    /** The finest running bucket execution whose bucket holds {@code second}: a minute's early part before its main one. */
     private String bucket(String table, long second) {
+        String minute = Bucket.containing(table, BucketLevel.MINUTE, second).executionName();
+        for (Map.Entry<String, Long> early : earlyParts.entrySet()) {
+            if (early.getKey().startsWith(minute + "-e") && second < early.getValue()) {
+                return early.getKey();
+            }
+        }
         for (BucketLevel level : BucketLevel.values()) {
             String name = Bucket.containing(table, level, second).executionName();
             if (running.contains(name)) {
