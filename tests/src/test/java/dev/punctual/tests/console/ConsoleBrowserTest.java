@@ -107,12 +107,13 @@ class ConsoleBrowserTest {
             List<WebElement> states = driver.findElements(By.cssSelector("g.state[data-state='WaitUntilExpiry']"));
             return !states.isEmpty() && "current".equals(states.get(0).getAttribute("data-mark")) ? states.get(0) : null;
         });
-        assertThat(wait.getText()).contains("WaitUntilExpiry");
-        List<String> types = driver.findElements(By.cssSelector("tr.history-row td.event-type")).stream()
-                .map(WebElement::getText).toList();
-        assertThat(types).containsExactly("ExecutionStarted", "ChoiceStateEntered", "ChoiceStateExited", "WaitStateEntered");
-        assertThat(driver.findElement(By.id("execution-status")).getText()).isEqualTo("RUNNING");
-        assertThat(driver.findElement(By.id("execution-input")).getText()).contains("\"waiting\"");
+        assertThat(wait).isNotNull();
+        // The page redraws every second while the execution runs: each read is one script inside the page.
+        assertThat(texts("g.state[data-state='WaitUntilExpiry']")).singleElement().asString().contains("WaitUntilExpiry");
+        assertThat(texts("tr.history-row td.event-type"))
+                .containsExactly("ExecutionStarted", "ChoiceStateEntered", "ChoiceStateExited", "WaitStateEntered");
+        assertThat(texts("#execution-status")).containsExactly("RUNNING");
+        assertThat(texts("#execution-input")).singleElement().asString().contains("\"waiting\"");
         browser.screenshot("execution-waiting");
     }
 
@@ -183,6 +184,13 @@ class ConsoleBrowserTest {
 
     private static String url(String path) {
         return console.uri() + path;
+    }
+
+    /** The text of every element {@code selector} matches, read at once by one script inside the page. */
+    @SuppressWarnings("unchecked")
+    private static List<String> texts(String selector) {
+        return (List<String>) ((org.openqa.selenium.JavascriptExecutor) browser.driver()).executeScript(
+                "return Array.from(document.querySelectorAll(arguments[0]), e => e.textContent.trim());", selector);
     }
 
     /**
