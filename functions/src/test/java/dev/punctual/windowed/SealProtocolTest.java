@@ -80,8 +80,16 @@ class SealProtocolTest extends WindowedTestBase {
      * one, after the last.
      */
     static Stream<Arguments> lateItemAtEveryRunnerCall() {
-        return Stream.of(M + 5, M + 20, FIRST, M + 30, SECOND, M + 50).flatMap(due -> Stream.concat(
-                Stream.of(RunnerCall.values()).flatMap(call -> IntStream.rangeClosed(1, 5)
+        return atEveryCall(5, M + 5, M + 20, FIRST, M + 30, SECOND, M + 50);
+    }
+
+    /**
+     * For each due second (as an offset from the minute), the handler before the first {@code calls} calls
+     * of each kind a runner makes, and after the runner (no call: {@code null}, 0).
+     */
+    private static Stream<Arguments> atEveryCall(int calls, long... dues) {
+        return java.util.Arrays.stream(dues).boxed().flatMap(due -> Stream.concat(
+                Stream.of(RunnerCall.values()).flatMap(call -> IntStream.rangeClosed(1, calls)
                         .mapToObj(nth -> Arguments.of(due - M, call, nth))),
                 Stream.of(Arguments.of(due - M, null, 0))));
     }
@@ -299,10 +307,7 @@ class SealProtocolTest extends WindowedTestBase {
      * first second; the handler comes just before any call of the early part's runner, or after it is done.
      */
     static Stream<Arguments> lateItemAtEveryEarlyRunnerCall() {
-        return Stream.of(M + 2, EARLY_DUE, M + 8, FIRST - 11, FIRST - 10).flatMap(due -> Stream.concat(
-                Stream.of(RunnerCall.values()).flatMap(call -> IntStream.rangeClosed(1, 4)
-                        .mapToObj(nth -> Arguments.of(due - M, call, nth))),
-                Stream.of(Arguments.of(due - M, null, 0))));
+        return atEveryCall(4, M + 2, EARLY_DUE, M + 8, FIRST - 11, FIRST - 10);
     }
 
     @ParameterizedTest(name = "item at +{0}s, handler before the early runner's {1} #{2}")
@@ -327,8 +332,10 @@ class SealProtocolTest extends WindowedTestBase {
         assertDeletedOnceNotEarly(AT_EARLY, EARLY_DUE);
         assertDeletedOnceNotEarly(AT_FIRST, FIRST);
         assertDeletedOnceNotEarly(AT_SECOND, SECOND);
-        assertThat(table.attempts).as("the main part's runner never works the early part's seconds: one delete asked of its item")
-                .filteredOn(d -> d.key().equals(AT_EARLY)).hasSize(1);
+        assertThat(table.attempts).as("the main part's runner never works the early part's seconds: no delete of its item"
+                        + " asked once the main part woke (a one-second fallback of its second may ask again, at it)")
+                .filteredOn(d -> d.key().equals(AT_EARLY)).isNotEmpty()
+                .allSatisfy(d -> assertThat(d.at()).isBefore(main.wakeAt()));
     }
 
     /** The early part's runner ran twice (Express executions run at least once): the duplicate begins at any call of the first. */

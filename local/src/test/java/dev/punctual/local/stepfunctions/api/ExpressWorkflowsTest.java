@@ -21,10 +21,6 @@ import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
-import software.amazon.awssdk.http.apache5.Apache5HttpClient;
-import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.sfn.SfnClient;
 import software.amazon.awssdk.services.sfn.model.DescribeStateMachineResponse;
 import software.amazon.awssdk.services.sfn.model.ExecutionStatus;
@@ -67,12 +63,7 @@ class ExpressWorkflowsTest {
                 .timer(timer)
                 .build();
         server = StepFunctionsServer.start(engine, new InetSocketAddress("127.0.0.1", 0));
-        sfn = SfnClient.builder()
-                .endpointOverride(URI.create("http://127.0.0.1:" + server.port()))
-                .region(Region.US_EAST_1)
-                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("local", "local")))
-                .httpClient(Apache5HttpClient.create())
-                .build();
+        sfn = dev.punctual.local.runtime.LocalClients.stepFunctions(URI.create("http://127.0.0.1:" + server.port()));
     }
 
     @AfterEach
