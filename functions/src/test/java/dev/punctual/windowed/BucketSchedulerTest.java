@@ -308,6 +308,8 @@ class BucketSchedulerTest extends WindowedTestBase {
 
         assertThat(placed("after", T + 30)).isEqualTo(new BucketScheduler.Placement(BucketScheduler.Outcome.INDEXED, oneSecond(T + 30)));
         assertThat(index.callsOf("runnerMark")).as("read again while it stayed in flight").isEqualTo(BucketScheduler.MARK_READS);
+        assertThat(clock.instant()).as("a pause before each read again")
+                .isEqualTo(NOW.plus(BucketScheduler.MARK_REREAD_PAUSE.multipliedBy(BucketScheduler.MARK_READS - 1)));
     }
 
     @Test
@@ -337,6 +339,8 @@ class BucketSchedulerTest extends WindowedTestBase {
         executions.start(minute.executionName(), "{\"other\":\"input\"}");
 
         assertThat(placed("a", T + 605)).isEqualTo(new BucketScheduler.Placement(BucketScheduler.Outcome.INDEXED, oneSecond(T + 605)));
+        assertThat(executions.startCalls).as("the minute, then the one-second bucket: no early part for a minute of unknown input")
+                .containsExactly(minute.executionName(), minute.executionName(), oneSecond(T + 605));
     }
 
     @Test

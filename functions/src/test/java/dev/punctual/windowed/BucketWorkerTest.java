@@ -232,6 +232,105 @@ class BucketWorkerTest extends WindowedTestBase {
     }
 
     @Test
+    void minuteBucket_withNothingInItsPart_isDoneAsItBegins_recordingTheMinutesEndAsNext() {
+        Bucket bucket = Bucket.containing(TABLE, BucketLevel.MINUTE, T + 600);
+        BucketInput input = BucketInput.first(bucket, "ttl", NOW);
+        clock.set(input.wakeAt());
+
+        BucketWorker.Step begun = worker.step(input, null);
+
+        assertThat(begun.done()).isTrue();
+        assertThat(begun.result()).isEqualTo(new BucketWorker.Result(BucketWorkflow.OUTCOME_EXPIRED, 0, 0, 0, 0, 0));
+        assertThat(index.runnerMark(bucket)).isEqualTo(new RunnerMark(true, bucket.start() - 1, bucket.end()));
+    }
+
+    @Test
+    void minuteBucket_deleteStepTakenBeforeItsSecond_waitsForIt() {
+        long due = T + 605;
+        table.put(key("a"), Long.toString(due));
+        Bucket bucket = Bucket.containing(TABLE, BucketLevel.MINUTE, due);
+        RunnerState early = new RunnerState(RunnerState.Phase.DELETE, due, Instant.ofEpochSecond(due),
+                List.of(new IndexEntry(key("a"), Long.toString(due), due)), bucket.end(), RunnerState.Counts.NONE);
+        clock.set(Instant.ofEpochSecond(due).minusMillis(400));
+
+        assertThat(worker.step(BucketInput.first(bucket, "ttl", NOW), early).done()).isTrue();
+
+        assertThat(table.deletes).singleElement().satisfies(d -> assertThat(d.at()).isEqualTo(Instant.ofEpochSecond(due)));
+    }
+
+    @Test
+    void minuteBucket_workedWhole_preparesEachSecondASecondAhead() {
+        long minute = T + 600;
+        for (long due : List.of(minute + 10, minute + 40)) {
+            table.put(key("k" + due), Long.toString(due));
+            index.putChunk(TABLE, due, "c" + due, List.of(new IndexEntry(key("k" + due), Long.toString(due), due)));
+        }
+        BucketInput input = BucketInput.first(Bucket.containing(TABLE, BucketLevel.MINUTE, minute), "ttl", NOW);
+        clock.set(input.wakeAt());
+        List<Instant> raised = new java.util.concurrent.CopyOnWriteArrayList<>();
+        for (int call = 1; call <= 3; call++) {
+            index.beforeCall("advanceThrough", call, () -> raised.add(clock.instant()));
+        }
+
+        worker.work(input);
+
+        assertThat(raised).as("begun at its wake, then each due second sealed a second before it").containsExactly(
+                input.wakeAt(), Instant.ofEpochSecond(minute + 9), Instant.ofEpochSecond(minute + 39));
+    }
+
+    @Test
+    void minutesEarlyPart_worksOnlyTheSecondsBeforeItsUntil_andRecordsUntilAsItsLastNext() {
+        long minute = T + 600;
+        for (long due : List.of(minute + 5, minute + 20)) {
+            table.put(key("k" + due), Long.toString(due));
+            index.putChunk(TABLE, due, "c" + due, List.of(new IndexEntry(key("k" + due), Long.toString(due), due)));
+        }
+        Bucket bucket = Bucket.containing(TABLE, BucketLevel.MINUTE, minute);
+        BucketInput early = BucketInput.early(bucket, "ttl", NOW, minute + 20);
+        clock.set(early.wakeAt());
+
+        BucketWorker.Result result = worker.work(early);
+
+        assertThat(result.seconds()).as("its own second only; the main part's first is the main part's").isEqualTo(1);
+        assertThat(table.deletes).singleElement().satisfies(d -> assertThat(d.key()).isEqualTo(key("k" + (minute + 5))));
+        assertThat(index.runnerMark(bucket, MinutePart.EARLY)).isEqualTo(new RunnerMark(true, minute + 5, minute + 20));
+        assertThat(index.runnerMark(bucket, MinutePart.MAIN)).as("the main part's mark untouched").isEqualTo(RunnerMark.NOT_STARTED);
+
+        // A minute whose only entry is on its main part's first second: its early part has nothing to do.
+        long later = minute + 60;
+        table.put(key("main"), Long.toString(later + 20));
+        index.putChunk(TABLE, later + 20, "m", List.of(new IndexEntry(key("main"), Long.toString(later + 20), later + 20)));
+        BucketInput nothingEarly = BucketInput.early(Bucket.containing(TABLE, BucketLevel.MINUTE, later), "ttl", NOW, later + 20);
+        clock.set(nothingEarly.wakeAt());
+        assertThat(worker.step(nothingEarly, null).result()).isEqualTo(new BucketWorker.Result(BucketWorkflow.OUTCOME_EXPIRED, 0, 0, 0, 0, 0));
+        assertThat(table.contains(key("main"))).isTrue();
+    }
+
+    @Test
+    void hourCascade_intoAMinutePlannedLater_startsItsEarlyPartOnlyForEntriesBeforeTheMainPartsFirstSecond() {
+        Bucket hour = Bucket.containing(TABLE, BucketLevel.HOUR, T + 7_200);
+        long first = hour.start() + 60;
+        long second = hour.start() + 120;
+        // The handler planned both minutes for their 40th second: their main parts work from the 30th on.
+        for (long minute : List.of(first, second)) {
+            BucketInput planned = BucketInput.planned(Bucket.containing(TABLE, BucketLevel.MINUTE, minute), "ttl", NOW, minute + 40);
+            executions.start(planned.executionName(), planned.toJson());
+            assertThat(planned.from()).isEqualTo(minute + 30);
+        }
+        // The hour holds an entry on the first minute's 30th second, and one on the second minute's 29th.
+        index.putChunk(TABLE, first + 30, "a", List.of(new IndexEntry(key("a"), Long.toString(first + 30), first + 30)));
+        index.putChunk(TABLE, second + 29, "b", List.of(new IndexEntry(key("b"), Long.toString(second + 29), second + 29)));
+
+        worker.work(BucketInput.first(hour, "ttl", NOW));
+
+        String firstMinute = Bucket.containing(TABLE, BucketLevel.MINUTE, first).executionName();
+        String secondMinute = Bucket.containing(TABLE, BucketLevel.MINUTE, second).executionName();
+        assertThat(executions.inputs.keySet()).containsExactlyInAnyOrder(firstMinute, secondMinute, secondMinute + "-e");
+        assertThat(executions.inputs.get(secondMinute + "-e"))
+                .isEqualTo(BucketInput.early(Bucket.containing(TABLE, BucketLevel.MINUTE, second), "ttl", NOW, second + 30).toJson());
+    }
+
+    @Test
     void minuteBucket_consecutiveSeconds_deleteOneAndPrepareTheNextInOneStep() {
         long minute = T + 600;
         for (int offset = 21; offset < 24; offset++) {

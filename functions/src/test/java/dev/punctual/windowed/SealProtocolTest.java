@@ -564,6 +564,7 @@ class SealProtocolTest extends WindowedTestBase {
             case AFTER_SEAL_READ -> { }
         }
         BucketScheduler.Placement placement = schedule(due);
+        assertThat(placement.outcome()).as("indexed, with the coarse bucket or a finer one").isEqualTo(BucketScheduler.Outcome.INDEXED);
         if (point == CascadePoint.AFTER_SEAL_READ) {
             assertThat(placement.execution()).isEqualTo(coarse.executionName());
             cascade.run();
