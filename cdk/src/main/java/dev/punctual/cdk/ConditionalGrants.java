@@ -12,8 +12,9 @@ import software.amazon.awscdk.services.iam.CfnPolicy;
 
 /**
  * The packaged template's grants that only some parameter values need, each put behind its condition in
- * a construct built with every option on: X-Ray's with tracing, PutEvents with expiry events,
- * StopExecution with cancelStale, and the backfill function's start of its own machine with the backfill
+ * a construct built with every option on: X-Ray's with tracing, PutEvents with expiry events, the
+ * stream function's StopExecution with cancelStale (windowed mode's bucket machine stops its runner,
+ * whatever that setting says), and the backfill function's start of its own machine with the backfill
  * on creation (the run itself too). Every other statement stays as the construct wrote it.
  */
 final class ConditionalGrants {
@@ -42,16 +43,21 @@ final class ConditionalGrants {
         CfnPolicy backfillFunctionPolicy = CfnQueries.defaultChild(
                 expiry.backfill().functionRole().getNode().findChild("DefaultPolicy"), CfnPolicy.class);
 
+        List<CfnPolicy> streamFunction = CfnQueries.all(expiry.functionRole(), CfnPolicy.class);
+
         // The backfill machine may start itself (its successor) whatever the parameter says; its function only for the run.
         CfnQueries.all(expiry, CfnPolicy.class).forEach(policy -> policy.addPropertyOverride("PolicyDocument.Statement",
-                statements(policy, policy == backfillFunctionPolicy ? onCreateGrant : null, backfillOnCreate)));
+                statements(policy, policy == backfillFunctionPolicy ? onCreateGrant : null, backfillOnCreate,
+                        streamFunction.contains(policy))));
     }
 
     /**
      * The policy's statements with those only some settings need behind their conditions;
-     * {@code onCreateGrant} is the backfill's start of itself, in the backfill function's policy only.
+     * {@code onCreateGrant} is the backfill's start of itself, in the backfill function's policy only;
+     * {@code streamFunction} whether it is the stream function's, whose StopExecution alone follows cancelStale.
      */
-    private List<Object> statements(CfnPolicy policy, Object onCreateGrant, CfnCondition onCreate) {
+    private List<Object> statements(CfnPolicy policy, Object onCreateGrant, CfnCondition onCreate,
+            boolean streamFunction) {
         Object document = stack.resolve(policy.getPolicyDocument());
         List<Object> statements = new ArrayList<>();
         for (Object each : (List<?>) ((Map<?, ?>) document).get("Statement")) {
@@ -63,7 +69,7 @@ final class ConditionalGrants {
                 statements.add(CfnQueries.when(tracingOn, statement));
             } else if (actions.contains("events:PutEvents")) {
                 statements.add(CfnQueries.when(expiryEventsOn, statement));
-            } else if (actions.contains("states:StopExecution")) {
+            } else if (streamFunction && actions.contains("states:StopExecution")) {
                 Map<Object, Object> withoutStop = new LinkedHashMap<>(statement);
                 List<String> remaining = actions.stream().filter(a -> !a.equals("states:StopExecution")).toList();
                 withoutStop.put("Action", remaining.size() == 1 ? remaining.get(0) : remaining);

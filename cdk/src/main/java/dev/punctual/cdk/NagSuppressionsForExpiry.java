@@ -25,12 +25,7 @@ final class NagSuppressionsForExpiry {
                         + " likewise have no resource-level permissions, so tracing needs them on *."
                 : "";
 
-        NagSuppressions.addResourceSuppressions(expiry.stateMachine().getRole(), List.of(
-                suppression("AwsSolutions-IAM5", "The CloudWatch Logs vended-log delivery actions"
-                        + " (logs:CreateLogDelivery, GetLogDelivery, UpdateLogDelivery, DeleteLogDelivery,"
-                        + " ListLogDeliveries, PutResourcePolicy, DescribeResourcePolicies, DescribeLogGroups)"
-                        + " do not support resource-level permissions; Step Functions requires them on * to"
-                        + " deliver execution logs." + tracingNote, ANY_RESOURCE)), true);
+        logDelivery(expiry.stateMachine().getRole(), props);
 
         NagSuppressions.addResourceSuppressions(expiry.functionRole(), List.of(
                 suppression("AwsSolutions-IAM5", "dynamodb:ListStreams does not support resource-level"
@@ -56,6 +51,25 @@ final class NagSuppressionsForExpiry {
             stateMachine.add(suppression("AwsSolutions-SF2", mode.descriptions().stateMachineTracing()));
         }
         NagSuppressions.addResourceSuppressions(expiry.stateMachine(), stateMachine, true);
+    }
+
+    /** A state machine role's CloudWatch Logs delivery actions (and X-Ray's, with tracing), which need *. */
+    static void logDelivery(software.amazon.awscdk.services.iam.IRole role, PunctualExpiryProps props) {
+        String tracingNote = props.tracing()
+                ? " X-Ray's PutTraceSegments, PutTelemetryRecords, GetSamplingRules and GetSamplingTargets"
+                        + " likewise have no resource-level permissions, so tracing needs them on *."
+                : "";
+        NagSuppressions.addResourceSuppressions(role, List.of(
+                suppression("AwsSolutions-IAM5", "The CloudWatch Logs vended-log delivery actions"
+                        + " (logs:CreateLogDelivery, GetLogDelivery, UpdateLogDelivery, DeleteLogDelivery,"
+                        + " ListLogDeliveries, PutResourcePolicy, DescribeResourcePolicies, DescribeLogGroups)"
+                        + " do not support resource-level permissions; Step Functions requires them on * to"
+                        + " deliver execution logs." + tracingNote, ANY_RESOURCE)), true);
+    }
+
+    /** The finding for {@code arn:...:express:<name>:*}: an Express machine's executions. */
+    static String expressExecutionsFinding(String stateMachineName) {
+        return "/^Resource::arn:\\S+:states:\\S+:express:" + stateMachineName + ":\\*$/";
     }
 
     /**

@@ -110,6 +110,9 @@ public final class PunctualExpiry extends Construct {
      */
     public static final String BUCKET_STATE_MACHINE_SUFFIX = "-bucket";
 
+    /** Appended to the bucket runner's (Express) state machine name, apart from the bucket machine's. */
+    public static final String BUCKET_RUNNER_STATE_MACHINE_SUFFIX = "-bucket-runner";
+
     /**
      * Tag on every resource the construct creates but its dashboard, holding {@link PunctualVersion#current()}:
      * the same version the function puts on its log lines as {@code punctualVersion} and
@@ -257,6 +260,11 @@ public final class PunctualExpiry extends Construct {
     /** Windowed mode: the bucket function (its {@link #bucketAlias()} is what executions invoke). */
     public Optional<Function> bucketFunction() {
         return windowed().map(WindowedResources::bucketFunction);
+    }
+
+    /** Windowed mode: the bucket runner's (Express) state machine, which the bucket machine runs for each due bucket. */
+    public Optional<StateMachine> bucketRunner() {
+        return windowed().map(WindowedResources::runner);
     }
 
     /** Windowed mode: the alias of the bucket function's published SnapStart version. */

@@ -158,18 +158,7 @@ final class ResourceFactory {
     /** A Standard machine with its ASL file inlined, so the template shows the very text the tests run. */
     StateMachine standardStateMachine(String id, String name, String comment, String definitionTemplate,
             Map<String, String> substitutions) {
-        return StateMachine.Builder.create(scope, id)
-                .stateMachineName(name)
-                .stateMachineType(StateMachineType.STANDARD)
-                .comment(comment)
-                .definitionBody(DefinitionBody.fromString(definitionTemplate))
-                .definitionSubstitutions(substitutions)
-                // ERROR only and no execution data: item keys must not reach logs, and a successful
-                // expiry has nothing to report that the execution history does not already hold.
-                .logs(LogOptions.builder().destination(stateMachineLogs).level(LogLevel.ERROR)
-                        .includeExecutionData(false).build())
-                .tracingEnabled(props.tracing())
-                .build();
+        return stateMachine(id, name, StateMachineType.STANDARD, comment, definitionTemplate, substitutions);
     }
 
     /**
@@ -186,6 +175,37 @@ final class ResourceFactory {
                 .pointInTimeRecoverySpecification(PointInTimeRecoverySpecification.builder()
                         .pointInTimeRecoveryEnabled(true).build())
                 .removalPolicy(RemovalPolicy.DESTROY);
+    }
+
+    /**
+     * An Express machine with its ASL file inlined, logging as the Standard ones do: its log is the only
+     * record AWS keeps of an Express execution, and every failure reaches it.
+     */
+    StateMachine expressStateMachine(String id, String name, String comment, String definitionTemplate,
+            Map<String, String> substitutions) {
+        return stateMachine(id, name, StateMachineType.EXPRESS, comment, definitionTemplate, substitutions);
+    }
+
+    private StateMachine stateMachine(String id, String name, StateMachineType type, String comment,
+            String definitionTemplate, Map<String, String> substitutions) {
+        return StateMachine.Builder.create(scope, id)
+                .stateMachineName(name)
+                .stateMachineType(type)
+                .comment(comment)
+                .definitionBody(DefinitionBody.fromString(definitionTemplate))
+                .definitionSubstitutions(substitutions)
+                // ERROR only and no execution data: item keys must not reach logs, and a successful
+                // expiry has nothing to report that the execution history (or the bucket function's log)
+                // does not already hold.
+                .logs(LogOptions.builder().destination(stateMachineLogs).level(LogLevel.ERROR)
+                        .includeExecutionData(false).build())
+                .tracingEnabled(props.tracing())
+                .build();
+    }
+
+    /** Allows {@code actions} on {@code resources}, exactly. */
+    static PolicyStatement allow(List<String> actions, List<String> resources) {
+        return PolicyStatement.Builder.create().effect(Effect.ALLOW).actions(actions).resources(resources).build();
     }
 
     /** Allows {@code actions} on exactly {@code resource}. */

@@ -18,8 +18,10 @@ import software.constructs.Construct;
  *     construct's mode never creates a machine under a name the old one still holds
  * @param arn the machine's ARN
  * @param executionsArn every execution of the machine ({@code execution:<name>:*})
+ * @param expressExecutionsArn every execution of the machine as an Express machine's executions are named
+ *     ({@code express:<name>:*})
  */
-record StateMachineIdentity(String name, String suffix, String arn, String executionsArn) {
+record StateMachineIdentity(String name, String suffix, String arn, String executionsArn, String expressExecutionsArn) {
 
     /** Longest state machine name Step Functions accepts. */
     private static final int MAX_STATE_MACHINE_NAME = 80;
@@ -37,12 +39,15 @@ record StateMachineIdentity(String name, String suffix, String arn, String execu
                 stack.formatArn(ArnComponents.builder().service("states").resource("stateMachine")
                         .resourceName(name).arnFormat(ArnFormat.COLON_RESOURCE_NAME).build()),
                 stack.formatArn(ArnComponents.builder().service("states").resource("execution")
+                        .resourceName(name + ":*").arnFormat(ArnFormat.COLON_RESOURCE_NAME).build()),
+                stack.formatArn(ArnComponents.builder().service("states").resource("express")
                         .resourceName(name + ":*").arnFormat(ArnFormat.COLON_RESOURCE_NAME).build()));
     }
 
     /**
      * Another machine of the same construct, named after this one: ending in this one's suffix, then
-     * {@code more} (the backfill's {@code -backfill}), so it too follows the mode.
+     * {@code more} (the backfill's {@code -backfill}, the bucket runner's {@code -runner}), so it too follows
+     * the mode.
      */
     StateMachineIdentity beside(Construct scope, PunctualExpiryProps props, String more) {
         return unique(scope, props, suffix + more);

@@ -28,7 +28,6 @@ import software.amazon.awscdk.services.lambda.Function;
 import software.amazon.awscdk.services.logs.CfnLogGroup;
 import software.amazon.awscdk.services.sns.ITopic;
 import software.amazon.awscdk.services.stepfunctions.CfnStateMachine;
-import software.constructs.IConstruct;
 
 /**
  * The packaged template's parameters: every production choice of {@link PunctualExpiryProps}, each with
@@ -305,10 +304,9 @@ final class TemplateParameters {
         backfill.addPropertyOverride("Environment.Variables.POWERTOOLS_LOG_LEVEL", logLevel.getValueAsString());
         backfill.addPropertyOverride("TracingConfig", CfnQueries.when(tracingOn, Map.of("Mode", "Active")));
 
-        for (IConstruct machine : List.of(expiry.stateMachine(), expiry.backfill().stateMachine())) {
-            CfnQueries.defaultChild(machine, CfnStateMachine.class).addPropertyOverride("TracingConfiguration",
-                    Fn.conditionIf(tracingOn.getLogicalId(), Map.of("Enabled", true), Map.of("Enabled", false)));
-        }
+        // Every state machine: the mode's, windowed mode's bucket runner, the backfill's.
+        CfnQueries.all(expiry, CfnStateMachine.class).forEach(stateMachine -> stateMachine.addPropertyOverride(
+                "TracingConfiguration", Fn.conditionIf(tracingOn.getLogicalId(), Map.of("Enabled", true), Map.of("Enabled", false))));
 
         CfnEventSourceMapping mapping = CfnQueries.single(expiry, CfnEventSourceMapping.class);
         mapping.addPropertyOverride("BatchSize", batchSize.getValueAsNumber());

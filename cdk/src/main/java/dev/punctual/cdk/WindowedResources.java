@@ -12,7 +12,10 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import software.amazon.awscdk.ArnComponents;
+import software.amazon.awscdk.ArnFormat;
 import software.amazon.awscdk.Aws;
+import software.amazon.awscdk.Stack;
 import software.amazon.awscdk.services.cloudwatch.Alarm;
 import software.amazon.awscdk.services.cloudwatch.ComparisonOperator;
 import software.amazon.awscdk.services.cloudwatch.MetricOptions;
@@ -26,8 +29,9 @@ import software.amazon.awscdk.services.stepfunctions.StateMachine;
 
 /**
  * {@link ExpiryMode#WINDOWED}: the schedule index table ({@link ScheduleIndexTable}), the bucket function
- * that deletes a due bucket's items or cascades a coarse bucket, and the {@code expire-bucket} state
- * machine, which only waits and invokes that function. The stream function indexes items and deletes
+ * that deletes a due bucket's items or cascades a coarse bucket, the {@code run-bucket} runner (Express),
+ * which steps through a due bucket with that function, and the {@code expire-bucket} state machine
+ * (Standard), which only waits and runs the runner. The stream function indexes items and deletes
  * those already due itself, so it may also write and read the index and delete from the table.
  */
 final class WindowedResources implements ModeResources {
@@ -39,6 +43,8 @@ final class WindowedResources implements ModeResources {
     private final Role bucketFunctionRole;
     private final Function bucketFunction;
     private final Alias bucketAlias;
+    private final StateMachineIdentity runnerIdentity;
+    private final StateMachine runner;
     private final StateMachine stateMachine;
 
     WindowedResources(ResourceFactory factory) {
@@ -52,7 +58,9 @@ final class WindowedResources implements ModeResources {
         this.bucketFunctionRole = createBucketFunctionRole();
         this.bucketFunction = createBucketFunction();
         this.bucketAlias = factory.publish(bucketFunction, "BucketLiveAlias",
-                "the bucket state machine invokes the '" + PunctualExpiry.ALIAS_NAME + "' alias of the current version");
+                "the bucket runner invokes the '" + PunctualExpiry.ALIAS_NAME + "' alias of the current version");
+        this.runnerIdentity = identity.beside(factory.scope(), factory.props(), RUNNER_SUFFIX);
+        this.runner = createBucketRunner();
         this.stateMachine = createBucketStateMachine();
         new BucketHealing(factory.scope(), "BucketHealing", identity.arn(), bucketAlias, bucketFunctionRole, bucketFunctionLogs,
                 factory.props().table().getTableName(), factory.props().alarmTopic());
@@ -76,9 +84,10 @@ final class WindowedResources implements ModeResources {
         Role role = factory.functionRole("BucketFunctionRole", "Punctual bucket function: reads a due bucket from"
                 + " the schedule index, deletes its items conditionally, starts finer and successor bucket executions",
                 bucketFunctionLogs);
-        // Query a bucket's entries; GetItem/PutItem its seal (written before the bucket is read).
-        role.addToPrincipalPolicy(ResourceFactory.allow(List.of("dynamodb:Query", "dynamodb:GetItem", "dynamodb:PutItem"),
-                scheduleIndex.getTableArn()));
+        // Query a bucket's entries; GetItem/PutItem a one-second bucket's seal (written before the bucket is read);
+        // UpdateItem a minute runner's mark (raised, never lowered, before each second is read).
+        role.addToPrincipalPolicy(ResourceFactory.allow(List.of("dynamodb:Query", "dynamodb:GetItem", "dynamodb:PutItem",
+                "dynamodb:UpdateItem"), scheduleIndex.getTableArn()));
         role.addToPrincipalPolicy(ResourceFactory.allow(List.of("dynamodb:DeleteItem"),
                 factory.props().table().getTableArn()));
         // The machine that invokes this function: by its formatted ARN, since the machine's definition
@@ -98,16 +107,46 @@ final class WindowedResources implements ModeResources {
                 bucketFunctionRole, bucketFunctionLogs, environment);
     }
 
-    /** The machine only waits and invokes the bucket function, which does every AWS call. */
-    private StateMachine createBucketStateMachine() {
-        StateMachine machine = factory.standardStateMachine("BucketStateMachine", identity.name(),
-                "Punctual windowed: at a time bucket's start, delete its items or cascade it into finer buckets",
-                StateMachineDefinitions.expireBucketTemplate(),
-                BucketWorkflow.substitutions(Aws.PARTITION, bucketAlias.getFunctionArn()));
+    /**
+     * The runner (Express): steps through a due bucket with the bucket function, which does every AWS call,
+     * waiting between steps. Billed by duration at 64 MB, not by transition, so it may wait a second before
+     * each due second of a minute and invoke the function at it.
+     */
+    private StateMachine createBucketRunner() {
+        StateMachine machine = factory.expressStateMachine("BucketRunnerStateMachine", runnerIdentity.name(),
+                "Punctual windowed: a due bucket's runner, one step at a time with the bucket function",
+                StateMachineDefinitions.runBucketTemplate(),
+                BucketWorkflow.runnerSubstitutions(Aws.PARTITION, bucketAlias.getFunctionArn()));
         // The alias ARN exactly: the definition invokes the alias, never the bare function or a version.
         machine.addToRolePolicy(ResourceFactory.allow(List.of("lambda:InvokeFunction"), bucketAlias.getFunctionArn()));
         return machine;
     }
+
+    /**
+     * The bucket machine only waits and runs the runner to its end ({@code startExecution.sync:2}): the IAM
+     * the Run a Job pattern needs for a child execution (developer guide, "IAM policies for Step Functions"):
+     * start the runner, describe and stop its executions, and manage the rule Step Functions listens to
+     * their ends on.
+     */
+    private StateMachine createBucketStateMachine() {
+        StateMachine machine = factory.standardStateMachine("BucketStateMachine", identity.name(),
+                "Punctual windowed: at a time bucket's start, run its runner, which deletes its items or cascades it",
+                StateMachineDefinitions.expireBucketTemplate(),
+                BucketWorkflow.substitutions(Aws.PARTITION, runner.getStateMachineArn()));
+        machine.addToRolePolicy(ResourceFactory.allow(List.of("states:StartExecution"), runner.getStateMachineArn()));
+        machine.addToRolePolicy(ResourceFactory.allow(List.of("states:DescribeExecution", "states:StopExecution"),
+                List.of(runnerIdentity.executionsArn(), runnerIdentity.expressExecutionsArn())));
+        machine.addToRolePolicy(ResourceFactory.allow(List.of("events:PutTargets", "events:PutRule", "events:DescribeRule"),
+                Stack.of(factory.scope()).formatArn(ArnComponents.builder().service("events").resource("rule")
+                        .resourceName(SYNC_RULE).arnFormat(ArnFormat.SLASH_RESOURCE_NAME).build())));
+        return machine;
+    }
+
+    /** What the runner's name adds to the bucket machine's ({@link PunctualExpiry#BUCKET_RUNNER_STATE_MACHINE_SUFFIX}). */
+    static final String RUNNER_SUFFIX = "-runner";
+
+    /** The rule Step Functions manages in the account to hear that a {@code .sync} child has ended. */
+    static final String SYNC_RULE = "StepFunctionsGetEventsForStepFunctionsExecutionRule";
 
     @Override
     public StateMachineIdentity identity() {
@@ -117,6 +156,11 @@ final class WindowedResources implements ModeResources {
     @Override
     public StateMachine stateMachine() {
         return stateMachine;
+    }
+
+    /** The bucket runner's (Express) state machine. */
+    StateMachine runner() {
+        return runner;
     }
 
     @Override
@@ -209,5 +253,26 @@ final class WindowedResources implements ModeResources {
         }
         NagSuppressions.addResourceSuppressions(bucketFunctionRole, role, true);
         NagSuppressions.addResourceSuppressions(bucketFunction, List.of(NagSuppressionsForExpiry.pinnedRuntime()), true);
+        NagSuppressions.addResourceSuppressions(stateMachine.getRole(), List.of(
+                NagSuppressionsForExpiry.suppression("AwsSolutions-IAM5", "A runner's executions are started and named at"
+                        + " run time (Express ones end in an id of their own), so their ARNs cannot be listed; the wildcards"
+                        + " cover only the executions of this construct's own runner, which the .sync integration"
+                        + " describes and stops.",
+                        RegexAppliesTo.builder().regex(NagSuppressionsForExpiry.executionsFinding(runnerIdentity.name())).build(),
+                        RegexAppliesTo.builder().regex(NagSuppressionsForExpiry.expressExecutionsFinding(runnerIdentity.name())).build())),
+                true);
+        NagSuppressionsForExpiry.logDelivery(runner.getRole(), factory.props());
+        List<NagPackSuppression> runnerMachine = new ArrayList<>();
+        runnerMachine.add(NagSuppressionsForExpiry.suppression("AwsSolutions-SF1", "Logging is at ERROR without"
+                + " execution data on purpose: an Express execution leaves no history but its log, and every failure"
+                + " reaches it (each also fails a try of the bucket's execution, which retries the runner); a"
+                + " successful runner's output (items, expired, superseded, seconds) is in its bucket execution's"
+                + " history, and the bucket function logs each second it works. Logging every event would bill"
+                + " CloudWatch Logs for each step of every runner."));
+        if (!factory.props().tracing()) {
+            runnerMachine.add(NagSuppressionsForExpiry.suppression("AwsSolutions-SF2", "X-Ray tracing is opt-in"
+                    + " (tracing(true)): a trace per second of waits and function invokes adds cost and little insight."));
+        }
+        NagSuppressions.addResourceSuppressions(runner, runnerMachine, true);
     }
 }

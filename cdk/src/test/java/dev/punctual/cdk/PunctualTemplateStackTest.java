@@ -190,6 +190,8 @@ class PunctualTemplateStackTest {
                         "Windowed/BucketFunctionRole/DefaultPolicy/Resource PolicyDocument",
                         "Windowed/BucketStateMachine/Resource TracingConfiguration",
                         "Windowed/BucketStateMachine/Role/DefaultPolicy/Resource PolicyDocument",
+                        "Windowed/BucketRunnerStateMachine/Resource TracingConfiguration",
+                        "Windowed/BucketRunnerStateMachine/Role/DefaultPolicy/Resource PolicyDocument",
                         "Windowed/Backfill/Function/Resource TracingConfig",
                         "Windowed/Backfill/FunctionRole/DefaultPolicy/Resource PolicyDocument",
                         "Windowed/Backfill/StateMachine/Resource TracingConfiguration",

@@ -93,9 +93,9 @@ class WindowedStackTemplateTest {
     }
 
     @Test
-    void bucketFunction_timesOutBeforeTheTaskThatInvokesIt_evenAfterASnapStartRestore() throws JsonProcessingException {
-        JsonNode definition = JSON.readTree(render(template.propertiesOf(expiry.stateMachine()).path("DefinitionString")));
-        int taskTimeout = definition.at("/States/WorkBucket/TimeoutSeconds").asInt();
+    void bucketFunction_timesOutBeforeTheRunnersTaskThatInvokesIt_evenAfterASnapStartRestore() throws JsonProcessingException {
+        JsonNode definition = JSON.readTree(render(template.propertiesOf(expiry.bucketRunner().orElseThrow()).path("DefinitionString")));
+        int taskTimeout = definition.at("/States/Step/TimeoutSeconds").asInt();
         int functionTimeout = template.propertiesOf(expiry.bucketFunction().orElseThrow()).path("Timeout").asInt();
         assertThat(taskTimeout).isPositive();
         assertThat(functionTimeout + SNAPSTART_RESTORE_LIMIT_SECONDS).isLessThan(taskTimeout);
@@ -126,21 +126,22 @@ class WindowedStackTemplateTest {
     }
 
     @Test
-    void bucketStateMachine_isTheOnlyMachine_standard_withExpireBucketInlined_andTheAliasSubstituted() {
-        assertThat(template.ofType("AWS::StepFunctions::StateMachine").keySet()).as("no expire-item machine, the backfill's")
-                .containsExactlyInAnyOrder(template.logicalId(expiry.stateMachine()), template.logicalId(expiry.backfill().stateMachine()));
+    void bucketStateMachine_standard_withExpireBucketInlined_andTheRunnerSubstituted() {
+        assertThat(template.ofType("AWS::StepFunctions::StateMachine").keySet())
+                .as("the bucket machine, its runner and the backfill's, no expire-item machine")
+                .containsExactlyInAnyOrder(template.logicalId(expiry.stateMachine()),
+                        template.logicalId(expiry.bucketRunner().orElseThrow()),
+                        template.logicalId(expiry.backfill().stateMachine()));
         JsonNode machine = template.propertiesOf(expiry.stateMachine());
         assertThat(machine.path("StateMachineType").asText()).isEqualTo("STANDARD");
         assertThat(machine.path("DefinitionS3Location").isMissingNode()).isTrue();
 
-        Map<String, String> substitutions = new LinkedHashMap<>();
-        machine.path("DefinitionSubstitutions").fields()
-                .forEachRemaining(e -> substitutions.put(e.getKey(), render(e.getValue())));
-        String aliasArn = ref(expiry.bucketAlias().orElseThrow());
-        assertThat(substitutions).isEqualTo(BucketWorkflow.substitutions("${AWS::Partition}", aliasArn));
+        Map<String, String> substitutions = substitutions(machine);
+        String runnerArn = ref(expiry.bucketRunner().orElseThrow());
+        assertThat(substitutions).isEqualTo(BucketWorkflow.substitutions("${AWS::Partition}", runnerArn));
         String inlined = render(machine.path("DefinitionString"));
         assertThat(StateMachineDefinitions.render(inlined, substitutions))
-                .isEqualTo(StateMachineDefinitions.expireBucket("${AWS::Partition}", aliasArn));
+                .isEqualTo(StateMachineDefinitions.expireBucket("${AWS::Partition}", runnerArn));
 
         assertThat(machine.path("StateMachineName").asText())
                 .isEqualTo(expiry.stateMachineName())
@@ -153,9 +154,50 @@ class WindowedStackTemplateTest {
     }
 
     @Test
-    void bucketStateMachineRole_invokesOnlyTheBucketAlias() {
-        assertThat(grants(expiry.stateMachine().getRole())).containsExactly(
+    void bucketRunner_express_withRunBucketInlined_theAliasSubstituted_andErrorsLogged() {
+        JsonNode runner = template.propertiesOf(expiry.bucketRunner().orElseThrow());
+        assertThat(runner.path("StateMachineType").asText()).isEqualTo("EXPRESS");
+        Map<String, String> substitutions = substitutions(runner);
+        String aliasArn = ref(expiry.bucketAlias().orElseThrow());
+        assertThat(substitutions).isEqualTo(BucketWorkflow.runnerSubstitutions("${AWS::Partition}", aliasArn));
+        assertThat(StateMachineDefinitions.render(render(runner.path("DefinitionString")), substitutions))
+                .isEqualTo(StateMachineDefinitions.runBucket("${AWS::Partition}", aliasArn));
+        assertThat(runner.path("StateMachineName").asText()).endsWith(PunctualExpiry.BUCKET_RUNNER_STATE_MACHINE_SUFFIX)
+                .matches("[A-Za-z0-9_-]{1,80}").isNotEqualTo(expiry.stateMachineName());
+        // Express executions keep no history: their log is what is left of a failed one.
+        assertThat(runner.at("/LoggingConfiguration/Level").asText()).isEqualTo("ERROR");
+        assertThat(runner.at("/LoggingConfiguration/IncludeExecutionData").asBoolean(true)).as("item keys stay out of logs").isFalse();
+        assertThat(render(runner.at("/LoggingConfiguration/Destinations/0/CloudWatchLogsLogGroup/LogGroupArn")))
+                .isEqualTo("${" + template.logicalId(expiry.stateMachineLogs()) + ".Arn}");
+    }
+
+    @Test
+    void bucketStateMachineRole_runsOnlyTheRunner_asTheSyncPatternNeeds() {
+        String runner = "arn:${AWS::Partition}:states:${AWS::Region}:${AWS::AccountId}:";
+        String runnerName = render(template.propertiesOf(expiry.bucketRunner().orElseThrow()).path("StateMachineName"));
+        String rule = "arn:${AWS::Partition}:events:${AWS::Region}:${AWS::AccountId}:rule/StepFunctionsGetEventsForStepFunctionsExecutionRule";
+        assertThat(grants(expiry.stateMachine().getRole())).containsExactlyInAnyOrder(
+                "states:StartExecution on " + ref(expiry.bucketRunner().orElseThrow()),
+                "states:DescribeExecution on " + runner + "execution:" + runnerName + ":*",
+                "states:DescribeExecution on " + runner + "express:" + runnerName + ":*",
+                "states:StopExecution on " + runner + "execution:" + runnerName + ":*",
+                "states:StopExecution on " + runner + "express:" + runnerName + ":*",
+                "events:PutTargets on " + rule,
+                "events:PutRule on " + rule,
+                "events:DescribeRule on " + rule);
+    }
+
+    @Test
+    void bucketRunnerRole_invokesOnlyTheBucketAlias() {
+        assertThat(grants(expiry.bucketRunner().orElseThrow().getRole())).containsExactly(
                 "lambda:InvokeFunction on " + ref(expiry.bucketAlias().orElseThrow()));
+    }
+
+    private static Map<String, String> substitutions(JsonNode machine) {
+        Map<String, String> substitutions = new LinkedHashMap<>();
+        machine.path("DefinitionSubstitutions").fields()
+                .forEachRemaining(e -> substitutions.put(e.getKey(), render(e.getValue())));
+        return substitutions;
     }
 
     @Test
@@ -168,6 +210,7 @@ class WindowedStackTemplateTest {
                 "dynamodb:Query on " + index,
                 "dynamodb:GetItem on " + index,
                 "dynamodb:PutItem on " + index,
+                "dynamodb:UpdateItem on " + index,
                 "dynamodb:DeleteItem on ${" + tableId + ".Arn}",
                 "states:StartExecution on " + stateMachineArn(),
                 "states:ListExecutions on " + stateMachineArn(),

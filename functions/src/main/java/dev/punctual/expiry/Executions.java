@@ -35,8 +35,17 @@ public interface Executions {
         MISSING
     }
 
-    /** The state of the execution holding a name; {@code stopDate} is set once it has ended ({@link Status#CLOSED}, {@link Status#FAILED}, {@link Status#CONTINUED}). */
-    record Holder(Status status, Instant stopDate) {
+    /**
+     * The state of the execution holding a name; {@code stopDate} is set once it has ended
+     * ({@link Status#CLOSED}, {@link Status#FAILED}, {@link Status#CONTINUED}); {@code input} is its
+     * input (JSON text) when the adapter read it, else {@code null}.
+     */
+    record Holder(Status status, Instant stopDate, String input) {
+
+        /** A holder whose input was not read. */
+        public Holder(Status status, Instant stopDate) {
+            this(status, stopDate, null);
+        }
     }
 
     /** What happened to a StopExecution. */

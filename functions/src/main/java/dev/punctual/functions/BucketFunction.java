@@ -8,7 +8,10 @@ import dev.punctual.expiry.ThrottleBackoff;
 import dev.punctual.windowed.BucketInput;
 import dev.punctual.windowed.BucketPhases;
 import dev.punctual.windowed.BucketWorker;
+import dev.punctual.windowed.RunnerState;
+import dev.punctual.statemachine.BucketWorkflow;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -18,9 +21,10 @@ import org.slf4j.LoggerFactory;
 import software.amazon.lambda.powertools.logging.PowertoolsLogging;
 
 /**
- * The Lambda function the {@code expire-bucket} state machine invokes once a bucket's Wait ends:
- * the payload is the execution's input, the result its output. Thin: it reads the payload and hands
- * it to {@link BucketWorker}, logging one line per bucket (table, bucket, level, counts; never keys).
+ * The Lambda function a bucket's runner ({@code run-bucket.asl.json}) invokes for each of its steps:
+ * the payload is the runner's state, the result the next step's state or the bucket's output. Thin: it
+ * reads the payload and hands it to {@link BucketWorker#step}, logging one line per due second and one
+ * per bucket (table, bucket, level, counts; never keys).
  * Its other inputs are EventBridge rules' deliveries: a bucket execution that ended unfinished, whose
  * successor generation it starts, and the schedule of the sweep that catches what those missed
  * ({@link BucketHealing}).
@@ -89,15 +93,36 @@ public final class BucketFunction implements RequestHandler<Map<String, Object>,
         return PowertoolsLogging.withLogging(context, () -> handle(payload));
     }
 
+    /**
+     * One step of a bucket's runner: the payload is the runner's state (the bucket's input, plus where the
+     * runner is after its first step); the answer is the state of the next step, or the bucket's output.
+     * One log line when the bucket is done, and one for each due second worked (never a key).
+     */
     private Map<String, Object> handle(Map<String, Object> payload) {
         BucketInput input;
+        RunnerState state;
         try {
             input = BucketInput.fromPayload(payload);
+            state = RunnerState.fromPayload(payload.get(BucketWorkflow.RUNNER));
         } catch (IllegalArgumentException e) {
             LOG.error("bucket payload not readable: " + e.getMessage(), entry("outcome", "failed"));
             throw e;
         }
-        BucketWorker.Result result = worker.work(input);
+        BucketWorker.Step step = worker.step(input, state);
+        if (!step.done()) {
+            if (state != null && state.phase() == RunnerState.Phase.DELETE) {
+                LOG.info("bucket second worked",
+                        entry("table", input.bucket().table()),
+                        entry("bucket", input.executionName()),
+                        entry("second", state.target()),
+                        entry("items", step.next().counts().items() - state.counts().items()),
+                        entry("next", step.next().target()));
+            }
+            Map<String, Object> next = new LinkedHashMap<>(payload);
+            next.put(BucketWorkflow.RUNNER, step.next().toPayload());
+            return next;
+        }
+        BucketWorker.Result result = step.result();
         LOG.info("bucket worked",
                 entry("table", input.bucket().table()),
                 entry("bucket", input.executionName()),
@@ -106,6 +131,7 @@ public final class BucketFunction implements RequestHandler<Map<String, Object>,
                 entry("items", result.items()),
                 entry("expired", result.expired()),
                 entry("superseded", result.superseded()),
+                entry("seconds", result.seconds()),
                 entry("buckets", result.buckets()));
         return result.toOutput();
     }

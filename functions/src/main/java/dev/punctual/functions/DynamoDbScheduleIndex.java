@@ -6,6 +6,8 @@ import dev.punctual.statemachine.ScheduleIndexTable;
 import dev.punctual.windowed.Bucket;
 import dev.punctual.windowed.BucketLevel;
 import dev.punctual.windowed.IndexEntry;
+import dev.punctual.windowed.MinutePart;
+import dev.punctual.windowed.RunnerMark;
 import dev.punctual.windowed.ScheduleIndex;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -15,11 +17,12 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.SortedSet;
-import java.util.TreeSet;
+import java.util.OptionalLong;
 import software.amazon.awssdk.core.SdkBytes;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
+import software.amazon.awssdk.services.dynamodb.model.GetItemResponse;
 import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
 import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
 
@@ -108,19 +111,15 @@ public final class DynamoDbScheduleIndex implements ScheduleIndex {
     }
 
     @Override
-    public SortedSet<Long> dueSeconds(String table, long minuteStart) {
-        SortedSet<Long> seconds = new TreeSet<>();
-        for (QueryResponse page : dynamoDb.queryPaginator(minuteQuery(table, minuteStart).build())) {
-            for (Map<String, AttributeValue> chunk : page.items()) {
-                seconds.add(entrySecond(chunk.get(ScheduleIndexTable.SORT_KEY).s()));
-            }
-        }
-        return seconds;
-    }
-
-    @Override
-    public boolean hasEntries(String table, long minuteStart) {
-        return !dynamoDb.query(minuteQuery(table, minuteStart).limit(1).build()).items().isEmpty();
+    public OptionalLong nextDueSecond(String table, long minuteStart, long after) {
+        // Seconds are ten digits until the year 2286, so their text sorts as they do.
+        QueryResponse first = dynamoDb.query(minuteQuery(table, minuteStart)
+                .keyConditionExpression("#b = :b AND #e >= :from")
+                .expressionAttributeValues(Map.of(":b", AttributeValue.fromS(entryPartition(table, minuteStart)),
+                        ":from", AttributeValue.fromS((Math.max(after, minuteStart - 1) + 1) + "|")))
+                .limit(1).build());
+        return first.items().isEmpty() ? OptionalLong.empty()
+                : OptionalLong.of(entrySecond(first.items().get(0).get(ScheduleIndexTable.SORT_KEY).s()));
     }
 
     private QueryRequest.Builder minuteQuery(String table, long minuteStart) {
@@ -150,6 +149,59 @@ public final class DynamoDbScheduleIndex implements ScheduleIndex {
                 .key(Map.of(ScheduleIndexTable.PARTITION_KEY, AttributeValue.fromS(sealPartition(bucket)),
                         ScheduleIndexTable.SORT_KEY, AttributeValue.fromS(ScheduleIndexTable.SEAL_SORT_KEY))))
                 .hasItem();
+    }
+
+    @Override
+    public RunnerMark runnerMark(Bucket minute, MinutePart part) {
+        GetItemResponse seal = dynamoDb.getItem(r -> r.tableName(indexTable).consistentRead(true)
+                .projectionExpression("#t, #n")
+                .expressionAttributeNames(Map.of("#t", ScheduleIndexTable.THROUGH, "#n", ScheduleIndexTable.NEXT))
+                .key(markKey(minute, part)));
+        if (!seal.hasItem() || !seal.item().containsKey(ScheduleIndexTable.THROUGH)) {
+            return RunnerMark.NOT_STARTED;
+        }
+        AttributeValue next = seal.item().get(ScheduleIndexTable.NEXT);
+        return new RunnerMark(true, Long.parseLong(seal.item().get(ScheduleIndexTable.THROUGH).n()),
+                next == null ? Long.MIN_VALUE : Long.parseLong(next.n()));
+    }
+
+    @Override
+    public void advanceThrough(Bucket minute, MinutePart part, long second) {
+        raise(minute, part, ScheduleIndexTable.THROUGH, second);
+    }
+
+    @Override
+    public void recordNext(Bucket minute, MinutePart part, long second) {
+        raise(minute, part, ScheduleIndexTable.NEXT, second);
+    }
+
+    /** Sets {@code attribute} of the part's mark to {@code value} unless it already holds as much or more. */
+    private void raise(Bucket minute, MinutePart part, String attribute, long value) {
+        try {
+            dynamoDb.updateItem(r -> r.tableName(indexTable).key(markKey(minute, part))
+                    .updateExpression("SET #a = :v, #x = if_not_exists(#x, :x)")
+                    .conditionExpression("attribute_not_exists(#a) OR #a < :v")
+                    .expressionAttributeNames(Map.of("#a", attribute, "#x", ScheduleIndexTable.EXPIRES_AT))
+                    .expressionAttributeValues(Map.of(":v", AttributeValue.fromN(Long.toString(value)),
+                            ":x", AttributeValue.fromN(Long.toString(minute.end() + ScheduleIndexTable.RETENTION.toSeconds())))));
+        } catch (ConditionalCheckFailedException alreadyThere) {
+            // Another runner of the minute (a duplicate, a retry) has raised it as far or further.
+        }
+    }
+
+    /**
+     * Where a minute part's mark lives: the main part's in the minute's seal item, the early part's in an
+     * item of its own beside it ({@link ScheduleIndexTable#EARLY_MARK_SORT_KEY}).
+     */
+    private static Map<String, AttributeValue> markKey(Bucket minute, MinutePart part) {
+        return part == MinutePart.MAIN ? sealKey(minute)
+                : Map.of(ScheduleIndexTable.PARTITION_KEY, AttributeValue.fromS(sealPartition(minute)),
+                        ScheduleIndexTable.SORT_KEY, AttributeValue.fromS(ScheduleIndexTable.EARLY_MARK_SORT_KEY));
+    }
+
+    private static Map<String, AttributeValue> sealKey(Bucket bucket) {
+        return Map.of(ScheduleIndexTable.PARTITION_KEY, AttributeValue.fromS(sealPartition(bucket)),
+                ScheduleIndexTable.SORT_KEY, AttributeValue.fromS(ScheduleIndexTable.SEAL_SORT_KEY));
     }
 
     /** An item key as SDK attribute values. */

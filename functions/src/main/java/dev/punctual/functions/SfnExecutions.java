@@ -77,10 +77,10 @@ public final class SfnExecutions implements Executions, AutoCloseable {
         }
         ExecutionStatus status = execution.status();
         if (status == ExecutionStatus.RUNNING || status == ExecutionStatus.PENDING_REDRIVE) {
-            return new Holder(Status.RUNNING, null);
+            return new Holder(Status.RUNNING, null, execution.input());
         }
         if (status != ExecutionStatus.SUCCEEDED) {
-            return new Holder(Status.FAILED, execution.stopDate());
+            return new Holder(Status.FAILED, execution.stopDate(), execution.input());
         }
         boolean continued = ExpiryWorkflow.outcomeOf(execution.output()).filter(ExpiryWorkflow.OUTCOME_CONTINUED::equals).isPresent();
         return new Holder(continued ? Status.CONTINUED : Status.CLOSED, execution.stopDate());

@@ -31,13 +31,13 @@ public record Bucket(String table, BucketLevel level, long start) {
     }
 
     /**
-     * When its execution's Wait ends, before any one-year cap: a one-second bucket
-     * {@link BucketWorkflow#WARM_LEAD} before its second (its function then waits for the instant
-     * itself), a coarse bucket when it cascades.
+     * When its execution's Wait ends at the earliest, before any one-year cap: a one-second or minute
+     * bucket {@link BucketWorkflow#WARM_LEAD} before its first second (its runner seals and reads that
+     * second ahead of it, then waits for the instant), a coarse bucket when it cascades. A minute
+     * bucket started for a later second of its minute wakes later ({@link BucketInput#planned}).
      */
     public Instant naturalWake() {
-        long lead = level == BucketLevel.SECOND ? BucketWorkflow.WARM_LEAD.toSeconds() : level.cascadeLead();
-        return Instant.ofEpochSecond(start - lead);
+        return Instant.ofEpochSecond(start - level.cascadeLead());
     }
 
     /** The finer bucket holding {@code second}; only for coarse buckets. */

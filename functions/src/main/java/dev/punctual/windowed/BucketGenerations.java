@@ -4,6 +4,7 @@ import dev.punctual.expiry.Executions;
 import dev.punctual.expiry.ThrottleBackoff;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
@@ -54,8 +55,17 @@ public final class BucketGenerations {
         ABANDONED
     }
 
-    /** The bucket's live generation, or its last one: its state and its execution's name. */
-    public record Live(State state, String execution, int generation) {
+    /**
+     * The bucket's live generation, or its last one: its state, its execution's name, when its Wait
+     * ends ({@link Instant#MAX} when its input could not be read: trusted with nothing that needs it) and
+     * the first second its runner works ({@link BucketInput#from}; the bucket's end when its input could
+     * not be read).
+     */
+    public record Live(State state, String execution, int generation, Instant wakeAt, long from) {
+
+        Live(State state, BucketInput input) {
+            this(state, input.executionName(), input.generation(), input.wakeAt(), input.from());
+        }
 
         /** Whether an execution will still seal and read the bucket. */
         public boolean willRead() {
@@ -83,7 +93,15 @@ public final class BucketGenerations {
 
     /** The bucket's live generation, from its first execution on; starts what is missing. */
     public Live ensure(Bucket bucket, String ttlAttribute, ThrottleBackoff.Batch retries) {
-        return walk(BucketInput.first(bucket, ttlAttribute, clock.instant()), retries);
+        return ensure(BucketInput.first(bucket, ttlAttribute, clock.instant()), retries);
+    }
+
+    /**
+     * The live generation of {@code first}'s bucket, starting {@code first} if the bucket has no execution
+     * yet (a minute bucket {@link BucketInput#planned planned} for its first due second).
+     */
+    public Live ensure(BucketInput first, ThrottleBackoff.Batch retries) {
+        return walk(first, retries);
     }
 
     /**
@@ -92,7 +110,7 @@ public final class BucketGenerations {
      */
     public Live replace(BucketInput unfinished, ThrottleBackoff.Batch retries) {
         if (unfinished.generation() >= MAX_GENERATIONS) {
-            return new Live(State.ABANDONED, unfinished.executionName(), unfinished.generation());
+            return new Live(State.ABANDONED, unfinished);
         }
         return walk(next(unfinished), retries);
     }
@@ -107,21 +125,23 @@ public final class BucketGenerations {
         while (true) {
             BucketInput attempt = input;
             if (retries.call(() -> buckets.start(attempt.executionName(), attempt.toJson())) == Executions.StartResult.STARTED) {
-                return new Live(State.RUNNING, attempt.executionName(), attempt.generation());
+                return new Live(State.RUNNING, attempt);
             }
             Executions.Holder holder = retries.call(() -> buckets.describe(attempt.executionName()));
             switch (holder.status()) {
                 case RUNNING -> {
-                    // Running with another input: a bucket beyond a horizon, or a successor another party started.
-                    return new Live(State.RUNNING, attempt.executionName(), attempt.generation());
+                    // Running with another input: a bucket beyond a horizon, a minute bucket another party
+                    // planned for another second, or a successor another party started.
+                    return new Live(State.RUNNING, attempt.executionName(), attempt.generation(),
+                            BucketInput.wakeAtIn(holder.input()), BucketInput.fromIn(holder.input(), attempt.bucket()));
                 }
                 case CLOSED -> {
-                    return new Live(State.FINISHED, attempt.executionName(), attempt.generation());
+                    return new Live(State.FINISHED, attempt);
                 }
                 case CONTINUED -> input = attempt.successor(clock.instant());
                 case FAILED -> {
                     if (attempt.generation() >= MAX_GENERATIONS) {
-                        return new Live(State.ABANDONED, attempt.executionName(), attempt.generation());
+                        return new Live(State.ABANDONED, attempt);
                     }
                     input = next(attempt);
                 }

@@ -21,8 +21,14 @@ import java.util.Objects;
  * @param generation which generation of the bucket (at this hop) the execution is: 0 for the first,
  *     {@code n} for the successor that replaced generation {@code n - 1} after it ended unfinished
  *     ({@link BucketGenerations})
+ * @param from a minute's runner works the seconds from this one (epoch seconds): the bucket's start,
+ *     or for a minute planned for its first due second ({@link #planned}) the second after its wake;
+ *     every generation keeps it, so what one placed with the minute the next one works too
+ * @param until and before this one: the bucket's end, or for a minute's early part
+ *     ({@link #early}) its main part's {@code from}
  */
-public record BucketInput(Bucket bucket, String ttlAttribute, Instant wakeAt, int hop, int generation) {
+public record BucketInput(Bucket bucket, String ttlAttribute, Instant wakeAt, int hop, int generation, long from,
+        long until) {
 
     public BucketInput {
         Objects.requireNonNull(bucket, "bucket");
@@ -34,21 +40,119 @@ public record BucketInput(Bucket bucket, String ttlAttribute, Instant wakeAt, in
         if (generation < 0) {
             throw new IllegalArgumentException("generation must not be negative, got " + generation);
         }
+        boolean whole = from == bucket.start() && until == bucket.end();
+        if (!whole && (bucket.level() != BucketLevel.MINUTE || from < bucket.start() || until > bucket.end()
+                || from >= until || from > bucket.start() && until < bucket.end())) {
+            throw new IllegalArgumentException("a bucket's runner works its whole bucket, a minute's main part from a"
+                    + " second of it to its end, or its early part from its start to a second of it; got " + from
+                    + " to " + until + " of " + bucket);
+        }
     }
 
-    /** The first generation of a hop. */
+    /** A whole bucket's generation. */
+    public BucketInput(Bucket bucket, String ttlAttribute, Instant wakeAt, int hop, int generation) {
+        this(bucket, ttlAttribute, wakeAt, hop, generation, bucket.start(), bucket.end());
+    }
+
+    /** The first generation of a hop of a whole bucket. */
     public BucketInput(Bucket bucket, String ttlAttribute, Instant wakeAt, int hop) {
         this(bucket, ttlAttribute, wakeAt, hop, 0);
     }
 
-    /** The first execution of {@code bucket}, started at {@code now}. */
+    /** The first execution of {@code bucket}, started at {@code now}, waking at the bucket's natural time. */
     public static BucketInput first(Bucket bucket, String ttlAttribute, Instant now) {
         return new BucketInput(bucket, ttlAttribute, cappedWake(bucket, now), 0);
     }
 
+    /**
+     * How much earlier than its first known second a planned minute wakes: items of the minute often reach
+     * the handler a little out of order (a table's writers run in parallel, a batch ends mid-second); one
+     * due before the runner's wake goes to the minute's early part ({@link #early}: two state transitions
+     * and a runner, about $0.00005), while ten seconds of the runner's wait cost about $0.00001.
+     */
+    public static final Duration PLAN_SLACK = Duration.ofSeconds(10);
+
+    /**
+     * The first execution of a minute {@code bucket} started for items due no earlier than
+     * {@code firstDue}: it wakes {@link #PLAN_SLACK} and {@link BucketWorkflow#WARM_LEAD} before that
+     * second rather than before the minute, so its runner (an Express execution, billed while it runs)
+     * does not wait through the empty part of the minute, and works the seconds after its wake
+     * ({@link #from}). Any other level wakes at its natural time. Which party starts the execution first
+     * decides its input; a later party reads the wake and {@code from} from it ({@link #wakeAtIn},
+     * {@link #fromIn}) and places items due before it elsewhere.
+     */
+    public static BucketInput planned(Bucket bucket, String ttlAttribute, Instant now, long firstDue) {
+        BucketInput first = first(bucket, ttlAttribute, now);
+        if (bucket.level() != BucketLevel.MINUTE) {
+            return first;
+        }
+        Instant planned = Instant.ofEpochSecond(Math.min(Math.max(firstDue, bucket.start()), bucket.end() - 1))
+                .minus(PLAN_SLACK).minus(BucketWorkflow.WARM_LEAD);
+        return planned.isAfter(first.wakeAt())
+                ? new BucketInput(bucket, ttlAttribute, planned, 0, 0, planned.getEpochSecond() + 1, bucket.end())
+                : first;
+    }
+
+    /**
+     * The first execution of a minute's early part: the seconds before {@code until} (its main part's
+     * {@link #from}), for items due before the main part wakes. It wakes as early as the minute allows, a
+     * second before the minute or now, whichever is later, so any item that comes after it is still due
+     * after its wake: its runner waits a little longer (at most until its main part wakes), which is
+     * cheaper than a one-second bucket for each second an item comes for.
+     */
+    public static BucketInput early(Bucket minute, String ttlAttribute, Instant now, long until) {
+        Instant natural = first(minute, ttlAttribute, now).wakeAt();
+        Instant at = now.truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
+        return new BucketInput(minute, ttlAttribute, at.isAfter(natural) ? at : natural, 0, 0, minute.start(), until);
+    }
+
+    /** Which of its minute's runners this is ({@link MinutePart}); {@link MinutePart#MAIN} for any other level. */
+    public MinutePart part() {
+        return until < bucket.end() ? MinutePart.EARLY : MinutePart.MAIN;
+    }
+
+    /**
+     * The {@code from} of an execution input this class wrote: the bucket's start when it holds none, and
+     * the bucket's end when the text holds no wake that parses ({@link #wakeAtIn}), so a caller places no
+     * item with an execution of unknown input.
+     */
+    public static long fromIn(String inputJson, Bucket bucket) {
+        if (wakeAtIn(inputJson).equals(Instant.MAX)) {
+            return bucket.end();
+        }
+        java.util.regex.Matcher from = FROM_FIELD.matcher(inputJson);
+        return from.find() ? Long.parseLong(from.group(1)) : bucket.start();
+    }
+
+    private static final java.util.regex.Pattern FROM_FIELD =
+            java.util.regex.Pattern.compile("\"" + BucketWorkflow.FROM + "\":([0-9]{1,18})[,}]");
+
+    /**
+     * The {@code wakeAt} of an execution input this class wrote ({@link #toJson}); {@link Instant#MAX}
+     * when the text holds none that parses, so a caller trusts an execution of unknown wake with no item.
+     */
+    public static Instant wakeAtIn(String inputJson) {
+        if (inputJson == null) {
+            return Instant.MAX;
+        }
+        java.util.regex.Matcher wake = WAKE_AT_FIELD.matcher(inputJson);
+        if (!wake.find()) {
+            return Instant.MAX;
+        }
+        try {
+            return Instant.parse(wake.group(1));
+        } catch (DateTimeParseException e) {
+            return Instant.MAX;
+        }
+    }
+
+    /** The one field {@link #wakeAtIn} reads, as {@link #toJson} writes it. */
+    private static final java.util.regex.Pattern WAKE_AT_FIELD =
+            java.util.regex.Pattern.compile("\"" + BucketWorkflow.WAKE_AT + "\":\"([0-9T:.Z-]+)\"");
+
     /** The input of the successor that carries the wait on from {@code now}. */
     public BucketInput successor(Instant now) {
-        return new BucketInput(bucket, ttlAttribute, cappedWake(bucket, now), hop + 1);
+        return new BucketInput(bucket, ttlAttribute, cappedWake(bucket, now), hop + 1, 0, from, until);
     }
 
     /**
@@ -60,16 +164,19 @@ public record BucketInput(Bucket bucket, String ttlAttribute, Instant wakeAt, in
         Instant wake = cappedWake(bucket, now);
         Instant delayed = now.plus(delay).truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
         return new BucketInput(bucket, ttlAttribute, delay.isZero() || !delayed.isAfter(wake) ? wake : delayed, hop,
-                generation + 1);
+                generation + 1, from, until);
     }
 
     /**
-     * The execution's name: the bucket's, with {@code -h<hop>} for one-year successors and
-     * {@code -g<generation>} for generations that replaced an unfinished one. At most 55 + 12
-     * characters, within Step Functions' 80.
+     * The execution's name: the bucket's, with {@code -e} for a minute's early part, {@code -h<hop>} for
+     * one-year successors and {@code -g<generation>} for generations that replaced an unfinished one. At
+     * most 55 + 14 characters, within Step Functions' 80.
      */
     public String executionName() {
         StringBuilder name = new StringBuilder(bucket.executionName());
+        if (part() == MinutePart.EARLY) {
+            name.append("-e");
+        }
         if (hop > 0) {
             name.append("-h").append(hop);
         }
@@ -101,6 +208,17 @@ public record BucketInput(Bucket bucket, String ttlAttribute, Instant wakeAt, in
         field(json, BucketWorkflow.WAKE_AT, DateTimeFormatter.ISO_INSTANT.format(wakeAt)).append(',');
         JsonText.appendString(json, BucketWorkflow.HOP);
         json.append(':').append(hop);
+        // Absent for a whole bucket, so a minute planned for its start keeps the input it always had.
+        if (from > bucket.start()) {
+            json.append(',');
+            JsonText.appendString(json, BucketWorkflow.FROM);
+            json.append(':').append(from);
+        }
+        if (until < bucket.end()) {
+            json.append(',');
+            JsonText.appendString(json, BucketWorkflow.UNTIL);
+            json.append(':').append(until);
+        }
         // Absent for the first generation, so its input stays what it always was: a repeated
         // StartExecution must send the very same input to find the running execution.
         if (generation > 0) {
@@ -133,8 +251,20 @@ public record BucketInput(Bucket bucket, String ttlAttribute, Instant wakeAt, in
             throw new IllegalArgumentException("bucket payload field '" + BucketWorkflow.GENERATION + "' must be a number, got "
                     + generation);
         }
-        return new BucketInput(new Bucket(table, level, start.getEpochSecond()), text(payload, BucketWorkflow.TTL_ATTRIBUTE),
-                instant(payload, BucketWorkflow.WAKE_AT), number.intValue(), generationNumber.intValue());
+        Bucket bucket = new Bucket(table, level, start.getEpochSecond());
+        return new BucketInput(bucket, text(payload, BucketWorkflow.TTL_ATTRIBUTE),
+                instant(payload, BucketWorkflow.WAKE_AT), number.intValue(), generationNumber.intValue(),
+                second(payload, BucketWorkflow.FROM, bucket.start()), second(payload, BucketWorkflow.UNTIL, bucket.end()));
+    }
+
+    private static long second(Map<String, ?> payload, String field, long absent) {
+        if (!payload.containsKey(field)) {
+            return absent;
+        }
+        if (!(payload.get(field) instanceof Number number)) {
+            throw new IllegalArgumentException("bucket payload field '" + field + "' must be a number, got " + payload.get(field));
+        }
+        return number.longValue();
     }
 
     private static String text(Map<String, ?> payload, String field) {

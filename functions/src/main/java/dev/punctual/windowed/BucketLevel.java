@@ -6,24 +6,29 @@ import java.util.Optional;
 
 /**
  * The levels of windowed mode's timing wheel. An item is indexed once, under its own second, and
- * starts the execution of the coarsest bucket it needs: far-out items share day, hour or minute
- * buckets; ahead of time each coarse bucket <em>cascades</em>, starting the executions of the finer
- * non-empty buckets it contains, until one-second buckets delete their items. Open executions
- * therefore grow with the number of buckets in reach of each level, not with the number of items.
+ * starts the execution of the coarsest bucket it needs, a minute bucket at the finest: far-out items
+ * share day or hour buckets, which ahead of time <em>cascade</em>, starting the executions of the finer
+ * non-empty buckets they contain, down to minute buckets. A minute bucket's runner (an Express
+ * execution, {@link BucketWorker#step}) then deletes the items of each of its due seconds at that second.
+ * One-second buckets are a fallback only: for an item written for a second its minute's runner will not
+ * reach. Open executions therefore grow with the number of buckets in reach of each level, not with the
+ * number of items.
  *
  * <p>A coarse bucket cascades {@link #cascadeLead} seconds before it starts. That lead plus its
- * width is the <em>horizon</em> of the next finer level: when a minute bucket cascades, its seconds
- * are 60 to 120 s away, so an item due within 120 s goes straight into a one-second bucket.
- * Open executions at each level are bounded by horizon / width: at most 120 one-second, 70 minute,
- * 30 hour buckets per table, plus one day bucket per day of TTLs further out than 30 hours.
+ * width is the <em>horizon</em> of the next finer level: an item due within 70 minutes goes straight into
+ * a minute bucket, within 30 hours into an hour bucket. A minute bucket's lead is a second: its
+ * execution wakes {@link dev.punctual.statemachine.BucketWorkflow#WARM_LEAD} before the first second it
+ * holds, and a one-second bucket's lead is that same second. Open executions at each level are bounded by
+ * horizon / width: at most 70 minute and 30 hour buckets per table, plus one day bucket per day of TTLs
+ * further out than 30 hours, plus the one-second fallbacks of the next minute or two.
  * See {@link ExpiryMode#WINDOWED}.
  */
 public enum BucketLevel {
 
-    /** Deletes its items at its second. */
-    SECOND(1, 0),
-    /** Cascades 60 s before it starts, into one-second buckets. */
-    MINUTE(60, 60),
+    /** A fallback: deletes its items at its second, waking a second before it. */
+    SECOND(1, 1),
+    /** Runs its seconds itself, waking a second before the first of them. */
+    MINUTE(60, 1),
     /** Cascades 10 minutes before it starts, into minute buckets. */
     HOUR(3_600, 600),
     /** Cascades 6 hours before it starts, into hour buckets. */
@@ -42,7 +47,10 @@ public enum BucketLevel {
         return width;
     }
 
-    /** Seconds before its start a bucket of this level cascades (0 for {@link #SECOND}). */
+    /**
+     * Seconds before its start a bucket of this level wakes at the latest: a coarse bucket to cascade, a
+     * minute or one-second bucket to seal and read its first second ahead of it.
+     */
     public long cascadeLead() {
         return cascadeLead;
     }
@@ -75,10 +83,13 @@ public enum BucketLevel {
         return Math.floorDiv(second, width) * width;
     }
 
-    /** The finest level whose horizon reaches an item due {@code leadSeconds} from now. */
+    /**
+     * The finest level whose horizon reaches an item due {@code leadSeconds} from now, a minute at the
+     * finest: items are never placed in one-second buckets directly (see the class comment).
+     */
     public static BucketLevel forLead(long leadSeconds) {
         for (BucketLevel level : values()) {
-            if (leadSeconds < level.horizon()) {
+            if (level != SECOND && leadSeconds < level.horizon()) {
                 return level;
             }
         }

@@ -9,6 +9,7 @@ import dev.punctual.expiry.Scheduled;
 import dev.punctual.expiry.Scheduler;
 import dev.punctual.expiry.Sleeper;
 import dev.punctual.expiry.ThrottleBackoff;
+import dev.punctual.statemachine.BucketWorkflow;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.AbstractMap;
@@ -42,6 +43,9 @@ import java.util.concurrent.Executor;
  * </ul>
  * Both may act on one entry; the delete is conditional, so the item is deleted once and the second
  * delete finds it gone. Items whose TTL has already passed are deleted at once, without the index.
+ * A minute bucket's seal is its runner's {@link RunnerMark}, which moves through the minute one due
+ * second at a time: the same protocol per second, with one more case for a second the runner has
+ * already skipped as empty ({@link #placeInMinute}).
  *
  * <p>The execution the handler relies on is the bucket's <em>live generation</em>
  * ({@link BucketGenerations}): one that failed or was stopped is replaced by a successor that reads
@@ -62,6 +66,13 @@ public final class BucketScheduler implements Scheduler {
      * covers attribute names and the estimate's slack.
      */
     static final int MAX_CHUNK_BYTES = 256 * 1024;
+    /**
+     * Reads of a minute runner's mark at most, while it says its read of what comes next is in flight;
+     * after that the items go to one-second buckets, which is always safe.
+     */
+    static final int MARK_READS = 3;
+    /** The pause between two such reads: the runner's read and write take a few milliseconds. */
+    static final java.time.Duration MARK_REREAD_PAUSE = java.time.Duration.ofMillis(20);
     /** Bytes an entry adds beyond its key and TTL text, for the estimate. */
     private static final int ENTRY_OVERHEAD_BYTES = 32;
 
@@ -190,12 +201,18 @@ public final class BucketScheduler implements Scheduler {
             byBucket.computeIfAbsent(Bucket.containing(second.table(), level, second.second()), b -> new ArrayList<>()).addAll(items);
         });
         byBucket.forEach((bucket, items) -> {
-            CompletableFuture<?>[] written = items.stream().map(r -> writes.get(new ChunkKey(r.table(), r.due())))
-                    .distinct().toArray(CompletableFuture[]::new);
-            CompletableFuture<Map<Request, Placement>> placed = CompletableFuture.allOf(written)
-                    .thenApplyAsync(ignored -> place(bucket, items, retries), pool);
+            // The items whose entries are written are placed together once every write has ended; an item
+            // whose write failed fails alone, so one failed chunk holds no other second of the bucket back.
+            CompletableFuture<?>[] ended = items.stream().map(r -> writes.get(new ChunkKey(r.table(), r.due())))
+                    .distinct().map(write -> write.exceptionally(failure -> null)).toArray(CompletableFuture[]::new);
+            CompletableFuture<Map<Request, Placement>> placed = CompletableFuture.allOf(ended).thenApplyAsync(ignored -> {
+                List<Request> written = items.stream()
+                        .filter(r -> !writes.get(new ChunkKey(r.table(), r.due())).isCompletedExceptionally()).toList();
+                return written.isEmpty() ? Map.<Request, Placement>of() : place(bucket, written, retries);
+            }, pool);
             for (Request item : items) {
-                results.put(item, placed.thenApply(placements -> placements.get(item)));
+                CompletableFuture<Void> write = writes.get(new ChunkKey(item.table(), item.due()));
+                results.put(item, placed.thenCombine(write, (placements, ignored) -> placements.get(item)));
             }
         });
         for (CompletableFuture<Placement> result : results.values()) {
@@ -206,9 +223,13 @@ public final class BucketScheduler implements Scheduler {
 
     /**
      * Makes sure an execution of {@code bucket} will read it, then reads its seal; a sealed bucket, or
-     * one no execution will read again, hands its items down a level (see the class comment).
+     * one no execution will read again, hands its items down a level (see the class comment). A minute
+     * bucket's runner reads its seal one second at a time ({@link #placeInMinute}).
      */
     private Map<Request, Placement> place(Bucket bucket, List<Request> items, ThrottleBackoff.Batch retries) {
+        if (bucket.level() == BucketLevel.MINUTE) {
+            return placeInMinute(bucket, items, retries);
+        }
         String ttlAttribute = items.get(0).ttlAttribute();
         BucketGenerations.Live live = generations.ensure(bucket, ttlAttribute, retries);
         boolean sealed = !live.willRead() || index.isSealed(bucket);
@@ -222,6 +243,102 @@ public final class BucketScheduler implements Scheduler {
             items.forEach(item -> placements.put(item, deleteAtDue(item)));
             return placements;
         }
+        return placeFiner(bucket, items, retries);
+    }
+
+    /**
+     * Items of one minute. The handler starts the minute bucket planned for the earliest of them (or finds
+     * its live generation, woken for whatever second another party planned it): its runner works the
+     * seconds from {@link BucketInput#from} on, and the items due before that go to the minute's early
+     * part ({@link MinutePart#EARLY}), which the handler starts for them. For each part it then reads how
+     * far that part's runner has got ({@link RunnerMark}) and places the part's items
+     * ({@link #placeWithRunner}). Whatever neither part takes goes to a one-second bucket.
+     */
+    private Map<Request, Placement> placeInMinute(Bucket minute, List<Request> items, ThrottleBackoff.Batch retries) {
+        String ttlAttribute = items.get(0).ttlAttribute();
+        long earliest = items.stream().mapToLong(Request::due).min().orElseThrow();
+        BucketGenerations.Live main = generations.ensure(BucketInput.planned(minute, ttlAttribute, clock.instant(), earliest), retries);
+        if (!main.willRead()) {
+            return placeFiner(minute, items, retries);
+        }
+        Map<Request, Placement> placements = new LinkedHashMap<>();
+        List<Request> handed = new ArrayList<>();
+        List<Request> mainItems = items.stream().filter(item -> item.due() >= main.from()).toList();
+        List<Request> earlyItems = items.stream().filter(item -> item.due() < main.from()).toList();
+        if (!mainItems.isEmpty()) {
+            placeWithRunner(minute, MinutePart.MAIN, main, mainItems, placements, handed);
+        }
+        if (!earlyItems.isEmpty()) {
+            BucketGenerations.Live early = main.from() < minute.end()
+                    ? generations.ensure(BucketInput.early(minute, ttlAttribute, clock.instant(), main.from()), retries)
+                    : null;
+            if (early != null && early.willRead()) {
+                placeWithRunner(minute, MinutePart.EARLY, early, earlyItems, placements, handed);
+            } else {
+                handed.addAll(earlyItems);
+            }
+        }
+        if (!handed.isEmpty()) {
+            placements.putAll(placeFiner(minute, handed, retries));
+        }
+        return placements;
+    }
+
+    /**
+     * Items of one part of a minute, whose live runner is {@code live}: the handler reads how far it has got
+     * ({@link RunnerMark}); the runner raises the mark <em>before</em> it reads, the handler wrote its entry
+     * <em>before</em> it reads the mark, both strongly consistent. For each item:
+     * <ul>
+     *   <li>the runner has not begun: its first read comes after this write and finds the entry, so the
+     *       item is the runner's, if the runner wakes a second before it or earlier;</li>
+     *   <li>its second is at or below the mark: sealed (and at most a second away): the handler deletes
+     *       the item itself, at its TTL;</li>
+     *   <li>its second is at or after the next due second the runner's last read found: the runner's
+     *       next mark comes after this read, so the read that follows it finds the entry;</li>
+     *   <li>otherwise (the gap the runner skipped as empty, or its read of what comes next still in
+     *       flight, after {@link #MARK_READS} reads): {@code handed}, for a one-second bucket.</li>
+     * </ul>
+     */
+    private void placeWithRunner(Bucket minute, MinutePart part, BucketGenerations.Live live, List<Request> items,
+            Map<Request, Placement> placements, List<Request> handed) {
+        RunnerMark mark = index.runnerMark(minute, part);
+        for (int read = 1; read < MARK_READS && mark.started() && !mark.nextKnown(); read++) {
+            // The runner is between raising its mark and recording what comes next: milliseconds. A later
+            // read still follows this handler's write, so it answers as well, and usually spares a fallback.
+            pauseBeforeReadingTheMarkAgain();
+            mark = index.runnerMark(minute, part);
+        }
+        Placement indexed = new Placement(Outcome.INDEXED, live.execution());
+        for (Request item : items) {
+            long second = item.due();
+            if (!mark.started()) {
+                if (Instant.ofEpochSecond(second).minus(BucketWorkflow.WARM_LEAD).isBefore(live.wakeAt())) {
+                    handed.add(item);
+                } else {
+                    placements.put(item, indexed);
+                }
+            } else if (second <= mark.through()) {
+                placements.put(item, deleteAtDue(item));
+            } else if (mark.nextKnown() && second >= mark.next()) {
+                placements.put(item, indexed);
+            } else {
+                handed.add(item);
+            }
+        }
+    }
+
+    private void pauseBeforeReadingTheMarkAgain() {
+        try {
+            sleeper.sleep(MARK_REREAD_PAUSE);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while reading a minute runner's mark", e);
+        }
+    }
+
+    /** Hands items to the finer buckets holding their seconds. */
+    private Map<Request, Placement> placeFiner(Bucket bucket, List<Request> items, ThrottleBackoff.Batch retries) {
+        Map<Request, Placement> placements = new LinkedHashMap<>();
         Map<Bucket, List<Request>> finer = new LinkedHashMap<>();
         items.forEach(item -> finer.computeIfAbsent(bucket.finerContaining(item.due()), b -> new ArrayList<>()).add(item));
         finer.forEach((child, childItems) -> placements.putAll(place(child, childItems, retries)));

@@ -10,38 +10,50 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
+import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
- * The bucket function's core: what one {@code expire-bucket} execution does once its Wait ends.
+ * The bucket function's core: one step of a bucket's runner ({@code run-bucket.asl.json}), the Express
+ * execution its {@code expire-bucket} execution runs once its Wait ends. A step gets the bucket and the
+ * runner's state and answers either the state of the next step (and when the runner should take it) or
+ * the bucket's result. {@link #work} runs every step in turn, waiting between them, as the runner does.
  * <ul>
- *   <li>A one-second bucket arrives {@link BucketWorkflow#WARM_LEAD} early, so the function is warm;
- *       it seals the bucket and reads its entries at once, waits for its second, and then deletes each
- *       item conditionally, concurrently, retrying the deletes that fail a few times
- *       ({@link #DELETE_ATTEMPTS}). Sealing and reading ahead leaves only the deletes to the
- *       second itself: at one a second, the seal and the read otherwise queue behind the previous
- *       second's last deletes, and every item of this second waits for them. An item indexed after the
- *       seal is the stream handler's, which deletes it itself at its TTL (the seal protocol,
- *       {@link BucketScheduler}).</li>
- *   <li>A coarse bucket seals itself, finds the finer buckets within it that hold entries and starts
- *       their executions.</li>
+ *   <li>A day or hour bucket cascades in one step: it seals itself, finds the finer buckets within it
+ *       that hold entries and starts their executions (a minute bucket planned for its first due
+ *       second, {@link BucketInput#planned}).</li>
+ *   <li>A minute bucket is worked one due second at a time. A second before each, the runner
+ *       <em>prepares</em> it: raises the minute's mark to it ({@link ScheduleIndex#advanceThrough}: the
+ *       seal of every second up to it), reads its entries, then finds the next due second after it and
+ *       records that ({@link ScheduleIndex#recordNext}). At the second, it <em>deletes</em> each item
+ *       conditionally and concurrently, retrying the deletes that fail a few times
+ *       ({@link #DELETE_ATTEMPTS}), then prepares the next second at once when it is a second away or
+ *       less, or lets the runner wait until a second before it. So an entry written for a second the
+ *       runner has passed, or skipped as empty, is never the runner's: the stream handler reads the mark
+ *       and deletes such an item itself, or hands it to a one-second bucket ({@link BucketScheduler}).</li>
+ *   <li>A one-second bucket (a fallback the handler starts for such an item) is prepared, with its own
+ *       seal, and deleted in the same two steps.</li>
  *   <li>A bucket woken early by the one-year cap on executions starts its successor.</li>
  * </ul>
- * Every step can be repeated (the seal is a put, deletes are conditional, starts are named), so a
- * failed invocation is simply retried by the state machine.
+ * Every step can be repeated (the seal and the mark only go up, deletes are conditional, starts are
+ * named), so a failed step is simply retried by the runner, a failed runner by the bucket's execution,
+ * and a runner that ran twice (Express executions run at least once) deletes nothing twice and nothing
+ * early: each delete waits for its item's second.
  */
 public final class BucketWorker {
 
-    /** What one invocation did; becomes the execution's output. */
-    public record Result(String outcome, int items, int expired, int superseded, int buckets) {
+    /** What a runner did with its bucket; becomes the execution's output. */
+    public record Result(String outcome, int items, int expired, int superseded, int buckets, int seconds) {
+
+        public Result(String outcome, int items, int expired, int superseded, int buckets) {
+            this(outcome, items, expired, superseded, buckets, 0);
+        }
 
         /** The output map, with {@link BucketWorkflow}'s field names. */
         public Map<String, Object> toOutput() {
@@ -51,10 +63,28 @@ public final class BucketWorker {
                 output.put(BucketWorkflow.ITEMS, items);
                 output.put(BucketWorkflow.EXPIRED, expired);
                 output.put(BucketWorkflow.SUPERSEDED, superseded);
+                output.put(BucketWorkflow.SECONDS, seconds);
             } else {
                 output.put(BucketWorkflow.BUCKETS, buckets);
             }
             return output;
+        }
+    }
+
+    /** What one step did: the runner's next state, or (when it is {@code null}) the bucket's result. */
+    public record Step(RunnerState next, Result result) {
+
+        static Step then(RunnerState next) {
+            return new Step(next, null);
+        }
+
+        static Step done(Result result) {
+            return new Step(null, result);
+        }
+
+        /** Whether the bucket is done. */
+        public boolean done() {
+            return next == null;
         }
     }
 
@@ -83,7 +113,7 @@ public final class BucketWorker {
         this(index, deleter, buckets, clock, sleeper, pool, BucketPhases.NONE);
     }
 
-    /** A worker that tells {@code phases} when each one-second bucket's work passes a phase. */
+    /** A worker that tells {@code phases} when each due second's work passes a phase. */
     public BucketWorker(ScheduleIndex index, ItemDeleter deleter, Executions buckets, Clock clock, Sleeper sleeper, Executor pool,
             BucketPhases phases) {
         this.phases = Objects.requireNonNull(phases, "phases");
@@ -97,84 +127,181 @@ public final class BucketWorker {
     }
 
     /**
-     * Works one bucket.
+     * Runs the bucket's runner to its end in this thread, waiting between steps on the sleeper: what the
+     * runner does with its Wait states.
      *
-     * @throws BucketFailedException when some deletes or starts failed; retrying the bucket is safe
+     * @throws BucketFailedException when some deletes or starts failed; running the bucket again is safe
      */
     public Result work(BucketInput input) {
+        Step step = step(input, null);
+        while (!step.done()) {
+            sleeper.sleepUntil(clock, step.next().at());
+            step = step(input, step.next());
+        }
+        return step.result();
+    }
+
+    /**
+     * One step of the bucket's runner: the first when {@code state} is {@code null}.
+     *
+     * @throws BucketFailedException when some deletes or starts failed; taking the step again is safe
+     */
+    public Step step(BucketInput input, RunnerState state) {
         Bucket bucket = input.bucket();
+        if (state != null) {
+            return switch (state.phase()) {
+                case PREPARE -> prepare(input, state.target(), state.counts());
+                case DELETE -> delete(input, state);
+            };
+        }
         Instant now = clock.instant();
         if (input.wokeForHorizon() && now.isBefore(bucket.naturalWake())) {
             BucketInput successor = input.successor(now);
             buckets.start(successor.executionName(), successor.toJson());
-            return new Result(BucketWorkflow.OUTCOME_CONTINUED, 0, 0, 0, 1);
+            return Step.done(new Result(BucketWorkflow.OUTCOME_CONTINUED, 0, 0, 0, 1));
         }
         return switch (bucket.level()) {
-            case SECOND -> expire(bucket, input.ttlAttribute());
+            case SECOND -> prepare(input, bucket.start(), RunnerState.Counts.NONE);
             case MINUTE -> {
-                index.seal(bucket, clock.instant());
-                List<Bucket> children = new ArrayList<>();
-                index.dueSeconds(bucket.table(), bucket.start()).forEach(second -> children.add(bucket.finerContaining(second)));
-                yield cascade(children, input.ttlAttribute());
+                // Begun: from now on every entry of the part is found by a read that follows a mark. The
+                // seconds before its first are never this runner's (its early part's, or the handler's).
+                index.advanceThrough(bucket, input.part(), bucket.start() - 1);
+                yield after(input, input.from() - 1, RunnerState.Counts.NONE);
             }
             case HOUR -> {
                 index.seal(bucket, clock.instant());
-                List<Bucket> children = new ArrayList<>();
+                Map<Bucket, Long> children = new LinkedHashMap<>();
                 for (long minute = bucket.start(); minute < bucket.end(); minute += BucketLevel.MINUTE.width()) {
-                    if (index.hasEntries(bucket.table(), minute)) {
-                        children.add(bucket.finerContaining(minute));
+                    OptionalLong first = index.nextDueSecond(bucket.table(), minute, minute - 1);
+                    if (first.isPresent()) {
+                        children.put(bucket.finerContaining(minute), first.getAsLong());
                     }
                 }
-                yield cascade(children, input.ttlAttribute());
+                yield Step.done(cascade(children, input.ttlAttribute()));
             }
             case DAY -> {
                 index.seal(bucket, clock.instant());
-                List<Bucket> children = new ArrayList<>();
+                Map<Bucket, Long> children = new LinkedHashMap<>();
                 for (long hour = bucket.start(); hour < bucket.end(); hour += BucketLevel.HOUR.width()) {
                     if (anyMinuteHoldsEntries(bucket.table(), hour)) {
-                        children.add(bucket.finerContaining(hour));
+                        children.put(bucket.finerContaining(hour), hour);
                     }
                 }
-                yield cascade(children, input.ttlAttribute());
+                yield Step.done(cascade(children, input.ttlAttribute()));
             }
         };
     }
 
+    /** The next due second of a minute part after {@code after}, if there is one before the part's end. */
+    private OptionalLong nextInPart(BucketInput minute, long after) {
+        OptionalLong next = index.nextDueSecond(minute.bucket().table(), minute.bucket().start(), after);
+        return next.isPresent() && next.getAsLong() < minute.until() ? next : OptionalLong.empty();
+    }
+
+    /**
+     * A minute part's runner after {@code after}: finds and records the next due second, then prepares it
+     * at once if it is a second away or less, or has the runner wait until a second before it.
+     */
+    private Step after(BucketInput minute, long after, RunnerState.Counts counts) {
+        OptionalLong next = nextInPart(minute, after);
+        index.recordNext(minute.bucket(), minute.part(), next.orElse(minute.until()));
+        if (next.isEmpty()) {
+            return Step.done(expired(counts));
+        }
+        return toward(minute, next.getAsLong(), counts);
+    }
+
+    /** Prepares {@code second} now if it is a second away or less, else has the runner wait until then. */
+    private Step toward(BucketInput input, long second, RunnerState.Counts counts) {
+        Instant prepareAt = Instant.ofEpochSecond(second).minus(BucketWorkflow.WARM_LEAD);
+        if (!clock.instant().isBefore(prepareAt)) {
+            return prepare(input, second, counts);
+        }
+        return Step.then(new RunnerState(RunnerState.Phase.PREPARE, second, prepareAt, null, input.until(), counts));
+    }
+
+    /**
+     * Seals {@code second} (a minute part's mark raised to it, or a one-second bucket's own seal), reads
+     * its entries and, in a minute, the part's next due second after it; the runner then waits for the
+     * second.
+     */
+    private Step prepare(BucketInput input, long second, RunnerState.Counts counts) {
+        Bucket bucket = input.bucket();
+        Bucket one = Bucket.containing(bucket.table(), BucketLevel.SECOND, second);
+        Instant invoked = clock.instant();
+        phases.invoked(one, invoked);
+        if (bucket.level() == BucketLevel.MINUTE) {
+            index.advanceThrough(bucket, input.part(), second);
+        } else {
+            index.seal(one, invoked);
+        }
+        phases.sealed(one, clock.instant());
+        List<IndexEntry> entries = distinct(index.entriesDue(bucket.table(), second));
+        phases.read(one, entries.size(), clock.instant());
+        long next = input.until();
+        if (bucket.level() == BucketLevel.MINUTE) {
+            next = nextInPart(input, second).orElse(input.until());
+            index.recordNext(bucket, input.part(), next);
+        }
+        return Step.then(new RunnerState(RunnerState.Phase.DELETE, second, Instant.ofEpochSecond(second),
+                RunnerState.carried(entries), next, counts));
+    }
+
+    /** At its second, deletes what was read for it; then on to the next due second, or done. */
+    private Step delete(BucketInput input, RunnerState state) {
+        Bucket bucket = input.bucket();
+        long second = state.target();
+        Bucket one = Bucket.containing(bucket.table(), BucketLevel.SECOND, second);
+        sleeper.sleepUntil(clock, Instant.ofEpochSecond(second));
+        phases.woke(one, clock.instant());
+        List<IndexEntry> entries = state.entries() != null ? state.entries()
+                : distinct(index.entriesDue(bucket.table(), second));
+        RunnerState.Counts counts = deleteAll(one, entries, input.ttlAttribute(), state.counts());
+        if (state.next() >= input.until()) {
+            return Step.done(expired(counts));
+        }
+        return toward(input, state.next(), counts);
+    }
+
+    private static Result expired(RunnerState.Counts counts) {
+        return new Result(BucketWorkflow.OUTCOME_EXPIRED, counts.items(), counts.expired(), counts.superseded(), 0,
+                counts.seconds());
+    }
+
+    /** The entries of a second, each item and TTL once (a re-batched record is indexed twice). */
+    private static List<IndexEntry> distinct(List<IndexEntry> entries) {
+        Map<ItemAtTtl, IndexEntry> unique = new LinkedHashMap<>();
+        for (IndexEntry entry : entries) {
+            unique.putIfAbsent(new ItemAtTtl(entry.key(), entry.ttl()), entry);
+        }
+        return new ArrayList<>(unique.values());
+    }
+
     private boolean anyMinuteHoldsEntries(String table, long hour) {
         for (long minute = hour; minute < hour + BucketLevel.HOUR.width(); minute += BucketLevel.MINUTE.width()) {
-            if (index.hasEntries(table, minute)) {
+            if (index.nextDueSecond(table, minute, minute - 1).isPresent()) {
                 return true;
             }
         }
         return false;
     }
 
-    private Result expire(Bucket bucket, String ttlAttribute) {
-        Instant invoked = clock.instant();
-        phases.invoked(bucket, invoked);
-        index.seal(bucket, invoked);
-        phases.sealed(bucket, clock.instant());
-        Set<ItemAtTtl> items = new LinkedHashSet<>();
-        for (IndexEntry entry : index.entriesDue(bucket.table(), bucket.start())) {
-            items.add(new ItemAtTtl(entry.key(), entry.ttl()));
-        }
-        phases.read(bucket, items.size(), clock.instant());
-        sleeper.sleepUntil(clock, Instant.ofEpochSecond(bucket.start()));
-        phases.woke(bucket, clock.instant());
+    /** Deletes each item conditionally and concurrently, retrying the deletes that failed, and counts them. */
+    private RunnerState.Counts deleteAll(Bucket second, List<IndexEntry> items, String ttlAttribute, RunnerState.Counts counts) {
         int expired = 0;
         int superseded = 0;
-        List<ItemAtTtl> pending = new ArrayList<>(items);
+        List<IndexEntry> pending = new ArrayList<>(items);
         List<Throwable> failures = new ArrayList<>();
         for (int round = 0; round < DELETE_ATTEMPTS && !pending.isEmpty(); round++) {
             if (round > 0) {
                 pause(round);
             }
             List<CompletableFuture<ItemDeleter.Result>> deletes = new ArrayList<>(pending.size());
-            for (ItemAtTtl item : pending) {
+            for (IndexEntry item : pending) {
                 deletes.add(CompletableFuture.supplyAsync(
-                        () -> deleter.deleteIfUnchanged(bucket.table(), item.key(), ttlAttribute, item.ttl()), pool));
+                        () -> deleter.deleteIfUnchanged(second.table(), item.key(), ttlAttribute, item.ttl()), pool));
             }
-            List<ItemAtTtl> failed = new ArrayList<>();
+            List<IndexEntry> failed = new ArrayList<>();
             failures.clear();
             for (int i = 0; i < deletes.size(); i++) {
                 try {
@@ -191,10 +318,10 @@ public final class BucketWorker {
             pending = failed;
         }
         if (!pending.isEmpty()) {
-            throw new BucketFailedException(bucket, pending.size() + " of " + items.size() + " deletes failed "
+            throw new BucketFailedException(second, pending.size() + " of " + items.size() + " deletes failed "
                     + DELETE_ATTEMPTS + " times", failures);
         }
-        return new Result(BucketWorkflow.OUTCOME_EXPIRED, items.size(), expired, superseded, 0);
+        return counts.plus(items.size(), expired, superseded);
     }
 
     /**
@@ -213,14 +340,23 @@ public final class BucketWorker {
         }
     }
 
-    private Result cascade(List<Bucket> children, String ttlAttribute) {
+    /** Starts each child's live generation, a minute planned for its first due second; {@code children} maps child to that second. */
+    private Result cascade(Map<Bucket, Long> children, String ttlAttribute) {
         List<CompletableFuture<Void>> starts = new ArrayList<>(children.size());
-        for (Bucket child : children) {
+        children.forEach((child, firstDue) -> {
             // The child's live generation: running already (the handler or a duplicate cascade started
-            // it), finished, or started now; one that ended unfinished is replaced, never trusted.
-            starts.add(CompletableFuture.runAsync(() -> generations.ensure(child, ttlAttribute, ThrottleBackoff.noRetries()),
-                    pool));
-        }
+            // it), finished, or started now; one that ended unfinished is replaced, never trusted. A minute
+            // the handler planned for a later second than this bucket's first gets its early part too.
+            BucketInput planned = BucketInput.planned(child, ttlAttribute, clock.instant(), firstDue);
+            starts.add(CompletableFuture.runAsync(() -> {
+                BucketGenerations.Live live = generations.ensure(planned, ThrottleBackoff.noRetries());
+                if (child.level() == BucketLevel.MINUTE && live.willRead() && firstDue < live.from()
+                        && live.from() < child.end()) {
+                    generations.ensure(BucketInput.early(child, ttlAttribute, clock.instant(), live.from()),
+                            ThrottleBackoff.noRetries());
+                }
+            }, pool));
+        });
         List<Throwable> failures = new ArrayList<>();
         for (CompletableFuture<Void> start : starts) {
             try {

@@ -3,7 +3,7 @@ package dev.punctual.windowed;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
-import java.util.SortedSet;
+import java.util.OptionalLong;
 
 /**
  * The schedule index (see {@link dev.punctual.statemachine.ScheduleIndexTable}): which items are
@@ -22,15 +22,36 @@ public interface ScheduleIndex {
     /** Every entry due in {@code second}, as written (duplicates included). */
     List<IndexEntry> entriesDue(String table, long second);
 
-    /** The seconds of the minute starting at {@code minuteStart} that hold entries. */
-    SortedSet<Long> dueSeconds(String table, long minuteStart);
-
-    /** Whether the minute starting at {@code minuteStart} holds any entry. */
-    boolean hasEntries(String table, long minuteStart);
+    /** The first second after {@code after} within the minute starting at {@code minuteStart} that holds entries. */
+    OptionalLong nextDueSecond(String table, long minuteStart, long after);
 
     /** Marks {@code bucket} as read by its execution: entries written after this are not its concern. */
     void seal(Bucket bucket, Instant at);
 
     /** Whether {@code bucket}'s execution has sealed it. */
     boolean isSealed(Bucket bucket);
+
+    /**
+     * How far the runner of one part of the minute bucket {@code minute} has got
+     * ({@link RunnerMark#NOT_STARTED} before it begins). Each {@link MinutePart} has a mark of its own.
+     */
+    RunnerMark runnerMark(Bucket minute, MinutePart part);
+
+    /**
+     * Seals every second of {@code part} of {@code minute} up to {@code second}: raises its mark's
+     * {@code through} to it, leaving a higher one as it is (a write that lowered it would reopen what a
+     * handler has relied on).
+     */
+    void advanceThrough(Bucket minute, MinutePart part, long second);
+
+    /**
+     * Records the next due second the runner's read after its latest {@code through} found: raises
+     * {@code next} of {@code part}'s mark, never lowers it.
+     */
+    void recordNext(Bucket minute, MinutePart part, long second);
+
+    /** The main part's mark ({@link #runnerMark(Bucket, MinutePart)}). */
+    default RunnerMark runnerMark(Bucket minute) {
+        return runnerMark(minute, MinutePart.MAIN);
+    }
 }

@@ -17,12 +17,12 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
  * (and {@code ServerRunner}) die with {@code NoClassDefFoundError:
  * software/amazon/awssdk/services/pinpoint/model/TooManyRequestsException}.
  */
-final class EmbeddedDynamoDb implements AutoCloseable {
+public final class EmbeddedDynamoDb implements AutoCloseable {
 
     private final LocalDBClient local;
     private final DynamoDbClient client;
 
-    EmbeddedDynamoDb() throws ReflectiveOperationException {
+    public EmbeddedDynamoDb() throws ReflectiveOperationException {
         local = new LocalDBClient(new SQLiteDBAccess(), new JobsRegister(Executors.newFixedThreadPool(2), false));
         Constructor<DDBExceptionMappingInvocationHandler> constructor =
                 DDBExceptionMappingInvocationHandler.class.getDeclaredConstructor(LocalDBClient.class);
@@ -32,7 +32,7 @@ final class EmbeddedDynamoDb implements AutoCloseable {
                 new Class<?>[] {DynamoDbClient.class}, handler);
     }
 
-    DynamoDbClient client() {
+    public DynamoDbClient client() {
         return client;
     }
 

@@ -52,7 +52,9 @@ class BucketInputTest {
             "bucketStart, 2027-01-15T08:00:30Z, a minute bucket starts on a multiple of 60 s",
             "wakeAt, tomorrow, 'wakeAt' must be an RFC 3339 instant, got 'tomorrow'",
             "hop, null, 'hop' must be a number, got null",
-            "hop, '1', 'hop' must be a number, got 1"})
+            "hop, '1', 'hop' must be a number, got 1",
+            "from, '1', 'from' must be a number, got 1",
+            "until, '1', 'until' must be a number, got 1"})
     void fromPayload_whenAFieldIsMissingOrMalformed_namesIt(String field, String value, String message) throws Exception {
         Map<String, Object> payload = payload(BucketInput.first(Bucket.containing("orders", BucketLevel.MINUTE, NOW.getEpochSecond() + 600),
                 "ttl", NOW));
@@ -62,5 +64,51 @@ class BucketInputTest {
 
         assertThatThrownBy(() -> BucketInput.fromPayload(payload)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining(message);
+    }
+
+    @Test
+    void minuteParts_mainFromAfterItsPlannedWake_earlyBeforeIt_eachNamedAndReadBackThroughEveryGeneration() throws Exception {
+        Bucket minute = Bucket.containing("orders", BucketLevel.MINUTE, NOW.getEpochSecond() + 600);
+        BucketInput main = BucketInput.planned(minute, "ttl", NOW, minute.start() + 30);
+        BucketInput early = BucketInput.early(minute, "ttl", NOW, main.from());
+
+        assertThat(main.wakeAt()).isEqualTo(Instant.ofEpochSecond(minute.start() + 19));
+        assertThat(main.from()).as("the second after its wake").isEqualTo(minute.start() + 20);
+        assertThat(main.until()).isEqualTo(minute.end());
+        assertThat(main.part()).isEqualTo(MinutePart.MAIN);
+        assertThat(main.executionName()).isEqualTo(minute.executionName());
+        assertThat(main.toJson()).contains("\"from\":" + (minute.start() + 20)).doesNotContain("\"until\"");
+        assertThat(early.part()).isEqualTo(MinutePart.EARLY);
+        assertThat(early.from()).isEqualTo(minute.start());
+        assertThat(early.until()).isEqualTo(minute.start() + 20);
+        assertThat(early.wakeAt()).as("a second before the minute: as early as it can").isEqualTo(minute.naturalWake());
+        assertThat(early.executionName()).isEqualTo(minute.executionName() + "-e");
+        BucketInput earlySuccessor = early.nextGeneration(NOW, java.time.Duration.ZERO);
+        assertThat(earlySuccessor.executionName()).isEqualTo(minute.executionName() + "-e-g1");
+        assertThat(earlySuccessor.until()).isEqualTo(early.until());
+        assertThat(main.nextGeneration(NOW, java.time.Duration.ZERO).from()).as("every generation works the same seconds")
+                .isEqualTo(main.from());
+        for (BucketInput input : java.util.List.of(main, early, earlySuccessor, main.nextGeneration(NOW, java.time.Duration.ZERO))) {
+            assertThat(BucketInput.fromPayload(payload(input))).isEqualTo(input);
+            assertThat(BucketInput.fromIn(input.toJson(), minute)).isEqualTo(input.from());
+        }
+        assertThat(BucketInput.planned(minute, "ttl", NOW, minute.start() + 5).toJson())
+                .as("planned for the minute's start: the input it always had").doesNotContain("\"from\"")
+                .isEqualTo(BucketInput.first(minute, "ttl", NOW).toJson());
+        assertThat(BucketInput.fromIn("{\"other\":1}", minute)).as("an input it cannot read: trusted with nothing").isEqualTo(minute.end());
+    }
+
+    @Test
+    void partsOutsideTheirMinute_orOfAnotherLevel_areRefused() {
+        Bucket minute = Bucket.containing("orders", BucketLevel.MINUTE, NOW.getEpochSecond() + 600);
+        Bucket hour = Bucket.containing("orders", BucketLevel.HOUR, NOW.getEpochSecond() + 7_200);
+        assertThatThrownBy(() -> new BucketInput(hour, "ttl", NOW, 0, 0, hour.start() + 60, hour.end()))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new BucketInput(minute, "ttl", NOW, 0, 0, minute.start() + 10, minute.start() + 20))
+                .as("neither the main part nor the early one").isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new BucketInput(minute, "ttl", NOW, 0, 0, minute.start() + 20, minute.start() + 20))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new BucketInput(minute, "ttl", NOW, 0, 0, minute.start(), minute.end() + 1))
+                .isInstanceOf(IllegalArgumentException.class);
     }
 }

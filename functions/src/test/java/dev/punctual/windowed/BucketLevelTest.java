@@ -11,17 +11,17 @@ class BucketLevelTest {
 
     @Test
     void horizon_isTheCoarserLevelsCascadeLeadPlusItsWidth() {
-        assertThat(BucketLevel.SECOND.horizon()).isEqualTo(120);
+        assertThat(BucketLevel.SECOND.horizon()).isEqualTo(1 + 60);
         assertThat(BucketLevel.MINUTE.horizon()).isEqualTo(600 + 3_600);
         assertThat(BucketLevel.HOUR.horizon()).isEqualTo(21_600 + 86_400);
         assertThat(BucketLevel.DAY.horizon()).isEqualTo(Long.MAX_VALUE);
     }
 
     @Test
-    void forLead_picksTheFinestLevelWhoseHorizonReachesTheItem() {
-        assertThat(BucketLevel.forLead(-5)).isEqualTo(BucketLevel.SECOND);
-        assertThat(BucketLevel.forLead(119)).isEqualTo(BucketLevel.SECOND);
-        assertThat(BucketLevel.forLead(120)).isEqualTo(BucketLevel.MINUTE);
+    void forLead_picksTheFinestLevelWhoseHorizonReachesTheItem_aMinuteAtTheFinest() {
+        assertThat(BucketLevel.forLead(-5)).as("one-second buckets are a fallback only").isEqualTo(BucketLevel.MINUTE);
+        assertThat(BucketLevel.forLead(0)).isEqualTo(BucketLevel.MINUTE);
+        assertThat(BucketLevel.forLead(119)).isEqualTo(BucketLevel.MINUTE);
         assertThat(BucketLevel.forLead(4_199)).isEqualTo(BucketLevel.MINUTE);
         assertThat(BucketLevel.forLead(4_200)).isEqualTo(BucketLevel.HOUR);
         assertThat(BucketLevel.forLead(107_999)).isEqualTo(BucketLevel.HOUR);
@@ -32,7 +32,7 @@ class BucketLevelTest {
     void aCoarseBucketCascades_beforeAnyOfItsItemsFallsOutsideTheFinerHorizon() {
         // An item placed at a level with the longest lead that level allows must still find its
         // bucket not yet cascaded, and the cascade must put its children within the finer horizon.
-        for (BucketLevel level : new BucketLevel[] {BucketLevel.MINUTE, BucketLevel.HOUR, BucketLevel.DAY}) {
+        for (BucketLevel level : new BucketLevel[] {BucketLevel.HOUR, BucketLevel.DAY}) {
             long now = 1_800_000_000L;
             long due = now + level.finer().orElseThrow().horizon();
             Bucket bucket = Bucket.containing("t", level, due);
@@ -41,6 +41,34 @@ class BucketLevelTest {
             assertThat(bucket.end() - 1 - cascadeAt).as("%s: furthest child's lead at the cascade", level)
                     .isLessThan(level.finer().orElseThrow().horizon());
         }
+    }
+
+    @Test
+    void plannedMinute_wakesItsSlackAndASecondBeforeItsFirstDueSecond_neverBeforeTheMinuteNorPastItsLastSecond() {
+        long minute = 1_800_000_000L - 1_800_000_000L % 60;
+        Bucket bucket = new Bucket("t", BucketLevel.MINUTE, minute);
+        Instant now = Instant.ofEpochSecond(minute - 3_000);
+
+        assertThat(BucketInput.planned(bucket, "ttl", now, minute + 42).wakeAt()).as("the slack and a second before it")
+                .isEqualTo(Instant.ofEpochSecond(minute + 42 - BucketInput.PLAN_SLACK.toSeconds() - 1));
+        assertThat(BucketInput.planned(bucket, "ttl", now, minute + 5).wakeAt()).isEqualTo(bucket.naturalWake());
+        assertThat(BucketInput.planned(bucket, "ttl", now, minute - 5).wakeAt()).isEqualTo(bucket.naturalWake());
+        assertThat(BucketInput.planned(bucket, "ttl", now, minute + 90).wakeAt())
+                .isEqualTo(Instant.ofEpochSecond(minute + 59 - BucketInput.PLAN_SLACK.toSeconds() - 1));
+        Bucket hour = Bucket.containing("t", BucketLevel.HOUR, minute);
+        assertThat(BucketInput.planned(hour, "ttl", now, minute + 42)).as("only a minute is planned")
+                .isEqualTo(BucketInput.first(hour, "ttl", now));
+    }
+
+    @Test
+    void wakeAtIn_readsTheWakeOfAnInputThisClassWrote_andIsMaxForAnythingElse() {
+        BucketInput input = BucketInput.planned(new Bucket("t", BucketLevel.MINUTE, 1_800_000_000L - 1_800_000_000L % 60), "ttl",
+                Instant.ofEpochSecond(1_799_990_000L), 1_800_000_000L - 1_800_000_000L % 60 + 7);
+
+        assertThat(BucketInput.wakeAtIn(input.toJson())).isEqualTo(input.wakeAt());
+        assertThat(BucketInput.wakeAtIn(null)).isEqualTo(Instant.MAX);
+        assertThat(BucketInput.wakeAtIn("{\"wakeAt\": \"2027-01-01T00:00:00Z\"}")).as("not as this class writes it").isEqualTo(Instant.MAX);
+        assertThat(BucketInput.wakeAtIn("{\"wakeAt\":\"2027-99-01T00:00:00Z\"}")).isEqualTo(Instant.MAX);
     }
 
     @Test
@@ -63,11 +91,12 @@ class BucketLevelTest {
     }
 
     @Test
-    void naturalWake_oneSecondBucketWakesItsWarmLeadEarly_coarseBucketsTheirCascadeLeadEarly() {
+    void naturalWake_oneSecondAndMinuteBucketsWakeTheirWarmLeadEarly_coarseBucketsTheirCascadeLeadEarly() {
         long start = 1_800_000_000L - 1_800_000_000L % 86_400;
         assertThat(new Bucket("t", BucketLevel.SECOND, start).naturalWake())
                 .isEqualTo(Instant.ofEpochSecond(start).minus(BucketWorkflow.WARM_LEAD));
-        assertThat(new Bucket("t", BucketLevel.MINUTE, start).naturalWake()).isEqualTo(Instant.ofEpochSecond(start - 60));
+        assertThat(new Bucket("t", BucketLevel.MINUTE, start).naturalWake())
+                .isEqualTo(Instant.ofEpochSecond(start).minus(BucketWorkflow.WARM_LEAD));
         assertThat(new Bucket("t", BucketLevel.HOUR, start).naturalWake()).isEqualTo(Instant.ofEpochSecond(start - 600));
         assertThat(new Bucket("t", BucketLevel.DAY, start).naturalWake()).isEqualTo(Instant.ofEpochSecond(start - 21_600));
     }
@@ -76,7 +105,7 @@ class BucketLevelTest {
     void cascadeLead_startsEveryChild_noLaterThanTheChildsOwnWake() {
         // A coarse bucket that cascaded at its start would start the child holding its first
         // second (or minute, or hour) after that child should already have woken: late deletes.
-        for (BucketLevel level : new BucketLevel[] {BucketLevel.MINUTE, BucketLevel.HOUR, BucketLevel.DAY}) {
+        for (BucketLevel level : new BucketLevel[] {BucketLevel.HOUR, BucketLevel.DAY}) {
             Bucket parent = Bucket.containing("t", level, 1_800_000_000L);
             Bucket firstChild = parent.finerContaining(parent.start());
             assertThat(level.cascadeLead()).as("%s cascade lead", level).isPositive();

@@ -35,7 +35,7 @@ class BucketWorkerTest extends WindowedTestBase {
 
         BucketWorker.Result result = worker.work(BucketInput.first(bucket, "ttl", NOW));
 
-        assertThat(result).isEqualTo(new BucketWorker.Result(BucketWorkflow.OUTCOME_EXPIRED, 2, 2, 0, 0));
+        assertThat(result).isEqualTo(new BucketWorker.Result(BucketWorkflow.OUTCOME_EXPIRED, 2, 2, 0, 0, 1));
         assertThat(table.deletes).hasSize(2).allSatisfy(d -> assertThat(d.at()).isEqualTo(Instant.ofEpochSecond(due)));
     }
 
@@ -192,36 +192,194 @@ class BucketWorkerTest extends WindowedTestBase {
     }
 
     @Test
-    void minuteBucket_cascadesIntoTheSecondsThatHoldEntries_andSealsItself() {
+    void minuteBucket_runsEachDueSecond_preparedASecondAhead_deletedAtIt_andIsDoneAfterTheLast() {
         long minute = T + 600;
-        index.putChunk(TABLE, minute + 3, "c1", List.of(new IndexEntry(key("a"), "x", minute + 3)));
-        index.putChunk(TABLE, minute + 59, "c2", List.of(new IndexEntry(key("b"), "y", minute + 59)));
+        table.put(key("a"), Long.toString(minute + 3));
+        table.put(key("b"), Long.toString(minute + 59));
+        index.putChunk(TABLE, minute + 3, "c1", List.of(new IndexEntry(key("a"), Long.toString(minute + 3), minute + 3)));
+        index.putChunk(TABLE, minute + 59, "c2", List.of(new IndexEntry(key("b"), Long.toString(minute + 59), minute + 59)));
         Bucket bucket = Bucket.containing(TABLE, BucketLevel.MINUTE, minute);
-        clock.set(bucket.naturalWake());
+        BucketInput input = BucketInput.first(bucket, "ttl", NOW);
+        clock.set(input.wakeAt());
 
-        BucketWorker.Result result = worker.work(BucketInput.first(bucket, "ttl", NOW));
+        BucketWorker.Step begun = worker.step(input, null);
+        assertThat(begun.next()).as("begun: the runner waits until a second before the first due second")
+                .extracting(RunnerState::phase, RunnerState::target, RunnerState::at)
+                .containsExactly(RunnerState.Phase.PREPARE, minute + 3, Instant.ofEpochSecond(minute + 2));
+        assertThat(index.runnerMark(bucket)).isEqualTo(new RunnerMark(true, minute - 1, minute + 3));
+        clock.set(begun.next().at());
+        BucketWorker.Step prepared = worker.step(input, begun.next());
+        assertThat(prepared.next()).extracting(RunnerState::phase, RunnerState::target, RunnerState::at, RunnerState::next)
+                .containsExactly(RunnerState.Phase.DELETE, minute + 3, Instant.ofEpochSecond(minute + 3), minute + 59);
+        assertThat(prepared.next().entries()).extracting(IndexEntry::key).containsExactly(key("a"));
+        assertThat(index.runnerMark(bucket)).as("sealed through the prepared second; the read after it found the next")
+                .isEqualTo(new RunnerMark(true, minute + 3, minute + 59));
+        assertThat(table.deletes).as("nothing deleted a second early").isEmpty();
 
-        assertThat(result.outcome()).isEqualTo(BucketWorkflow.OUTCOME_CASCADED);
-        assertThat(executions.inputs.keySet()).as("children are started concurrently").containsExactlyInAnyOrder(
-                Bucket.containing(TABLE, BucketLevel.SECOND, minute + 3).executionName(),
-                Bucket.containing(TABLE, BucketLevel.SECOND, minute + 59).executionName());
-        assertThat(index.isSealed(bucket)).isTrue();
+        clock.set(prepared.next().at());
+        BucketWorker.Step deleted = worker.step(input, prepared.next());
+        assertThat(table.deletes).singleElement().satisfies(d -> assertThat(d.at()).isEqualTo(Instant.ofEpochSecond(minute + 3)));
+        assertThat(deleted.next()).extracting(RunnerState::phase, RunnerState::target, RunnerState::at)
+                .containsExactly(RunnerState.Phase.PREPARE, minute + 59, Instant.ofEpochSecond(minute + 58));
+
+        BucketWorker.Result result = worker.work(input);
+        assertThat(result).isEqualTo(new BucketWorker.Result(BucketWorkflow.OUTCOME_EXPIRED, 2, 1, 1, 0, 2));
+        assertThat(table.deletes).extracting(WindowedFakes.Table.Deleted::at)
+                .containsExactly(Instant.ofEpochSecond(minute + 3), Instant.ofEpochSecond(minute + 59));
+        assertThat(index.runnerMark(bucket)).as("nothing after the last: the next is the minute's end")
+                .isEqualTo(new RunnerMark(true, minute + 59, minute + 60));
+        assertThat(executions.inputs).as("a minute starts no one-second buckets").isEmpty();
     }
 
     @Test
-    void minuteBucket_cascadingIntoAChildWhoseExecutionEndedUnfinished_startsTheChildsNextGeneration() {
+    void minuteBucket_withNothingInItsPart_isDoneAsItBegins_recordingTheMinutesEndAsNext() {
+        Bucket bucket = Bucket.containing(TABLE, BucketLevel.MINUTE, T + 600);
+        BucketInput input = BucketInput.first(bucket, "ttl", NOW);
+        clock.set(input.wakeAt());
+
+        BucketWorker.Step begun = worker.step(input, null);
+
+        assertThat(begun.done()).isTrue();
+        assertThat(begun.result()).isEqualTo(new BucketWorker.Result(BucketWorkflow.OUTCOME_EXPIRED, 0, 0, 0, 0, 0));
+        assertThat(index.runnerMark(bucket)).isEqualTo(new RunnerMark(true, bucket.start() - 1, bucket.end()));
+    }
+
+    @Test
+    void minuteBucket_deleteStepTakenBeforeItsSecond_waitsForIt() {
+        long due = T + 605;
+        table.put(key("a"), Long.toString(due));
+        Bucket bucket = Bucket.containing(TABLE, BucketLevel.MINUTE, due);
+        RunnerState early = new RunnerState(RunnerState.Phase.DELETE, due, Instant.ofEpochSecond(due),
+                List.of(new IndexEntry(key("a"), Long.toString(due), due)), bucket.end(), RunnerState.Counts.NONE);
+        clock.set(Instant.ofEpochSecond(due).minusMillis(400));
+
+        assertThat(worker.step(BucketInput.first(bucket, "ttl", NOW), early).done()).isTrue();
+
+        assertThat(table.deletes).singleElement().satisfies(d -> assertThat(d.at()).isEqualTo(Instant.ofEpochSecond(due)));
+    }
+
+    @Test
+    void minuteBucket_workedWhole_preparesEachSecondASecondAhead() {
         long minute = T + 600;
-        index.putChunk(TABLE, minute + 3, "c1", List.of(new IndexEntry(key("a"), "x", minute + 3)));
-        Bucket child = Bucket.containing(TABLE, BucketLevel.SECOND, minute + 3);
-        BucketInput stopped = BucketInput.first(child, "ttl", NOW);
-        executions.start(stopped.executionName(), stopped.toJson());
-        executions.fail(stopped.executionName());
+        for (long due : List.of(minute + 10, minute + 40)) {
+            table.put(key("k" + due), Long.toString(due));
+            index.putChunk(TABLE, due, "c" + due, List.of(new IndexEntry(key("k" + due), Long.toString(due), due)));
+        }
+        BucketInput input = BucketInput.first(Bucket.containing(TABLE, BucketLevel.MINUTE, minute), "ttl", NOW);
+        clock.set(input.wakeAt());
+        List<Instant> raised = new java.util.concurrent.CopyOnWriteArrayList<>();
+        for (int call = 1; call <= 3; call++) {
+            index.beforeCall("advanceThrough", call, () -> raised.add(clock.instant()));
+        }
+
+        worker.work(input);
+
+        assertThat(raised).as("begun at its wake, then each due second sealed a second before it").containsExactly(
+                input.wakeAt(), Instant.ofEpochSecond(minute + 9), Instant.ofEpochSecond(minute + 39));
+    }
+
+    @Test
+    void minutesEarlyPart_worksOnlyTheSecondsBeforeItsUntil_andRecordsUntilAsItsLastNext() {
+        long minute = T + 600;
+        for (long due : List.of(minute + 5, minute + 20)) {
+            table.put(key("k" + due), Long.toString(due));
+            index.putChunk(TABLE, due, "c" + due, List.of(new IndexEntry(key("k" + due), Long.toString(due), due)));
+        }
         Bucket bucket = Bucket.containing(TABLE, BucketLevel.MINUTE, minute);
-        clock.set(bucket.naturalWake());
+        BucketInput early = BucketInput.early(bucket, "ttl", NOW, minute + 20);
+        clock.set(early.wakeAt());
 
-        worker.work(BucketInput.first(bucket, "ttl", NOW));
+        BucketWorker.Result result = worker.work(early);
 
-        assertThat(executions.running(child.executionName() + "-g1")).as("the cascade does not trust a dead child").isTrue();
+        assertThat(result.seconds()).as("its own second only; the main part's first is the main part's").isEqualTo(1);
+        assertThat(table.deletes).singleElement().satisfies(d -> assertThat(d.key()).isEqualTo(key("k" + (minute + 5))));
+        assertThat(index.runnerMark(bucket, MinutePart.EARLY)).isEqualTo(new RunnerMark(true, minute + 5, minute + 20));
+        assertThat(index.runnerMark(bucket, MinutePart.MAIN)).as("the main part's mark untouched").isEqualTo(RunnerMark.NOT_STARTED);
+
+        // A minute whose only entry is on its main part's first second: its early part has nothing to do.
+        long later = minute + 60;
+        table.put(key("main"), Long.toString(later + 20));
+        index.putChunk(TABLE, later + 20, "m", List.of(new IndexEntry(key("main"), Long.toString(later + 20), later + 20)));
+        BucketInput nothingEarly = BucketInput.early(Bucket.containing(TABLE, BucketLevel.MINUTE, later), "ttl", NOW, later + 20);
+        clock.set(nothingEarly.wakeAt());
+        assertThat(worker.step(nothingEarly, null).result()).isEqualTo(new BucketWorker.Result(BucketWorkflow.OUTCOME_EXPIRED, 0, 0, 0, 0, 0));
+        assertThat(table.contains(key("main"))).isTrue();
+    }
+
+    @Test
+    void hourCascade_intoAMinutePlannedLater_startsItsEarlyPartOnlyForEntriesBeforeTheMainPartsFirstSecond() {
+        Bucket hour = Bucket.containing(TABLE, BucketLevel.HOUR, T + 7_200);
+        long first = hour.start() + 60;
+        long second = hour.start() + 120;
+        // The handler planned both minutes for their 40th second: their main parts work from the 30th on.
+        for (long minute : List.of(first, second)) {
+            BucketInput planned = BucketInput.planned(Bucket.containing(TABLE, BucketLevel.MINUTE, minute), "ttl", NOW, minute + 40);
+            executions.start(planned.executionName(), planned.toJson());
+            assertThat(planned.from()).isEqualTo(minute + 30);
+        }
+        // The hour holds an entry on the first minute's 30th second, and one on the second minute's 29th.
+        index.putChunk(TABLE, first + 30, "a", List.of(new IndexEntry(key("a"), Long.toString(first + 30), first + 30)));
+        index.putChunk(TABLE, second + 29, "b", List.of(new IndexEntry(key("b"), Long.toString(second + 29), second + 29)));
+
+        worker.work(BucketInput.first(hour, "ttl", NOW));
+
+        String firstMinute = Bucket.containing(TABLE, BucketLevel.MINUTE, first).executionName();
+        String secondMinute = Bucket.containing(TABLE, BucketLevel.MINUTE, second).executionName();
+        assertThat(executions.inputs.keySet()).containsExactlyInAnyOrder(firstMinute, secondMinute, secondMinute + "-e");
+        assertThat(executions.inputs.get(secondMinute + "-e"))
+                .isEqualTo(BucketInput.early(Bucket.containing(TABLE, BucketLevel.MINUTE, second), "ttl", NOW, second + 30).toJson());
+    }
+
+    @Test
+    void minuteBucket_consecutiveSeconds_deleteOneAndPrepareTheNextInOneStep() {
+        long minute = T + 600;
+        for (int offset = 21; offset < 24; offset++) {
+            table.put(key("k" + offset), Long.toString(minute + offset));
+            index.putChunk(TABLE, minute + offset, "c" + offset,
+                    List.of(new IndexEntry(key("k" + offset), Long.toString(minute + offset), minute + offset)));
+        }
+        Bucket bucket = Bucket.containing(TABLE, BucketLevel.MINUTE, minute);
+        BucketInput input = BucketInput.planned(bucket, "ttl", NOW, minute + 21);
+        assertThat(input.wakeAt()).as("planned its slack and a second before its first due second")
+                .isEqualTo(Instant.ofEpochSecond(minute + 10));
+        clock.set(input.wakeAt());
+        java.util.List<RunnerState> states = new java.util.ArrayList<>();
+
+        BucketWorker.Step step = worker.step(input, null);
+        while (!step.done()) {
+            states.add(step.next());
+            clock.set(step.next().at());
+            step = worker.step(input, step.next());
+        }
+
+        assertThat(states).extracting(RunnerState::phase, RunnerState::target).containsExactly(
+                org.assertj.core.groups.Tuple.tuple(RunnerState.Phase.PREPARE, minute + 21),
+                org.assertj.core.groups.Tuple.tuple(RunnerState.Phase.DELETE, minute + 21),
+                org.assertj.core.groups.Tuple.tuple(RunnerState.Phase.DELETE, minute + 22),
+                org.assertj.core.groups.Tuple.tuple(RunnerState.Phase.DELETE, minute + 23));
+        assertThat(step.result().seconds()).isEqualTo(3);
+        assertThat(table.deletes).extracting(WindowedFakes.Table.Deleted::at).containsExactly(Instant.ofEpochSecond(minute + 21),
+                Instant.ofEpochSecond(minute + 22), Instant.ofEpochSecond(minute + 23));
+    }
+
+    @Test
+    void minuteBucket_secondWithMoreEntriesThanTheStateCarries_isReadAgainAtItsDeleteStep() {
+        long due = T + 5;
+        List<IndexEntry> many = new java.util.ArrayList<>();
+        String longText = "x".repeat(1_000);
+        for (int i = 0; i < 250; i++) {
+            table.put(key(longText + i), Long.toString(due));
+            many.add(new IndexEntry(key(longText + i), Long.toString(due), due));
+        }
+        index.putChunk(TABLE, due, "c1", many);
+        BucketInput input = BucketInput.planned(Bucket.containing(TABLE, BucketLevel.MINUTE, due), "ttl", NOW, due);
+        clock.set(Instant.ofEpochSecond(due - 1));
+
+        BucketWorker.Step prepared = worker.step(input, null);
+
+        assertThat(prepared.next().phase()).isEqualTo(RunnerState.Phase.DELETE);
+        assertThat(prepared.next().entries()).as("too many to carry").isNull();
+        assertThat(worker.work(input).expired()).isEqualTo(250);
     }
 
     @Test
@@ -281,9 +439,9 @@ class BucketWorkerTest extends WindowedTestBase {
 
     @Test
     void result_output_reportsItemsForAnExpiredBucket_andBucketsOtherwise() {
-        assertThat(new BucketWorker.Result(BucketWorkflow.OUTCOME_EXPIRED, 3, 2, 1, 0).toOutput()).containsExactly(
+        assertThat(new BucketWorker.Result(BucketWorkflow.OUTCOME_EXPIRED, 3, 2, 1, 0, 2).toOutput()).containsExactly(
                 Map.entry(BucketWorkflow.OUTCOME, BucketWorkflow.OUTCOME_EXPIRED), Map.entry(BucketWorkflow.ITEMS, 3),
-                Map.entry(BucketWorkflow.EXPIRED, 2), Map.entry(BucketWorkflow.SUPERSEDED, 1));
+                Map.entry(BucketWorkflow.EXPIRED, 2), Map.entry(BucketWorkflow.SUPERSEDED, 1), Map.entry(BucketWorkflow.SECONDS, 2));
         assertThat(new BucketWorker.Result(BucketWorkflow.OUTCOME_CASCADED, 0, 0, 0, 4).toOutput()).containsExactly(
                 Map.entry(BucketWorkflow.OUTCOME, BucketWorkflow.OUTCOME_CASCADED), Map.entry(BucketWorkflow.BUCKETS, 4));
     }

@@ -27,7 +27,7 @@ class WindowedBatchTest extends WindowedTestBase {
 
     @Test
     void process_whenAnItemsBucketFailsToStart_failsThatItemsLaterRecordsToo_andIndexesTheOthers() {
-        String failing = Bucket.containing(TABLE, BucketLevel.SECOND, T + 30).executionName();
+        String failing = Bucket.containing(TABLE, BucketLevel.MINUTE, T + 30).executionName();
         WindowedFakes.BucketExecutions refusing = new WindowedFakes.BucketExecutions() {
             @Override
             public StartResult start(String name, String inputJson) {
@@ -42,7 +42,7 @@ class WindowedBatchTest extends WindowedTestBase {
 
         List<String> failed = processor.process(List.of(
                 change("a", "1", null, T + 30),
-                change("b", "2", null, T + 50),
+                change("b", "2", null, T + 90),
                 change("a", "3", T + 30, T + 70)));
 
         // Record 3's bucket started with the batch, yet it is reported: record 1 of the same item failed.
@@ -92,7 +92,7 @@ class WindowedBatchTest extends WindowedTestBase {
 
         assertThat(failed).isEmpty();
         assertThat(placed).containsExactly(
-                "1 INDEXED " + Bucket.containing(TABLE, BucketLevel.SECOND, T + 30).executionName(),
+                "1 INDEXED " + Bucket.containing(TABLE, BucketLevel.MINUTE, T + 30).executionName(),
                 "2 DELETED",
                 "3 SUPERSEDED",
                 "4 IGNORED");

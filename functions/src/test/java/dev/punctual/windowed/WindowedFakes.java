@@ -15,10 +15,9 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.Set;
-import java.util.SortedSet;
 import java.util.TreeMap;
-import java.util.TreeSet;
 
 /** In-memory stand-ins for windowed mode's collaborators, each as strict as the real one where it matters. */
 final class WindowedFakes {
@@ -26,20 +25,54 @@ final class WindowedFakes {
     private WindowedFakes() {
     }
 
-    /** A clock tests move; as a {@link Sleeper} it moves itself instead of sleeping. */
+    /**
+     * A clock tests move; as a {@link Sleeper} it moves itself instead of sleeping. Actions put
+     * {@link #at} an instant run as the clock passes it, in order: what other parties do meanwhile.
+     */
     static final class ManualClock extends Clock implements Sleeper {
         private Instant now;
+        private final java.util.PriorityQueue<Timed> actions = new java.util.PriorityQueue<>();
+        private long sequence;
+
+        private record Timed(Instant at, long sequence, Runnable action) implements Comparable<Timed> {
+            @Override
+            public int compareTo(Timed other) {
+                int byTime = at.compareTo(other.at);
+                return byTime != 0 ? byTime : Long.compare(sequence, other.sequence);
+            }
+        }
 
         ManualClock(Instant start) {
             this.now = start;
         }
 
-        synchronized void set(Instant instant) {
-            now = instant;
+        /** Runs {@code action} when the clock reaches {@code when} (at once on the next move if it has). */
+        synchronized void at(Instant when, Runnable action) {
+            actions.add(new Timed(when, sequence++, action));
         }
 
-        synchronized void advance(Duration duration) {
-            now = now.plus(duration);
+        void set(Instant instant) {
+            while (true) {
+                Timed next;
+                synchronized (this) {
+                    next = actions.peek();
+                    if (next == null || next.at().isAfter(instant)) {
+                        if (instant.isAfter(now)) {
+                            now = instant;
+                        }
+                        return;
+                    }
+                    actions.poll();
+                    if (next.at().isAfter(now)) {
+                        now = next.at();
+                    }
+                }
+                next.action().run();
+            }
+        }
+
+        void advance(Duration duration) {
+            set(instant().plus(duration));
         }
 
         @Override
@@ -71,20 +104,52 @@ final class WindowedFakes {
     static final class Index implements ScheduleIndex {
         private final Map<String, Map<String, List<IndexEntry>>> chunks = new HashMap<>();
         private final Set<Bucket> sealed = new HashSet<>();
+        private final Map<Map.Entry<Bucket, MinutePart>, Long> throughs = new HashMap<>();
+        private final Map<Map.Entry<Bucket, MinutePart>, Long> nexts = new HashMap<>();
         private final Map<String, Runnable> before = new HashMap<>();
+        private final Map<String, Integer> calls = new HashMap<>();
+        private final Map<String, Map<Integer, Runnable>> beforeNth = new HashMap<>();
         int chunkWrites;
         /** Every chunk written, in write order. */
         final List<List<IndexEntry>> writtenChunks = new ArrayList<>();
+        /** When each chunk was written, once {@link #timedBy} gave a clock. */
+        final List<Instant> writeTimes = new ArrayList<>();
+        private Clock clock;
+
+        /** Records when each chunk is written, on {@code clock}. */
+        void timedBy(Clock clock) {
+            this.clock = clock;
+        }
 
         /** Runs {@code action} once, just before the next call of {@code operation}. */
         void beforeNext(String operation, Runnable action) {
             before.put(operation, action);
         }
 
+        /**
+         * Runs {@code action} once, just before the {@code nth} call (counting from 1 since the index was
+         * made) of {@code operation}: a point inside a runner's sequence of calls.
+         */
+        synchronized void beforeCall(String operation, int nth, Runnable action) {
+            beforeNth.computeIfAbsent(operation, o -> new HashMap<>()).put(nth, action);
+        }
+
+        /** How many calls of {@code operation} the index has had. */
+        synchronized int callsOf(String operation) {
+            return calls.getOrDefault(operation, 0);
+        }
+
         private void hook(String operation) {
             Runnable action;
+            Runnable nthAction;
             synchronized (this) {
                 action = before.remove(operation);
+                int nth = calls.merge(operation, 1, Integer::sum);
+                Map<Integer, Runnable> atCalls = beforeNth.get(operation);
+                nthAction = atCalls == null ? null : atCalls.remove(nth);
+            }
+            if (nthAction != null) {
+                nthAction.run();
             }
             if (action != null) {
                 action.run();
@@ -97,6 +162,9 @@ final class WindowedFakes {
             synchronized (this) {
                 chunkWrites++;
                 writtenChunks.add(List.copyOf(entries));
+                if (clock != null) {
+                    writeTimes.add(clock.instant());
+                }
                 chunks.computeIfAbsent(table + "|" + BucketLevel.MINUTE.startOf(second), p -> new TreeMap<>())
                         .put(second + "|" + digest, List.copyOf(entries));
             }
@@ -117,16 +185,39 @@ final class WindowedFakes {
         }
 
         @Override
-        public synchronized SortedSet<Long> dueSeconds(String table, long minuteStart) {
-            SortedSet<Long> seconds = new TreeSet<>();
-            chunks.getOrDefault(table + "|" + minuteStart, Map.of()).keySet()
-                    .forEach(sort -> seconds.add(Long.parseLong(sort.substring(0, sort.indexOf('|')))));
-            return seconds;
+        public OptionalLong nextDueSecond(String table, long minuteStart, long after) {
+            hook("nextDueSecond");
+            synchronized (this) {
+                return chunks.getOrDefault(table + "|" + minuteStart, Map.of()).keySet().stream()
+                        .mapToLong(sort -> Long.parseLong(sort.substring(0, sort.indexOf('|'))))
+                        .filter(second -> second > after).min();
+            }
         }
 
         @Override
-        public synchronized boolean hasEntries(String table, long minuteStart) {
-            return !chunks.getOrDefault(table + "|" + minuteStart, Map.of()).isEmpty();
+        public RunnerMark runnerMark(Bucket minute, MinutePart part) {
+            hook("runnerMark");
+            synchronized (this) {
+                Long through = throughs.get(Map.entry(minute, part));
+                return through == null ? RunnerMark.NOT_STARTED
+                        : new RunnerMark(true, through, nexts.getOrDefault(Map.entry(minute, part), Long.MIN_VALUE));
+            }
+        }
+
+        @Override
+        public void advanceThrough(Bucket minute, MinutePart part, long second) {
+            hook("advanceThrough");
+            synchronized (this) {
+                throughs.merge(Map.entry(minute, part), second, Math::max);
+            }
+        }
+
+        @Override
+        public void recordNext(Bucket minute, MinutePart part, long second) {
+            hook("recordNext");
+            synchronized (this) {
+                nexts.merge(Map.entry(minute, part), second, Math::max);
+            }
         }
 
         @Override
@@ -155,6 +246,8 @@ final class WindowedFakes {
         private final Map<ItemKey, String> items = new HashMap<>();
         private final Clock clock;
         final List<Deleted> deletes = new ArrayList<>();
+        /** Every conditional delete asked for, successful or not (each is billed). */
+        final List<Deleted> attempts = new ArrayList<>();
 
         record Deleted(ItemKey key, String ttl, Instant at) {
         }
@@ -173,6 +266,7 @@ final class WindowedFakes {
 
         @Override
         public synchronized Result deleteIfUnchanged(String table, ItemKey key, String ttlAttribute, String ttl) {
+            attempts.add(new Deleted(key, ttl, clock.instant()));
             if (!ttl.equals(items.get(key))) {
                 return Result.SUPERSEDED;
             }
@@ -189,6 +283,12 @@ final class WindowedFakes {
         final List<String> startCalls = new ArrayList<>();
         final List<String> describeCalls = new ArrayList<>();
         private Runnable beforeNextStart;
+        private java.util.function.BiConsumer<String, String> onStarted = (name, input) -> { };
+
+        /** Tells {@code listener} the name and input of every execution started from now on. */
+        void onStarted(java.util.function.BiConsumer<String, String> listener) {
+            onStarted = listener;
+        }
 
         /** Runs {@code action} once, just before the next StartExecution. */
         void beforeNextStart(Runnable action) {
@@ -208,22 +308,34 @@ final class WindowedFakes {
             return record(name, inputJson);
         }
 
-        private synchronized StartResult record(String name, String inputJson) {
-            startCalls.add(name);
-            String existing = inputs.get(name);
-            if (existing == null) {
-                inputs.put(name, inputJson);
-                statuses.put(name, Status.RUNNING);
-                return StartResult.STARTED;
+        private StartResult record(String name, String inputJson) {
+            boolean started;
+            StartResult result;
+            synchronized (this) {
+                startCalls.add(name);
+                String existing = inputs.get(name);
+                started = existing == null;
+                if (started) {
+                    inputs.put(name, inputJson);
+                    statuses.put(name, Status.RUNNING);
+                    result = StartResult.STARTED;
+                } else {
+                    result = statuses.get(name) == Status.RUNNING && existing.equals(inputJson) ? StartResult.STARTED
+                            : StartResult.NAME_TAKEN;
+                }
             }
-            return statuses.get(name) == Status.RUNNING && existing.equals(inputJson) ? StartResult.STARTED : StartResult.NAME_TAKEN;
+            if (started) {
+                onStarted.accept(name, inputJson);
+            }
+            return result;
         }
 
         @Override
         public synchronized Holder describe(String name) {
             describeCalls.add(name);
             Status status = statuses.get(name);
-            return status == null ? new Holder(Status.MISSING, null) : new Holder(status, status == Status.RUNNING ? null : Instant.EPOCH);
+            return status == null ? new Holder(Status.MISSING, null)
+                    : new Holder(status, status == Status.RUNNING ? null : Instant.EPOCH, inputs.get(name));
         }
 
         @Override

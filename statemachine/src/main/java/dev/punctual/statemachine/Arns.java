@@ -9,6 +9,7 @@ public final class Arns {
 
     private static final String STATE_MACHINE = ":stateMachine:";
     private static final String EXECUTION = ":execution:";
+    private static final String EXPRESS = ":express:";
 
     private Arns() {
     }
@@ -22,6 +23,21 @@ public final class Arns {
     public static String execution(String partition, String region, String account, String stateMachineName,
             String executionName) {
         return base(partition, region, account) + EXECUTION.substring(1) + stateMachineName + ":" + executionName;
+    }
+
+    /**
+     * {@code arn:<partition>:states:<region>:<account>:express:<stateMachineName>:<executionName>:<id>}: an
+     * Express execution's ARN. Express executions may share a name, so the ARN ends in an id of its own.
+     */
+    public static String expressExecution(String partition, String region, String account, String stateMachineName,
+            String executionName, String id) {
+        return base(partition, region, account) + EXPRESS.substring(1) + stateMachineName + ":" + executionName + ":" + id;
+    }
+
+    /** Whether {@code executionArn} names an Express execution ({@code :express:} where a Standard one has {@code :execution:}). */
+    public static boolean isExpressExecution(String executionArn) {
+        String[] fields = executionArn.split(":", 7);
+        return fields.length == 7 && "arn".equals(fields[0]) && "express".equals(fields[5]);
     }
 
     /**

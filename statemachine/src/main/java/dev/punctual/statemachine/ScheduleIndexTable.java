@@ -11,7 +11,10 @@ import java.time.Duration;
  *   <li>entries: partition {@code <table>|<minute start>}, sort {@code <due second>|<chunk digest>},
  *       attribute {@link #ENTRIES}: a list of {@code {key, ttl}} maps written by one stream batch;</li>
  *   <li>seals: partition {@code seal|<table>|<level>|<bucket start>}, sort {@link #SEAL_SORT_KEY}:
- *       written by a bucket's execution before it reads the bucket.</li>
+ *       written by a bucket's execution before it reads the bucket. A minute bucket's seal instead holds
+ *       its runner's mark ({@link #THROUGH}, {@link #NEXT}), which the runner raises one due second at a
+ *       time; the minute's early part (the seconds before its planned runner wakes, worked by a runner of
+ *       their own) keeps its mark beside it, under sort {@link #EARLY_MARK_SORT_KEY}.</li>
  * </ul>
  */
 public final class ScheduleIndexTable {
@@ -30,8 +33,14 @@ public final class ScheduleIndexTable {
     public static final String ENTRY_TTL = "ttl";
     /** Sort key of every seal item. */
     public static final String SEAL_SORT_KEY = "seal";
+    /** Sort key of a minute's early part's mark, in the minute's seal partition. */
+    public static final String EARLY_MARK_SORT_KEY = "early";
     /** Attribute of a seal: when the bucket's execution sealed it. */
     public static final String SEALED_AT = "sealedAt";
+    /** Attribute of a minute's seal (Number): its runner has sealed every second up to this one. */
+    public static final String THROUGH = "through";
+    /** Attribute of a minute's seal (Number): the next due second its runner's latest read found. */
+    public static final String NEXT = "next";
 
     /** The local runtime's index table. */
     public static final String LOCAL_TABLE_NAME = "punctual-schedule-index";

@@ -21,6 +21,8 @@ public final class StateMachineDefinitions {
     public static final String EXPIRE_ITEM_RESOURCE = "/statemachine/expire-item.asl.json";
     /** Classpath location of the windowed mode's bucket workflow. */
     public static final String EXPIRE_BUCKET_RESOURCE = "/statemachine/expire-bucket.asl.json";
+    /** Classpath location of the windowed mode's bucket runner (an Express workflow). */
+    public static final String RUN_BUCKET_RESOURCE = "/statemachine/run-bucket.asl.json";
     /** Classpath location of the backfill workflow. */
     public static final String BACKFILL_RESOURCE = "/statemachine/backfill.asl.json";
 
@@ -44,9 +46,19 @@ public final class StateMachineDefinitions {
         return load(EXPIRE_BUCKET_RESOURCE);
     }
 
-    /** {@code expire-bucket.asl.json} rendered for a partition and the bucket function's ARN. */
-    public static String expireBucket(String partition, String bucketFunctionArn) {
-        return render(expireBucketTemplate(), BucketWorkflow.substitutions(partition, bucketFunctionArn));
+    /** {@code expire-bucket.asl.json} rendered for a partition and the runner's state machine ARN. */
+    public static String expireBucket(String partition, String bucketRunnerArn) {
+        return render(expireBucketTemplate(), BucketWorkflow.substitutions(partition, bucketRunnerArn));
+    }
+
+    /** The raw text of {@code run-bucket.asl.json}, placeholders unrendered. */
+    public static String runBucketTemplate() {
+        return load(RUN_BUCKET_RESOURCE);
+    }
+
+    /** {@code run-bucket.asl.json} rendered for a partition and the bucket function's ARN. */
+    public static String runBucket(String partition, String bucketFunctionArn) {
+        return render(runBucketTemplate(), BucketWorkflow.runnerSubstitutions(partition, bucketFunctionArn));
     }
 
     /** The raw text of {@code backfill.asl.json}, placeholders unrendered. */

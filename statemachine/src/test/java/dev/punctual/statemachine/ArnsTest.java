@@ -25,4 +25,14 @@ class ArnsTest {
         assertThatThrownBy(() -> Arns.execution("arn:aws:lambda:us-east-1:1:function:f", "x"))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("Not a state machine ARN");
     }
+
+    @Test
+    void expressExecution_endsInItsOwnId_andIsToldApartFromAStandardOne() {
+        String express = Arns.expressExecution("aws", "us-east-1", "123456789012", "punctual-run-bucket", "n-1", "4f1c");
+
+        assertThat(express).isEqualTo("arn:aws:states:us-east-1:123456789012:express:punctual-run-bucket:n-1:4f1c");
+        assertThat(Arns.isExpressExecution(express)).isTrue();
+        assertThat(Arns.isExpressExecution(Arns.execution("aws", "us-east-1", "123456789012", "express", "n-1")))
+                .as("a Standard machine named 'express'").isFalse();
+    }
 }

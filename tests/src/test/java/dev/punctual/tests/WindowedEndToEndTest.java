@@ -73,7 +73,7 @@ class WindowedEndToEndTest {
     }
 
     @Test
-    void items_areDeletedAtTheirOwnSecond_notBefore_byOneBucketPerSecond() {
+    void items_areDeletedAtTheirOwnSecond_notBefore_byTheirMinutesRunner() {
         ExpiryTable table = table("w-insert");
         long ttl = secondsFromNow(3);
         table.putWithTtl("a", ttl);
@@ -88,10 +88,44 @@ class WindowedEndToEndTest {
         assertDeletedAtOrAfter(table, "a", ttl);
         assertDeletedAtOrAfter(table, "c", ttl + 1);
         List<String> buckets = bucketExecutions(table);
-        assertThat(buckets).containsExactlyInAnyOrder(
-                Bucket.containing(table.name(), BucketLevel.SECOND, ttl).executionName(),
-                Bucket.containing(table.name(), BucketLevel.SECOND, ttl + 1).executionName());
+        assertThat(buckets).as("one execution per minute, whose runner works both seconds").containsExactlyInAnyOrderElementsOf(
+                new java.util.LinkedHashSet<>(List.of(Bucket.containing(table.name(), BucketLevel.MINUTE, ttl).executionName(),
+                        Bucket.containing(table.name(), BucketLevel.MINUTE, ttl + 1).executionName())));
         assertDeletedOnce(table, List.of("a", "b", "c"));
+    }
+
+    @Test
+    void itemsOfAMinuteWrittenOutOfOrder_theEarlierGoesToTheMinutesEarlyPart_eachDeletedAtItsSecond() {
+        ExpiryTable table = table("w-early");
+        long early = secondsFromNow(5);
+        long late = early + 12;
+        if (BucketLevel.MINUTE.startOf(early) != BucketLevel.MINUTE.startOf(late)) {
+            early = BucketLevel.MINUTE.startOf(late) + 1;
+            late = early + 12;
+        }
+        String minute = Bucket.containing(table.name(), BucketLevel.MINUTE, late).executionName();
+        // The later item first: the minute is planned for it, and its runner wakes after the earlier one's second.
+        table.putWithTtl("late", late);
+        awaitIndexed(table, late);
+        table.putWithTtl("early", early);
+        Await.until("the minute's early part started", Duration.ofSeconds(5), () -> bucketExecutions(table).contains(minute + "-e"));
+        List<String> pending = pendingOutput(table).lines().filter(line -> line.contains(table.name())).toList();
+        assertThat(pending).as("pending: each item with the runner that holds it").hasSize(2);
+        assertThat(pending.get(0)).contains("\"S\":\"early").contains(minute + "-e");
+        assertThat(pending.get(1)).contains("\"S\":\"late").contains(minute).doesNotContain(minute + "-e");
+
+        long earlyTtl = early;
+        long lateTtl = late;
+        Await.holdsUntil("early present before its TTL", Instant.ofEpochSecond(earlyTtl), () -> table.contains("early"));
+        Await.until("early deleted after its TTL", DELETED_AFTER_TTL, () -> !table.contains("early"));
+        Await.holdsUntil("late present before its TTL", Instant.ofEpochSecond(lateTtl), () -> table.contains("late"));
+        Await.until("late deleted after its TTL", DELETED_AFTER_TTL, () -> !table.contains("late"));
+
+        assertDeletedAtOrAfter(table, "early", early);
+        assertDeletedAtOrAfter(table, "late", late);
+        assertDeletedOnce(table, List.of("early", "late"));
+        assertThat(bucketExecutions(table)).as("the minute and its early part, no one-second bucket")
+                .containsExactlyInAnyOrder(minute, minute + "-e");
     }
 
     @Test
@@ -200,7 +234,9 @@ class WindowedEndToEndTest {
         Await.until("every item deleted", Duration.ofSeconds(8), () -> ids.stream().noneMatch(table::contains));
         ids.forEach(id -> assertDeletedAtOrAfter(table, id, ttl));
         assertDeletedOnce(table, ids);
-        assertThat(bucketExecutions(table)).hasSize(1);
+        assertThat(bucketExecutions(table)).as("one minute bucket: the repeated starts found it (a one-second fallback is"
+                + " possible when a batch reads the runner's mark in the milliseconds its read is in flight)")
+                .filteredOn(name -> name.contains("-minute-")).hasSize(1);
     }
 
     @Test
@@ -220,7 +256,7 @@ class WindowedEndToEndTest {
         List<String> rows = out.lines().filter(line -> line.contains(table.name())).toList();
         assertThat(rows).hasSize(3);
         assertThat(rows.get(0)).contains("{\"id\":{\"S\":\"soon").contains(Long.toString(soon))
-                .contains(Bucket.containing(table.name(), BucketLevel.SECOND, soon).executionName());
+                .contains(Bucket.containing(table.name(), BucketLevel.MINUTE, soon).executionName());
         assertThat(rows.get(1)).contains("\"S\":\"later").contains(Bucket.containing(table.name(), BucketLevel.HOUR, later).executionName());
         assertThat(rows.get(2)).contains("\"S\":\"moved").contains(Long.toString(later + 120));
         assertThat(out).as("the entry for the moved item's old TTL").doesNotContain(Long.toString(later + 60));

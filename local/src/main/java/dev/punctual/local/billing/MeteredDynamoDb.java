@@ -107,19 +107,19 @@ public final class MeteredDynamoDb implements DynamoDbClient {
     @Override
     public GetItemResponse getItem(GetItemRequest request) {
         GetItemResponse response = delegate.getItem(request.toBuilder().returnConsumedCapacity(ReturnConsumedCapacity.TOTAL).build());
-        return read(response, response.consumedCapacity());
+        return read(response, response.consumedCapacity(), request.consistentRead());
     }
 
     @Override
     public QueryResponse query(QueryRequest request) {
         QueryResponse response = delegate.query(request.toBuilder().returnConsumedCapacity(ReturnConsumedCapacity.TOTAL).build());
-        return read(response, response.consumedCapacity());
+        return read(response, response.consumedCapacity(), request.consistentRead());
     }
 
     @Override
     public ScanResponse scan(ScanRequest request) {
         ScanResponse response = delegate.scan(request.toBuilder().returnConsumedCapacity(ReturnConsumedCapacity.TOTAL).build());
-        return read(response, response.consumedCapacity());
+        return read(response, response.consumedCapacity(), request.consistentRead());
     }
 
     @Override
@@ -147,8 +147,14 @@ public final class MeteredDynamoDb implements DynamoDbClient {
         return response;
     }
 
-    private <R> R read(R response, ConsumedCapacity capacity) {
-        meter.punctualUnits(0, units(capacity, 1, false));
+    /**
+     * A read's units: DynamoDB bills a read request at least one unit when strongly consistent, half when
+     * not, even when it finds nothing (developer guide, "Read consumption"), which DynamoDB Local reports
+     * as none for a query or a get that finds nothing.
+     */
+    private <R> R read(R response, ConsumedCapacity capacity, Boolean consistent) {
+        double minimum = Boolean.TRUE.equals(consistent) ? 1 : 0.5;
+        meter.punctualUnits(0, Math.max(minimum, units(capacity, minimum, false)));
         return response;
     }
 

@@ -8,6 +8,18 @@ public final class Prices {
 
     /** Step Functions Standard, per state transition: $0.025 per 1,000 (aws.amazon.com/step-functions/pricing). */
     public static final double STATE_TRANSITION = 0.025 / 1_000;
+    /** Step Functions Express, per request (execution started): $1.00 per million (aws.amazon.com/step-functions/pricing). */
+    public static final double EXPRESS_REQUEST = 1.00 / 1_000_000;
+    /**
+     * Step Functions Express, per GB-second of duration (100 ms steps, memory in 64 MB steps): $0.00001667,
+     * the first tier (the first 1,000 GB-hours a month; cheaper after) (aws.amazon.com/step-functions/pricing).
+     */
+    public static final double EXPRESS_GB_SECOND = 0.00001667;
+    /**
+     * CloudWatch Logs, per GB ingested: $0.50, standard log class; Step Functions' execution logs are vended
+     * logs, at this price for the first 10 TB a month (aws.amazon.com/cloudwatch/pricing).
+     */
+    public static final double LOG_INGESTION_GB = 0.50;
     /** Lambda arm64, per GB-second: $0.0000133334 (aws.amazon.com/lambda/pricing). */
     public static final double LAMBDA_GB_SECOND = 0.0000133334;
     /** Lambda, per request: $0.20 per million (aws.amazon.com/lambda/pricing). */

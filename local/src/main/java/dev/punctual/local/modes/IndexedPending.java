@@ -26,8 +26,8 @@ import software.amazon.awssdk.services.sfn.model.ExecutionStatus;
 
 /**
  * Windowed mode's pending items, for {@code punctual pending} and the console: the schedule index's entries whose
- * one-second bucket has not been sealed yet, each with the finest running bucket execution that
- * will reach it. Entries a changed item left behind (its TTL moved or removed, the item deleted)
+ * second has not been sealed yet (by its minute runner's mark, or by a one-second fallback's seal), each with
+ * the finest running bucket execution that will reach it. Entries a changed item left behind (its TTL moved or removed, the item deleted)
  * are checked against the item, shown first ones only, and left out.
  */
 public final class IndexedPending {
@@ -47,6 +47,8 @@ public final class IndexedPending {
     private final Set<String> running = new HashSet<>();
     /** TTL attribute names by table, from one running bucket execution's input per table. */
     private final Map<String, String> ttlAttributes = new HashMap<>();
+    /** Running early parts of minutes: the minute's execution name, and the second the part stops before. */
+    private final Map<String, Long> earlyParts = new HashMap<>();
 
     /** Reads the running bucket executions once; {@link #items} and {@link #current} use what it found. */
     public IndexedPending(SfnClient sfn, DynamoDbClient dynamoDb, String bucketStateMachineArn, String indexTable) {
@@ -59,9 +61,14 @@ public final class IndexedPending {
             // Every bucket of a table carries the same TTL attribute: describe one execution per table,
             // which names end with (<instant>-<level>-<table label>-<table digest>).
             String name = execution.name();
-            if (tablesSeen.add(name.substring(name.indexOf('-', name.indexOf('-') + 1) + 1).replaceFirst("-h\\d+$", ""))) {
+            boolean early = name.matches(".*-minute-.*-e(-g\\d+)?$");
+            if (early || tablesSeen.add(name.substring(name.indexOf('-', name.indexOf('-') + 1) + 1).replaceFirst("-h\\d+$", ""))) {
                 JsonNode input = input(sfn.describeExecution(r -> r.executionArn(execution.executionArn())).input());
                 ttlAttributes.put(input.path(BucketWorkflow.TABLE).asText(), input.path(BucketWorkflow.TTL_ATTRIBUTE).asText());
+                if (early && input.path(BucketWorkflow.UNTIL).isNumber()) {
+                    // A minute's early part holds the seconds before its main part's first.
+                    earlyParts.put(name, input.path(BucketWorkflow.UNTIL).asLong());
+                }
             }
         }
     }
@@ -69,6 +76,7 @@ public final class IndexedPending {
     /** Pending items of {@code table} (or every table for {@code null}), sorted by expiry. */
     public List<Item> items(String table) {
         Set<String> sealedSeconds = new HashSet<>();
+        Map<String, Long> minuteMarks = new HashMap<>();
         Map<String, Item> items = new LinkedHashMap<>();
         dynamoDb.scanPaginator(r -> r.tableName(indexTable).consistentRead(true)).items().forEach(row -> {
             String partition = row.get(ScheduleIndexTable.PARTITION_KEY).s();
@@ -76,6 +84,10 @@ public final class IndexedPending {
             if (seal.isPresent()) {
                 if (seal.get().level() == BucketLevel.SECOND) {
                     sealedSeconds.add(seal.get().table() + "|" + seal.get().start());
+                } else if (seal.get().level() == BucketLevel.MINUTE && row.containsKey(ScheduleIndexTable.THROUGH)) {
+                    // The main part's mark, and the early part's beside it: the further one says what is past.
+                    minuteMarks.merge(seal.get().table() + "|" + seal.get().start(), Long.parseLong(row.get(ScheduleIndexTable.THROUGH).n()),
+                            Math::max);
                 }
                 return;
             }
@@ -93,7 +105,9 @@ public final class IndexedPending {
         });
         List<Item> pending = new ArrayList<>();
         for (Item item : items.values()) {
-            if (!sealedSeconds.contains(item.table() + "|" + item.expireAt().getEpochSecond())) {
+            long second = item.expireAt().getEpochSecond();
+            long through = minuteMarks.getOrDefault(item.table() + "|" + BucketLevel.MINUTE.startOf(second), Long.MIN_VALUE);
+            if (!sealedSeconds.contains(item.table() + "|" + second) && second > through) {
                 pending.add(item);
             }
         }
@@ -113,8 +127,14 @@ public final class IndexedPending {
         return ttl != null && item.ttl().equals(ttl.n());
     }
 
-    /** The finest running bucket execution whose bucket holds {@code second}. */
+    /** The finest running bucket execution whose bucket holds {@code second}: a minute's early part before its main one. */
     private String bucket(String table, long second) {
+        String minute = Bucket.containing(table, BucketLevel.MINUTE, second).executionName();
+        for (Map.Entry<String, Long> early : earlyParts.entrySet()) {
+            if (early.getKey().startsWith(minute + "-e") && second < early.getValue()) {
+                return early.getKey();
+            }
+        }
         for (BucketLevel level : BucketLevel.values()) {
             String name = Bucket.containing(table, level, second).executionName();
             if (running.contains(name)) {

@@ -34,6 +34,12 @@ public interface LocalMode {
         /** Creates the state machine, or updates it on a data directory that holds it; its ARN. */
         String deploy(String name, String definition);
 
+        /**
+         * As {@link #deploy}, for an Express state machine logging its errors (its log is the only record
+         * its executions leave), as the construct deploys one.
+         */
+        String deployExpress(String name, String definition);
+
         /** The ARN of the in-process function {@code name}, as a definition names it. */
         String functionArn(String name);
 

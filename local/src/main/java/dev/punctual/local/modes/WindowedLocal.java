@@ -19,13 +19,15 @@ import java.util.TreeMap;
 
 /**
  * {@link ExpiryMode#WINDOWED} on the local runtime, as the construct deploys it: the schedule index
- * table (one for every watched table), the expire-bucket state machine and the bucket function,
- * in-process, and the two rules that heal buckets (a status-change rule and the sweep's schedule). Its pending work is what the index holds for buckets not yet worked ({@link IndexedPending}).
+ * table (one for every watched table), the expire-bucket state machine, the bucket runner's Express state
+ * machine and the bucket function, in-process, and the two rules that heal buckets (a status-change rule and the sweep's schedule). Its pending work is what the index holds for buckets not yet worked ({@link IndexedPending}).
  */
 public final class WindowedLocal implements LocalMode {
 
     /** Name of the expire-bucket state machine on the local runtime. */
     public static final String STATE_MACHINE_NAME = "punctual-expire-bucket";
+    /** Name of the bucket runner's (Express) state machine on the local runtime. */
+    public static final String RUNNER_STATE_MACHINE_NAME = "punctual-run-bucket";
     /** Name of the in-process bucket function. */
     public static final String FUNCTION_NAME = "punctual-bucket";
     /** The bucket function's DynamoDB call sites are named after this in fault injection. */
@@ -41,8 +43,10 @@ public final class WindowedLocal implements LocalMode {
     @Override
     public Wired wire(Context context) {
         createScheduleIndex(context);
+        String runnerArn = context.deployExpress(RUNNER_STATE_MACHINE_NAME,
+                StateMachineDefinitions.runBucket(LocalAccount.PARTITION, context.functionArn(FUNCTION_NAME)));
         String stateMachineArn = context.deploy(STATE_MACHINE_NAME,
-                StateMachineDefinitions.expireBucket(LocalAccount.PARTITION, context.functionArn(FUNCTION_NAME)));
+                StateMachineDefinitions.expireBucket(LocalAccount.PARTITION, runnerArn));
         Map<String, String> environment = bucketFunctionEnvironment(context, stateMachineArn);
         FunctionParts.Builder parts = FunctionParts.builder(ExpirySettings.forBucketFunction(environment))
                 .dynamoDb(context.functionDynamoDb(FUNCTION_CALLER))

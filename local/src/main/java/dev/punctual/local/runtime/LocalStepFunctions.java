@@ -5,7 +5,10 @@ import dev.punctual.local.faults.RuntimeFaults;
 import dev.punctual.local.stepfunctions.api.InProcessTransport;
 import dev.punctual.local.stepfunctions.api.StepFunctionsServer;
 import dev.punctual.local.stepfunctions.asl.Interpreter;
+import dev.punctual.local.stepfunctions.executions.ExecutionLogging;
+import dev.punctual.local.stepfunctions.executions.StateMachineDescription;
 import dev.punctual.local.stepfunctions.executions.StepFunctionsEngine;
+import dev.punctual.local.stepfunctions.executions.WorkflowType;
 import dev.punctual.local.stepfunctions.executions.StepFunctionsException;
 import dev.punctual.local.stepfunctions.executions.Recovery;
 import dev.punctual.local.stepfunctions.quotas.Throttles;
@@ -78,13 +81,28 @@ final class LocalStepFunctions implements AutoCloseable {
      * running executions keep the definition they started with, new ones get today's file.
      */
     String deploy(String name, String definition) {
+        return deploy(name, definition, WorkflowType.STANDARD, ExecutionLogging.OFF);
+    }
+
+    /**
+     * {@link #deploy(String, String)} for a machine of {@code type} that logs as {@code logging} says. A
+     * machine's type cannot change (in AWS neither): a data directory that holds the name with the other
+     * type is refused with a message saying so.
+     */
+    String deploy(String name, String definition, WorkflowType type, ExecutionLogging logging) {
         String arn = engine.stateMachineArn(name);
+        StateMachineDescription existing;
         try {
-            engine.describeStateMachine(arn);
-            engine.updateStateMachine(arn, definition, LocalDefaults.ROLE_ARN);
+            existing = engine.describeStateMachine(arn);
         } catch (StepFunctionsException notThereYet) {
-            engine.createStateMachine(name, definition, LocalDefaults.ROLE_ARN, "STANDARD");
+            engine.createStateMachine(name, definition, LocalDefaults.ROLE_ARN, type.name(), logging);
+            return arn;
         }
+        if (!existing.type().equals(type.name())) {
+            throw new IllegalStateException("The data directory holds state machine " + name + " as " + existing.type()
+                    + ", not " + type + ": it was written by another version of Punctual; start with a new --data-dir");
+        }
+        engine.updateStateMachine(arn, definition, LocalDefaults.ROLE_ARN);
         return arn;
     }
 

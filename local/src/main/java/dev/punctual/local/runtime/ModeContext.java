@@ -8,6 +8,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.punctual.expiry.Sleeper;
 import dev.punctual.local.account.LocalAccount;
 import dev.punctual.local.modes.LocalMode;
+import dev.punctual.local.stepfunctions.executions.ExecutionLogging;
+import dev.punctual.local.stepfunctions.executions.WorkflowType;
 import dev.punctual.local.stepfunctions.tasks.LambdaFunctions;
 import dev.punctual.local.stream.LocalLambdaContext;
 import dev.punctual.statemachine.StreamWiring;
@@ -33,6 +35,9 @@ import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
  * stand once the engine runs. What the mode starts, the runtime owns and closes.
  */
 final class ModeContext implements LocalMode.Context {
+
+    /** How the construct has every state machine log: ERROR only, without execution data. */
+    private static final ExecutionLogging LOGGED_ERRORS = new ExecutionLogging("ERROR", false);
 
     /** Converts payloads between the engine's JSON and a function's Map, as Lambda's runtime does. */
     private static final ObjectMapper PAYLOADS = new ObjectMapper();
@@ -73,6 +78,11 @@ final class ModeContext implements LocalMode.Context {
     @Override
     public String deploy(String name, String definition) {
         return host.stepFunctions().deploy(name, definition);
+    }
+
+    @Override
+    public String deployExpress(String name, String definition) {
+        return host.stepFunctions().deploy(name, definition, WorkflowType.EXPRESS, LOGGED_ERRORS);
     }
 
     @Override

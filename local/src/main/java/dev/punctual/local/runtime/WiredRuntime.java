@@ -263,7 +263,8 @@ final class WiredRuntime implements LocalRuntime {
     @Override
     public CostMeter.Snapshot costs() {
         StepFunctionsEngine engine = stepFunctions.engine();
-        return costMeter.snapshot(engine.billedTransitions(), engine.startExecutionCalls(), engine.peakOpenExecutions());
+        return costMeter.snapshot(new CostMeter.EngineCounts(engine.billedTransitions(), engine.startExecutionCalls(),
+                engine.peakOpenExecutions(), engine.expressRequests(), engine.expressGbSeconds(), engine.executionLog().bytes()));
     }
 
     @Override

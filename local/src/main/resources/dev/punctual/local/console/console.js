@@ -258,11 +258,34 @@ async function execution() {
       h('div', {}, h('h2', {}, 'Graph'), graph(body.definition, body.events, body.marked)),
       h('div', {}, h('h2', {}, 'Input'), h('pre', { id: 'execution-input' }, pretty(body.input)),
         h('h2', {}, 'Output'), h('pre', { id: 'execution-output' }, body.output === null ? (body.status === 'RUNNING' ? '(none yet)' : '(none)') : pretty(body.output)))),
+    runners(body),
     h('h2', {}, 'Event history'),
     table([['ID', 'num'], ['Type'], ['State'], ['Time (UTC)'], ['Details']], body.events.map(e => h('tr', { class: 'history-row' },
       h('td', { class: 'num' }, e.id), h('td', { class: 'event-type' }, e.type), h('td', {}, e.details && e.details.name || ''),
       h('td', { class: 'mono' }, time(e.timestamp)), h('td', { class: 'mono details' }, details(e.details))))));
   return body.status === 'RUNNING';
+}
+
+/**
+ * A bucket execution's runner (an Express execution, which keeps no history): where the running one is, and
+ * what its runs logged (errors only).
+ */
+function runners(body) {
+  if ((!body.runners || body.runners.length === 0) && (!body.runnerLog || body.runnerLog.length === 0)) return null;
+  return h('div', { id: 'execution-runners' },
+    h('h2', {}, 'Runner'),
+    body.runners.length === 0 ? h('p', { class: 'muted' }, 'No runner running now.')
+      : table([['Runner (Express)'], ['Started (UTC)'], ['State'], ['Next step'], ['Second'], ['At (UTC)'], ['Items', 'num'],
+          ['Expired', 'num'], ['Superseded', 'num']], body.runners.map(r => h('tr', { class: 'runner-row' },
+          h('td', { class: 'mono' }, r.executionArn.split(':').slice(-2).join(':')), h('td', { class: 'mono' }, time(r.startDate)),
+          h('td', {}, r.state), h('td', {}, r.runner ? r.runner.phase : 'begin'),
+          h('td', { class: 'mono' }, r.runner ? time(r.runner.target * 1000) : ''), h('td', { class: 'mono' }, r.runner ? r.runner.at : ''),
+          h('td', { class: 'num' }, r.runner ? r.runner.items : 0), h('td', { class: 'num' }, r.runner ? r.runner.expired : 0),
+          h('td', { class: 'num' }, r.runner ? r.runner.superseded : 0)))),
+    body.runnerLog.length === 0 ? null : h('div', {}, h('h3', {}, 'Runner log (errors)'),
+      table([['Time (UTC)'], ['Type'], ['Details']], body.runnerLog.map(e => h('tr', {},
+        h('td', { class: 'mono' }, time(Number(e.event_timestamp))), h('td', {}, e.type),
+        h('td', { class: 'mono details' }, details(e.details)))))));
 }
 
 function pretty(text) {

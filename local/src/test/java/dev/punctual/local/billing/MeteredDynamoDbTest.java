@@ -42,10 +42,27 @@ class MeteredDynamoDbTest {
             assertThat(recording.deletes).extracting(DeleteItemRequest::returnConsumedCapacity)
                     .as("the item's delete asks for nothing; Punctual's own table's delete asks for its units")
                     .containsExactly(null, software.amazon.awssdk.services.dynamodb.model.ReturnConsumedCapacity.TOTAL);
-            CostMeter.Snapshot counted = meter.snapshot(0, 0, 0);
+            CostMeter.Snapshot counted = meter.snapshot(new CostMeter.EngineCounts(0, 0, 0, 0, 0, 0));
             assertThat(counted.itemDeleteWriteUnits()).isEqualTo(1.0);
             assertThat(counted.writeUnits()).as("Punctual's own delete, as DynamoDB Local reported it").isEqualTo(1.0);
             assertThat(ledger.deletedAt("orders", Map.of("id", AttributeValue.fromS("a")))).isPresent();
+        }
+    }
+
+    @Test
+    void readsThatFindNothing_areCountedAtDynamoDbsMinimum_oneUnitConsistent_halfEventually() {
+        try (DynamoDbLocalServer server = DynamoDbLocalServer.start(DynamoDbLocalServer.Options.inMemoryOnFreePort())) {
+            CostMeter meter = new CostMeter();
+            MeteredDynamoDb metered = new MeteredDynamoDb(server.inProcess().dynamoDb(), meter, new DeletionLedger(),
+                    table -> false, Clock.systemUTC());
+            createTable(server.inProcess().dynamoDb(), "index");
+
+            metered.query(b -> b.tableName("index").consistentRead(true).keyConditionExpression("id = :id")
+                    .expressionAttributeValues(Map.of(":id", AttributeValue.fromS("none"))));
+            metered.getItem(b -> b.tableName("index").consistentRead(true).key(Map.of("id", AttributeValue.fromS("none"))));
+            metered.getItem(b -> b.tableName("index").key(Map.of("id", AttributeValue.fromS("none"))));
+
+            assertThat(meter.snapshot(new CostMeter.EngineCounts(0, 0, 0, 0, 0, 0)).readUnits()).isEqualTo(1 + 1 + 0.5);
         }
     }
 

@@ -93,7 +93,7 @@ class EventBridgeServerTest {
         assertThat(event.get("region").asText()).isEqualTo("us-east-1");
         assertThat(event.get("resources").get(0).asText()).isEqualTo("arn:aws:dynamodb:us-east-1:123456789012:table/orders");
         assertThat(event.get("detail").get("table").asText()).isEqualTo("orders");
-        assertThat(costs.snapshot(0, 0, 0).expiryEvents()).isEqualTo(1);
+        assertThat(costs.snapshot(new CostMeter.EngineCounts(0, 0, 0, 0, 0, 0)).expiryEvents()).isEqualTo(1);
     }
 
     @Test

@@ -44,8 +44,15 @@ class ConsoleWindowedTest {
                             .filter(item -> item.hasNonNull("executionArn")));
             assertThat(pending.path("ttl").asText()).isEqualTo(Long.toString(ttl));
             assertThat(pending.path("expireAt").asLong()).isEqualTo(ttl * 1000);
-            assertThat(pending.path("bucket").asText()).contains("-second-");
+            assertThat(pending.path("bucket").asText()).contains("-minute-");
             assertThat(pending.path("executionArn").asText()).contains(":execution:punctual-expire-bucket:");
+            // Its bucket's runner (Express, no history) is shown on the bucket execution's page: where it is.
+            JsonNode runner = Await.value("the bucket's runner waiting for the item's second", Duration.ofSeconds(15),
+                    () -> runnerOf(console, pending.path("executionArn").asText())
+                            .filter(r -> r.path("runner").path("target").asLong() == ttl));
+            assertThat(runner.path("executionArn").asText()).contains(":express:punctual-run-bucket:");
+            assertThat(runner.path("state").asText()).isEqualTo("WaitForNextStep");
+            assertThat(runner.toString()).as("no key on the page's data").doesNotContain("bucketed");
 
             JsonNode expired = Await.value("the item on /api/expired", Duration.ofSeconds(20),
                     () -> item(get(console, "api/expired"), "bucketed"));
@@ -56,6 +63,12 @@ class ConsoleWindowedTest {
             assertThat(overview.path("counters").path("early").asInt()).isZero();
             assertThat(get(console, "api/pending?table=" + table.name()).path("items")).isEmpty();
         }
+    }
+
+    private static Optional<JsonNode> runnerOf(URI console, String bucketExecutionArn) {
+        JsonNode body = get(console, "api/execution?arn=" + java.net.URLEncoder.encode(bucketExecutionArn,
+                java.nio.charset.StandardCharsets.UTF_8));
+        return StreamSupport.stream(body.path("runners").spliterator(), false).findFirst();
     }
 
     private static Optional<JsonNode> item(JsonNode body, String id) {

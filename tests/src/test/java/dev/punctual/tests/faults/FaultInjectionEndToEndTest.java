@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Test;
 class FaultInjectionEndToEndTest {
 
     private static final int ITEMS = 3_000;
-    /** TTLs from one to six minutes out: windowed, the first minute in one-second buckets, the rest via minute buckets. */
+    /** TTLs from one to six minutes out: windowed, in minute buckets whose runners work each second. */
     private static final long FIRST_TTL = 60;
     private static final long SPREAD = 300;
     private static final double FRACTION = 0.05;
@@ -48,7 +48,7 @@ class FaultInjectionEndToEndTest {
         expireUnderFaults(timer, "fault-w");
 
         assertThat(runtime.injectedFaults().bySite()).as("faults reached every caller").containsKeys(
-                "handler.PutItem", "handler.GetItem", "bucket-function.PutItem", "bucket-function.Query",
+                "handler.PutItem", "handler.GetItem", "bucket-function.UpdateItem", "bucket-function.Query",
                 "bucket-function.DeleteItem", "bucket-state-machine.Invoke");
         assertThat(runtime.eventRules().dropped()).as("status changes the rule gave up on").isZero();
     }

@@ -34,7 +34,8 @@ import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.services.sfn.SfnClient;
 
 /**
- * A bucket whose execution ended before it finished, on the real runtime and a manual timer: the
+ * A minute bucket whose execution ended before it finished (stopped, or failed because its runner
+ * kept failing), on the real runtime and a manual timer: the
  * engine publishes the status change, the runtime's rule delivers it to the bucket function, and the
  * bucket's next generation ({@code <name>-g1}) deletes its items, each once and none early, with
  * nothing dead-lettered. Nobody else comes back to these buckets: no later write needs them. When the
@@ -71,8 +72,7 @@ class HealedBucketEndToEndTest {
         run.awaitMovingTime(() -> "the successor started", Duration.ofMillis(100), Duration.ofSeconds(30),
                 () -> status(bucket.executionName() + "-g1").isPresent());
         assertThat(status(bucket.executionName())).contains(ExecutionStatus.ABORTED);
-        assertThat(new DynamoDbScheduleIndex(runtime.dynamoDb(), ScheduleIndexTable.LOCAL_TABLE_NAME).isSealed(bucket))
-                .as("stopped before it sealed").isFalse();
+        assertThat(index().runnerMark(bucket).started()).as("stopped before its runner began").isFalse();
         assertThat(ManualTimeRun.left(table, ttls)).as("nothing deleted before the TTL").hasSize(3);
 
         expireAndCheck(table, ttls, bucket);
@@ -86,9 +86,9 @@ class HealedBucketEndToEndTest {
         int faults = failEveryDeleteOfTheFirstExecution(ttls);
 
         run.awaitMovingTime(() -> "the first execution failed; " + status(bucket.executionName()), Duration.ofSeconds(1),
-                Duration.ofMinutes(2), () -> status(bucket.executionName()).filter(ExecutionStatus.FAILED::equals).isPresent());
-        assertThat(new DynamoDbScheduleIndex(runtime.dynamoDb(), ScheduleIndexTable.LOCAL_TABLE_NAME).isSealed(bucket))
-                .as("it sealed before it failed").isTrue();
+                Duration.ofMinutes(5), () -> status(bucket.executionName()).filter(ExecutionStatus.FAILED::equals).isPresent());
+        assertThat(index().runnerMark(bucket).through()).as("its runner sealed the items' second before it failed")
+                .isEqualTo(ttls.values().iterator().next());
         assertThat(runtime.dynamoDbFaults().injected()).isEqualTo(faults);
 
         expireAndCheck(table, ttls, bucket);
@@ -104,7 +104,7 @@ class HealedBucketEndToEndTest {
         runtime.lambdaFaults().failNextAt(WindowedLocal.HEALING_RULE + ".Invoke", 1 + EventRules.RETRY_DELAYS.size(),
                 "Lambda.ServiceException");
 
-        run.awaitMovingTime(() -> "the first execution failed", Duration.ofSeconds(1), Duration.ofMinutes(2),
+        run.awaitMovingTime(() -> "the first execution failed", Duration.ofSeconds(1), Duration.ofMinutes(5),
                 () -> status(bucket.executionName()).filter(ExecutionStatus.FAILED::equals).isPresent());
         Instant failed = run.now();
         run.awaitMovingTime(() -> "the status change dropped", Duration.ofSeconds(10), Duration.ofMinutes(1),
@@ -142,7 +142,11 @@ class HealedBucketEndToEndTest {
         return table;
     }
 
-    /** Writes items due in the same second, 90 s out (a one-second bucket), and waits until they are indexed. */
+    private DynamoDbScheduleIndex index() {
+        return new DynamoDbScheduleIndex(runtime.dynamoDb(), ScheduleIndexTable.LOCAL_TABLE_NAME);
+    }
+
+    /** Writes items due in the same second, 90 s out (in one minute bucket), and waits until they are indexed. */
     private Map<String, Long> indexedInOneBucket(ExpiryTable table, String... ids) {
         long ttl = run.now().getEpochSecond() + 90;
         Map<String, Long> ttls = new LinkedHashMap<>();
@@ -153,15 +157,17 @@ class HealedBucketEndToEndTest {
     }
 
     private static Bucket bucketOf(ExpiryTable table, Map<String, Long> ttls) {
-        return Bucket.containing(table.name(), BucketLevel.SECOND, ttls.values().iterator().next());
+        return Bucket.containing(table.name(), BucketLevel.MINUTE, ttls.values().iterator().next());
     }
 
     /**
-     * Every delete of the first execution fails, on each of its nine attempts (each item tried four
-     * times in each): it seals, reads, fails while deleting, and its Retry policy gives up. The faults.
+     * Every delete of the first execution fails: in each of its runs of the runner (nine), each try of
+     * the delete step (four) tries each item four times; the runner seals, reads, fails while deleting,
+     * and the execution's Retry policy gives up. The faults.
      */
     private int failEveryDeleteOfTheFirstExecution(Map<String, Long> ttls) {
-        int faults = 9 * ttls.size() * BucketWorker.DELETE_ATTEMPTS;
+        int faults = BucketWorkflow.BUCKET_RUN_ATTEMPTS * BucketWorkflow.RUNNER_STEP_ATTEMPTS * ttls.size()
+                * BucketWorker.DELETE_ATTEMPTS;
         runtime.dynamoDbFaults().failNextAt(WindowedLocal.FUNCTION_CALLER + ".DeleteItem", faults, "InternalServerError");
         return faults;
     }

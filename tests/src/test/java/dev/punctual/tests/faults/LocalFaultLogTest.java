@@ -24,7 +24,8 @@ class LocalFaultLogTest {
     @Test
     void everyInjectedFault_isLoggedWithItsErrorAndCallSite_andNoItemKey() throws Exception {
         // Every bucket invocation fails, so the first bucket due logs one; a fifth of DynamoDB calls fail, and
-        // one batch of items due in twenty different seconds makes forty of the handler's, so it logs some too.
+        // one batch of items due in forty different seconds makes over forty of the handler's (a chunk write
+        // per second, a read of each minute's mark), so it logs some too (all forty pass once in 7,500 runs).
         try (PunctualProcess local = PunctualProcess.start(null, "--mode", "windowed",
                 "--dynamodb-fault", "InternalServerError=0.2", "--lambda-fault", "Lambda.ServiceException=1");
              DynamoDbClient dynamoDb = LocalClients.dynamoDb(local.dynamoDbEndpoint())) {
@@ -34,7 +35,7 @@ class LocalFaultLogTest {
             // Far enough ahead that the items reach their buckets on a loaded machine, not the handler's own delete.
             long first = Instant.now().getEpochSecond() + 20;
             Map<String, Long> ttls = new LinkedHashMap<>();
-            for (int i = 0; i < 20; i++) {
+            for (int i = 0; i < 40; i++) {
                 ttls.put(SECRET + "-" + i, first + i);
             }
             FaultFixtures.batchWrite(dynamoDb, TABLE, ttls);

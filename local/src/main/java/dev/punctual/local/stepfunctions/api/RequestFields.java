@@ -2,6 +2,7 @@ package dev.punctual.local.stepfunctions.api;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.punctual.local.stepfunctions.executions.ErrorCode;
+import dev.punctual.local.stepfunctions.executions.ExecutionLogging;
 import dev.punctual.local.stepfunctions.executions.StepFunctionsException;
 
 /** Typed access to a request's JSON fields, refusing missing and mistyped ones with the field named. */
@@ -63,5 +64,23 @@ final class RequestFields {
                     + "' must be a boolean, not " + value);
         }
         return value.booleanValue();
+    }
+
+    /**
+     * {@code loggingConfiguration}: its {@code level} (default {@code OFF}) and
+     * {@code includeExecutionData} (default false); its destinations are CloudWatch Logs' business, so
+     * they are accepted and not kept.
+     */
+    ExecutionLogging logging() {
+        JsonNode value = body.get("loggingConfiguration");
+        if (value == null || value.isNull()) {
+            return ExecutionLogging.OFF;
+        }
+        if (!value.isObject()) {
+            throw new StepFunctionsException(ErrorCode.SERIALIZATION, "Field 'loggingConfiguration' must be an object");
+        }
+        RequestFields logging = new RequestFields(value);
+        String level = logging.optionalString("level");
+        return new ExecutionLogging(level == null ? "OFF" : level, logging.optionalBoolean("includeExecutionData", false));
     }
 }

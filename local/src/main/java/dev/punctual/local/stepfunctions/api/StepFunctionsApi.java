@@ -117,7 +117,8 @@ final class StepFunctionsApi {
 
     private ObjectNode createStateMachine(RequestFields in) {
         StateMachineDescription sm = engine.createStateMachine(in.requiredString("name"),
-                in.requiredString("definition"), in.requiredString("roleArn"), in.optionalString("type"));
+                in.requiredString("definition"), in.requiredString("roleArn"), in.optionalString("type"),
+                in.logging());
         ObjectNode out = JSON.objectNode();
         out.put("stateMachineArn", sm.stateMachineArn());
         out.set("creationDate", timestamp(sm.creationDate()));
@@ -135,8 +136,8 @@ final class StepFunctionsApi {
         out.put("type", sm.type());
         out.set("creationDate", timestamp(sm.creationDate()));
         ObjectNode logging = out.putObject("loggingConfiguration");
-        logging.put("level", "OFF");
-        logging.put("includeExecutionData", false);
+        logging.put("level", sm.logging().level());
+        logging.put("includeExecutionData", sm.logging().includeExecutionData());
         out.putObject("tracingConfiguration").put("enabled", false);
         return out;
     }

@@ -95,9 +95,10 @@ final class Durability implements Journal.SnapshotSource {
                 put.roleArn(), put.updateMillis());
         if (sm == null || sm.creationMillis < put.creationMillis()) {
             registry.put(new StateMachine(host, put.name(), host.arns.stateMachine(put.name()), put.creationMillis(),
-                    revision));
+                    revision, put.type(), put.logging()));
         } else {
             sm.addRevision(revision);
+            sm.logging = put.logging();
         }
     }
 

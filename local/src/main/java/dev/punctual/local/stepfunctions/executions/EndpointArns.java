@@ -31,6 +31,10 @@ final class EndpointArns {
         return Arns.execution(partition, region, accountId, stateMachineName, executionName);
     }
 
+    String expressExecution(String stateMachineName, String executionName, String id) {
+        return Arns.expressExecution(partition, region, accountId, stateMachineName, executionName, id);
+    }
+
     /** The state machine name in {@code arn}; an ARN of another region or account names none here. */
     String stateMachineName(String arn) {
         String[] parts = split(arn, "stateMachine", 7);
@@ -41,8 +45,18 @@ final class EndpointArns {
         return parts[6];
     }
 
-    /** {stateMachineName, executionName} of an execution ARN. */
+    /**
+     * {stateMachineName, executionName} of an execution ARN.
+     *
+     * @throws StepFunctionsException {@code InvalidArn} for an Express execution's ARN: the action asked
+     *     of it is one AWS does not support for Express executions
+     */
     String[] executionNames(String arn) {
+        if (Arns.isExpressExecution(arn)) {
+            throw new StepFunctionsException(ErrorCode.INVALID_ARN, "Invalid Arn: '" + arn + "' is an Express"
+                    + " execution's; this action is not supported by EXPRESS state machines (their executions"
+                    + " keep no history: read their state machine's log instead)");
+        }
         String[] parts = split(arn, "execution", 8);
         if (!execution(parts[6], parts[7]).equals(arn)) {
             throw new StepFunctionsException(ErrorCode.EXECUTION_DOES_NOT_EXIST,

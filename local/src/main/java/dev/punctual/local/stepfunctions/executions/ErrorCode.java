@@ -16,6 +16,8 @@ public enum ErrorCode {
     STATE_MACHINE_DOES_NOT_EXIST("StateMachineDoesNotExist"),
     STATE_MACHINE_ALREADY_EXISTS("StateMachineAlreadyExists"),
     STATE_MACHINE_DELETING("StateMachineDeleting"),
+    /** An action asked of a state machine of the type it does not serve (ListExecutions of an Express one). */
+    STATE_MACHINE_TYPE_NOT_SUPPORTED("StateMachineTypeNotSupported"),
     MISSING_REQUIRED_PARAMETER("MissingRequiredParameter"),
     VALIDATION("ValidationException"),
     SERIALIZATION("SerializationException"),

@@ -37,6 +37,8 @@ final class ExecutionHost {
      * attempt is scheduled anew). Counted since the engine started; replayed history is not billed again.
      */
     final LongAdder billedTransitions = new LongAdder();
+    /** Where executions of state machines that log send their events (CloudWatch Logs in AWS). */
+    final ExecutionLog executionLog = new ExecutionLog();
     private final List<ExecutionListener> listeners = new CopyOnWriteArrayList<>();
     private volatile Journal journal = Journal.IN_MEMORY;
 

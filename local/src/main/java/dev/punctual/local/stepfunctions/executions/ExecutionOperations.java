@@ -18,9 +18,11 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * The Step Functions API's operations on Standard executions, with AWS's rules for names, idempotent
- * StartExecution, StopExecution, history and pagination. Each execution then runs its own lifecycle
- * ({@link Execution}); the one-year limit is {@link Deadlines}'.
+ * The Step Functions API's operations on executions, with AWS's rules for names, idempotent
+ * StartExecution, StopExecution, history and pagination for Standard ones; an Express one is started
+ * with none of them ({@link ExpressExecutions}), and the calls AWS does not serve for Express executions
+ * are refused. Each execution then runs its own lifecycle ({@link Execution}, {@link ExpressExecution});
+ * the one-year limit is {@link Deadlines}'.
  */
 final class ExecutionOperations {
 
@@ -31,14 +33,17 @@ final class ExecutionOperations {
     private final ExecutionHost host;
     private final Deadlines deadlines;
     private final StateMachineOperations stateMachines;
+    private final ExpressExecutions express;
+    private final ChildCompletions children = new ChildCompletions();
     private final LongAdder startExecutionCalls = new LongAdder();
 
     ExecutionOperations(Registry registry, ExecutionHost host, Deadlines deadlines,
-            StateMachineOperations stateMachines) {
+            StateMachineOperations stateMachines, ExpressExecutions express) {
         this.registry = registry;
         this.host = host;
         this.deadlines = deadlines;
         this.stateMachines = stateMachines;
+        this.express = express;
     }
 
     /** StartExecution calls received, accepted or not. */
@@ -59,6 +64,11 @@ final class ExecutionOperations {
         String executionName = name == null ? UUID.randomUUID().toString() : name;
         Names.validate("name", executionName);
         byte[] inputBytes = validatePayload(input == null ? "{}" : input);
+        if (sm.type == WorkflowType.EXPRESS) {
+            ExpressExecution started = startExpress(sm, executionName, inputBytes);
+            return CompletableFuture.completedFuture(new StartedExecution(started.arn,
+                    Instant.ofEpochMilli(started.startMillis)));
+        }
         Execution created;
         CompletableFuture<Void> durable;
         synchronized (sm) {
@@ -88,6 +98,35 @@ final class ExecutionOperations {
             created.launch(null);
             return started;
         }, host.launcher);
+    }
+
+    /** As {@link StepFunctionsEngine#startExecutionAndWait}. */
+    CompletableFuture<ExecutionDescription> startExecutionAndWait(String stateMachineArn, String name, String input) {
+        StateMachine sm = stateMachines.machine(stateMachineArn);
+        if (sm.type == WorkflowType.EXPRESS) {
+            startExecutionCalls.increment();
+            String executionName = name == null ? UUID.randomUUID().toString() : name;
+            Names.validate("name", executionName);
+            return startExpress(sm, executionName, validatePayload(input == null ? "{}" : input)).closed();
+        }
+        children.listenOn(host);
+        return startExecution(stateMachineArn, name, input).thenCompose(started -> {
+            CompletableFuture<ExecutionDescription> closed = children.await(started.executionArn());
+            ExecutionDescription now = describeExecution(started.executionArn());
+            if (now.status().isClosed()) {
+                children.closed(now);
+            }
+            return closed;
+        });
+    }
+
+    private ExpressExecution startExpress(StateMachine sm, String name, byte[] input) {
+        synchronized (sm) {
+            if (sm.deleting) {
+                throw StateMachineOperations.deleting(sm);
+            }
+        }
+        return express.start(sm, name, input);
     }
 
     /**
@@ -133,6 +172,11 @@ final class ExecutionOperations {
     Page<ExecutionSummary> listExecutions(String stateMachineArn, ExecutionStatus statusFilter, int maxResults,
             String nextToken) {
         StateMachine sm = stateMachines.machine(stateMachineArn);
+        if (sm.type == WorkflowType.EXPRESS) {
+            throw new StepFunctionsException(ErrorCode.STATE_MACHINE_TYPE_NOT_SUPPORTED, "State machine type is not"
+                    + " supported: ListExecutions does not list the executions of EXPRESS state machine '" + sm.arn
+                    + "'; read its log instead");
+        }
         Map<Execution, Execution> view = sm.newestFirst;
         if (nextToken != null) {
             String key = PageToken.EXECUTIONS.decode(nextToken);

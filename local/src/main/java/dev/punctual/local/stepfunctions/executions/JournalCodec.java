@@ -25,9 +25,12 @@ final class JournalCodec {
     sealed interface Record {
     }
 
-    /** A state machine's revision (its first one creates it). */
+    /**
+     * A state machine's revision (its first one creates it), with the machine's type and logging, which
+     * journals written before Express machines existed lack (they read back as Standard, logging off).
+     */
     record StateMachinePut(String name, long creationMillis, int revision, String definitionJson, String roleArn,
-            long updateMillis) implements Record {
+            long updateMillis, WorkflowType type, ExecutionLogging logging) implements Record {
     }
 
     /** A state machine turned {@code DELETING}. */
@@ -64,6 +67,8 @@ final class JournalCodec {
         return new BinaryWriter(256 + d.parsed().json().length()).writeByte(STATE_MACHINE_PUT)
                 .writeString(sm.name).writeLong(sm.creationMillis).writeVarInt(d.revision())
                 .writeString(d.parsed().json()).writeString(d.roleArn()).writeLong(d.updateMillis())
+                .writeString(sm.type.name()).writeString(sm.logging.level())
+                .writeByte(sm.logging.includeExecutionData() ? 1 : 0)
                 .toByteArray();
     }
 
@@ -114,8 +119,18 @@ final class JournalCodec {
         BinaryReader in = new BinaryReader(record);
         int type = in.readByte();
         return switch (type) {
-            case STATE_MACHINE_PUT -> new StateMachinePut(in.readString(), in.readLong(), in.readVarInt(),
-                    in.readString(), in.readString(), in.readLong());
+            case STATE_MACHINE_PUT -> {
+                String name = in.readString();
+                long creation = in.readLong();
+                int revision = in.readVarInt();
+                String definition = in.readString();
+                String role = in.readString();
+                long update = in.readLong();
+                boolean typed = in.hasMore();
+                yield new StateMachinePut(name, creation, revision, definition, role, update,
+                        typed ? WorkflowType.valueOf(in.readString()) : WorkflowType.STANDARD,
+                        typed ? new ExecutionLogging(in.readString(), in.readByte() == 1) : ExecutionLogging.OFF);
+            }
             case STATE_MACHINE_DELETE -> new StateMachineDelete(in.readString(), in.readLong());
             case EXECUTION_STARTED -> new ExecutionStarted(in.readString(), in.readString(), in.readVarInt(),
                     in.readLong(), in.readBytes());

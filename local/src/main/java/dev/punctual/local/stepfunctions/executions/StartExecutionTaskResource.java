@@ -3,7 +3,9 @@ package dev.punctual.local.stepfunctions.executions;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.punctual.local.stepfunctions.asl.errors.AslError;
+import dev.punctual.local.stepfunctions.asl.errors.StatesTaskFailedError;
 import dev.punctual.local.stepfunctions.asl.errors.TaskError;
 import dev.punctual.local.stepfunctions.asl.run.ContextObject;
 import dev.punctual.local.stepfunctions.asl.run.TaskResource;
@@ -13,13 +15,25 @@ import java.util.concurrent.CompletionStage;
 import java.util.function.Supplier;
 
 /**
- * The optimized {@code arn:<partition>:states:::states:startExecution} integration, request-response
- * form: starts an execution on this engine and returns {@code {"ExecutionArn", "StartDate"}}.
- * {@code Input} may be an object (serialized) or a string (used as is). Failures carry the
+ * The optimized {@code arn:<partition>:states:::states:startExecution} integration, on this engine:
+ * <ul>
+ *   <li>Request Response ({@code startExecution}): starts the execution and returns
+ *       {@code {"ExecutionArn", "StartDate"}};</li>
+ *   <li>Run a Job ({@code startExecution.sync:2}, and the older {@code startExecution.sync}): starts it
+ *       and completes when it has closed, with DescribeExecution's fields in upper camel case
+ *       ({@code ExecutionArn, Input, InputDetails, Name, Output, OutputDetails, StartDate,
+ *       StateMachineArn, Status, StopDate}), {@code Input} and {@code Output} as JSON with
+ *       {@code :2} and as strings without; a child that did not succeed fails the Task with
+ *       {@code States.TaskFailed} and those fields (its {@code Error} and {@code Cause} among them) as
+ *       the cause. The parent's Task waits on no thread meanwhile.</li>
+ * </ul>
+ * {@code Input} may be an object (serialized) or a string (used as is). Failures to start carry the
  * integration's error names, e.g. {@code StepFunctions.ExecutionAlreadyExistsException}; a start
  * with the same name and input as a running execution returns that execution, as in AWS.
  */
 public final class StartExecutionTaskResource implements TaskResource {
+
+    private static final ObjectMapper MAPPER = new ObjectMapper();
 
     private final Supplier<StepFunctionsEngine> engine;
 
@@ -28,11 +42,28 @@ public final class StartExecutionTaskResource implements TaskResource {
         this.engine = engine;
     }
 
+    /** How the Task waits: not at all, for the child with its payloads as text, or as JSON. */
+    private enum Pattern { REQUEST_RESPONSE, SYNC, SYNC_JSON }
+
     @Override
     public boolean supports(String resourceArn) {
+        return pattern(resourceArn) != null;
+    }
+
+    private static Pattern pattern(String resourceArn) {
         String[] parts = resourceArn.split(":", -1);
-        return parts.length == 7 && "arn".equals(parts[0]) && "states".equals(parts[2]) && parts[3].isEmpty()
-                && parts[4].isEmpty() && "states".equals(parts[5]) && "startExecution".equals(parts[6]);
+        if (parts.length < 7 || parts.length > 8 || !"arn".equals(parts[0]) || !"states".equals(parts[2])
+                || !parts[3].isEmpty() || !parts[4].isEmpty() || !"states".equals(parts[5])) {
+            return null;
+        }
+        if (parts.length == 8) {
+            return "startExecution.sync".equals(parts[6]) && "2".equals(parts[7]) ? Pattern.SYNC_JSON : null;
+        }
+        return switch (parts[6]) {
+            case "startExecution" -> Pattern.REQUEST_RESPONSE;
+            case "startExecution.sync" -> Pattern.SYNC;
+            default -> null;
+        };
     }
 
     @Override
@@ -47,6 +78,20 @@ public final class StartExecutionTaskResource implements TaskResource {
             JsonNode input = parameters.path("Input");
             String inputText = input.isMissingNode() || input.isNull() ? null
                     : input.isTextual() ? input.textValue() : input.toString();
+            Pattern pattern = pattern(resourceArn);
+            if (pattern != Pattern.REQUEST_RESPONSE) {
+                return engine.get().startExecutionAndWait(machine.textValue(), name.isTextual() ? name.textValue() : null,
+                        inputText).handle((closed, failure) -> {
+                            if (failure != null) {
+                                throw new CompletionException(asTaskFailure(failure));
+                            }
+                            ObjectNode result = describe(closed, pattern == Pattern.SYNC_JSON);
+                            if (closed.status() != ExecutionStatus.SUCCEEDED) {
+                                throw new CompletionException(new StatesTaskFailedError(result.toString()));
+                            }
+                            return (JsonNode) result;
+                        });
+            }
             return engine.get().startExecution(machine.textValue(), name.isTextual() ? name.textValue() : null,
                     inputText).handle((started, failure) -> {
                         if (failure != null) {
@@ -59,6 +104,43 @@ public final class StartExecutionTaskResource implements TaskResource {
                     });
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(asTaskFailure(e));
+        }
+    }
+
+    /** A closed child as the {@code .sync} integration returns it. */
+    private static ObjectNode describe(ExecutionDescription child, boolean json) {
+        ObjectNode result = JsonNodeFactory.instance.objectNode();
+        result.put("ExecutionArn", child.executionArn());
+        result.set("Input", payload(child.input(), json));
+        result.putObject("InputDetails").put("Included", true);
+        result.put("Name", child.name());
+        if (child.output() != null) {
+            result.set("Output", payload(child.output(), json));
+            result.putObject("OutputDetails").put("Included", true);
+        }
+        if (child.error() != null) {
+            result.put("Error", child.error());
+        }
+        if (child.cause() != null) {
+            result.put("Cause", child.cause());
+        }
+        result.put("StartDate", child.startDate().toEpochMilli());
+        result.put("StateMachineArn", child.stateMachineArn());
+        result.put("Status", child.status().name());
+        if (child.stopDate() != null) {
+            result.put("StopDate", child.stopDate().toEpochMilli());
+        }
+        return result;
+    }
+
+    private static JsonNode payload(String text, boolean json) {
+        if (!json) {
+            return JsonNodeFactory.instance.textNode(text);
+        }
+        try {
+            return MAPPER.readTree(text);
+        } catch (java.io.IOException e) {
+            return JsonNodeFactory.instance.textNode(text);
         }
     }
 

@@ -7,7 +7,10 @@ import java.util.concurrent.ConcurrentNavigableMap;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
-/** A registered state machine and its executions, indexed by name and newest first. */
+/**
+ * A registered state machine and its executions, indexed by name and newest first. An Express machine's
+ * executions are not here: they are kept only while they run ({@link ExpressExecutions}).
+ */
 final class StateMachine {
 
     /** ListExecutions order: newest first, then by name so the order is total. */
@@ -20,6 +23,10 @@ final class StateMachine {
     final String arn;
     /** Also tells incarnations of one name apart: it grows strictly from one incarnation to the next. */
     final long creationMillis;
+    /** Standard or Express, fixed at creation as in AWS. */
+    final WorkflowType type;
+    /** Where and what its executions log; only Express executions are logged here. */
+    volatile ExecutionLogging logging;
     volatile StateMachineRevision current;
     volatile boolean deleting;
     final Map<Integer, StateMachineRevision> revisions = new ConcurrentHashMap<>();
@@ -28,10 +35,17 @@ final class StateMachine {
     final AtomicInteger running = new AtomicInteger();
 
     StateMachine(ExecutionHost host, String name, String arn, long creationMillis, StateMachineRevision first) {
+        this(host, name, arn, creationMillis, first, WorkflowType.STANDARD, ExecutionLogging.OFF);
+    }
+
+    StateMachine(ExecutionHost host, String name, String arn, long creationMillis, StateMachineRevision first,
+            WorkflowType type, ExecutionLogging logging) {
         this.host = host;
         this.name = name;
         this.arn = arn;
         this.creationMillis = creationMillis;
+        this.type = type;
+        this.logging = logging;
         addRevision(first);
     }
 

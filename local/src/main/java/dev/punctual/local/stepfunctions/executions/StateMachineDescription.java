@@ -6,7 +6,8 @@ import java.time.Instant;
  * What DescribeStateMachine and ListStateMachines report.
  *
  * @param status {@code ACTIVE} or {@code DELETING}
- * @param type always {@code STANDARD}: the only type this engine runs
+ * @param type {@code STANDARD} or {@code EXPRESS}
+ * @param logging its {@code loggingConfiguration}
  */
 public record StateMachineDescription(
         String stateMachineArn,
@@ -16,5 +17,6 @@ public record StateMachineDescription(
         String roleArn,
         String type,
         Instant creationDate,
-        Instant updateDate) {
+        Instant updateDate,
+        ExecutionLogging logging) {
 }

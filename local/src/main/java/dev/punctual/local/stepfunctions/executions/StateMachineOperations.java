@@ -8,13 +8,12 @@ import java.util.List;
 
 /**
  * The Step Functions API's operations on state machines, with AWS's rules: CreateStateMachine is
- * idempotent for the same definition and role, UpdateStateMachine adds a revision (running executions
+ * idempotent for the same definition, role, type and logging, an Express machine's definition uses neither
+ * {@code .sync} nor {@code .waitForTaskToken}, UpdateStateMachine adds a revision (running executions
  * finish on theirs), DeleteStateMachine leaves a machine {@code DELETING} while executions run. Each
  * change is durable (journaled) before it answers.
  */
 final class StateMachineOperations {
-
-    private static final String STANDARD = "STANDARD";
 
     private final Registry registry;
     private final ExecutionHost host;
@@ -24,17 +23,22 @@ final class StateMachineOperations {
         this.host = host;
     }
 
-    StateMachineDescription createStateMachine(String name, String definitionJson, String roleArn, String type) {
+    StateMachineDescription createStateMachine(String name, String definitionJson, String roleArn, String type,
+            ExecutionLogging logging) {
         Names.validate("name", name);
-        validateType(type);
+        WorkflowType workflowType = WorkflowType.of(type);
         EndpointArns.validateRoleArn(roleArn);
         ParsedDefinition parsed = host.parse(definitionJson);
+        if (workflowType == WorkflowType.EXPRESS) {
+            ExpressDefinitions.validate(definitionJson);
+        }
         synchronized (registry) {
             StateMachine existing = registry.get(name);
             if (existing != null) {
                 StateMachineRevision current = existing.current;
                 if (!existing.deleting && current.parsed().json().equals(definitionJson)
-                        && current.roleArn().equals(roleArn)) {
+                        && current.roleArn().equals(roleArn) && existing.type == workflowType
+                        && existing.logging.equals(logging)) {
                     return describe(existing);
                 }
                 throw new StepFunctionsException(existing.deleting ? ErrorCode.STATE_MACHINE_DELETING
@@ -44,7 +48,7 @@ final class StateMachineOperations {
             }
             long creation = registry.nextCreationMillis(host.clock.millis());
             StateMachine sm = new StateMachine(host, name, host.arns.stateMachine(name), creation,
-                    new StateMachineRevision(1, parsed, roleArn, creation));
+                    new StateMachineRevision(1, parsed, roleArn, creation), workflowType, logging);
             registry.put(sm);
             host.journal().append(JournalCodec.stateMachinePut(sm, sm.current)).join();
             return describe(sm);
@@ -88,6 +92,9 @@ final class StateMachineOperations {
             StateMachine sm = machine(stateMachineArn);
             if (sm.deleting) {
                 throw deleting(sm);
+            }
+            if (parsed != null && sm.type == WorkflowType.EXPRESS) {
+                ExpressDefinitions.validate(definitionJson);
             }
             StateMachineRevision current = sm.current;
             long now = host.clock.millis();
@@ -140,13 +147,7 @@ final class StateMachineOperations {
     private static StateMachineDescription describe(StateMachine sm) {
         StateMachineRevision d = sm.current;
         return new StateMachineDescription(sm.arn, sm.name, sm.deleting ? "DELETING" : "ACTIVE", d.parsed().json(),
-                d.roleArn(), STANDARD, Instant.ofEpochMilli(sm.creationMillis), Instant.ofEpochMilli(d.updateMillis()));
-    }
-
-    private static void validateType(String type) {
-        if (type != null && !STANDARD.equals(type)) {
-            throw new StepFunctionsException(ErrorCode.VALIDATION, "Only STANDARD state machines are supported by"
-                    + " the local Step Functions engine (type was " + type + "); omit type or use STANDARD");
-        }
+                d.roleArn(), sm.type.name(), Instant.ofEpochMilli(sm.creationMillis), Instant.ofEpochMilli(d.updateMillis()),
+                sm.logging);
     }
 }

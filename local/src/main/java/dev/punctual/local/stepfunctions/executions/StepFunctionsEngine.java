@@ -5,11 +5,13 @@ import dev.punctual.local.stepfunctions.quotas.Quota;
 import dev.punctual.local.time.Timer;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 /**
  * The local Step Functions backend as one object: the public face of the API operations, which
- * {@link StateMachineOperations} and {@link ExecutionOperations} carry out with AWS's rules, and the
+ * {@link StateMachineOperations} and {@link ExecutionOperations} carry out with AWS's rules (Express
+ * executions {@link ExpressExecutions}'), and the
  * engine's lifecycle: the parts it is built from, the journal and what recovery found in it
  * ({@link Durability}), the listeners and counters, and shutdown. Each execution runs its own
  * lifecycle ({@link Execution}); the one-year limit is {@link Deadlines}'.
@@ -32,6 +34,7 @@ public final class StepFunctionsEngine implements AutoCloseable {
     private final Deadlines deadlines;
     private final Durability durability;
     private final StateMachineOperations stateMachines;
+    private final ExpressExecutions express;
     private final ExecutionOperations executions;
     private volatile Recovery recovery = Recovery.NONE;
 
@@ -43,7 +46,8 @@ public final class StepFunctionsEngine implements AutoCloseable {
         this.deadlines = new Deadlines(timer, registry::openExecutions);
         this.durability = new Durability(host, registry, deadlines);
         this.stateMachines = new StateMachineOperations(registry, host);
-        this.executions = new ExecutionOperations(registry, host, deadlines, stateMachines);
+        this.express = new ExpressExecutions(host);
+        this.executions = new ExecutionOperations(registry, host, deadlines, stateMachines, express);
     }
 
     /** A builder of an engine; interpreter and timer are required. */
@@ -112,12 +116,62 @@ public final class StepFunctionsEngine implements AutoCloseable {
         return executions.startExecutionCalls();
     }
 
+    /** Express executions started since the engine started: what AWS bills as Express requests. */
+    public long expressRequests() {
+        return express.requests();
+    }
+
+    /** GB-seconds of the Express executions closed since the engine started, as AWS bills their duration. */
+    public double expressGbSeconds() {
+        return express.gbSeconds();
+    }
+
+    /** Billed duration (100 ms steps) of the Express executions closed since the engine started. */
+    public Duration expressBilledDuration() {
+        return Duration.ofMillis(express.billedMillis());
+    }
+
+    /** The log executions of state machines that log write to: what CloudWatch Logs would ingest. */
+    public ExecutionLog executionLog() {
+        return host.executionLog;
+    }
+
+    /**
+     * A running Express execution, as the console shows it: no API describes one.
+     *
+     * @param state the state it last entered
+     * @param stateInput that state's input (JSON text)
+     */
+    public record RunningExpress(String executionArn, String stateMachineArn, String name, Instant startDate,
+            String state, String stateInput) {
+
+        @Override
+        public String toString() {
+            return name + " in " + state;
+        }
+    }
+
+    /** The running Express executions, oldest first. */
+    public List<RunningExpress> runningExpressExecutions() {
+        return express.running().stream().map(e -> new RunningExpress(e.arn, e.stateMachine.arn, e.name,
+                Instant.ofEpochMilli(e.startMillis), e.currentState(), e.currentInput())).toList();
+    }
+
 
     // ---------------------------------------------------------------- state machines
 
-    /** CreateStateMachine; the same name, definition and role again answers the existing machine. */
+    /** CreateStateMachine of {@code type} ({@code null}: Standard) that logs nothing. */
     public StateMachineDescription createStateMachine(String name, String definitionJson, String roleArn, String type) {
-        return stateMachines.createStateMachine(name, definitionJson, roleArn, type);
+        return createStateMachine(name, definitionJson, roleArn, type, ExecutionLogging.OFF);
+    }
+
+    /**
+     * CreateStateMachine; the same name, definition, role, type and logging again answers the existing
+     * machine, as in AWS.
+     */
+    public StateMachineDescription createStateMachine(String name, String definitionJson, String roleArn, String type,
+            ExecutionLogging logging) {
+        return stateMachines.createStateMachine(name, definitionJson, roleArn, type, logging);
     }
 
     public StateMachineDescription describeStateMachine(String stateMachineArn) {
@@ -157,6 +211,17 @@ public final class StepFunctionsEngine implements AutoCloseable {
     }
 
     /**
+     * Starts an execution and completes with its description once it has closed: the {@code .sync}
+     * integration. An Express child runs as any Express execution does; a Standard child is named, so
+     * a parent that runs the same Task again (a retry, or a resume after a restart) finds it still
+     * running and waits for it, as AWS's idempotency rule gives.
+     */
+    public CompletableFuture<ExecutionDescription> startExecutionAndWait(String stateMachineArn, String name,
+            String input) {
+        return executions.startExecutionAndWait(stateMachineArn, name, input);
+    }
+
+    /**
      * Stops a running execution: {@code ABORTED}, an {@code ExecutionAborted} event, its run withdrawn.
      * Stopping a closed execution changes nothing and answers its stop date.
      */
@@ -186,6 +251,7 @@ public final class StepFunctionsEngine implements AutoCloseable {
         for (StateMachine sm : registry.all()) {
             sm.executionsByName.values().forEach(Execution::withdraw);
         }
+        express.withdrawAll();
         deadlines.close();
         host.close();
     }

@@ -165,11 +165,11 @@ class StepFunctionsServerTest {
                 .isInstanceOf(InvalidArnException.class);
         assertThatThrownBy(() -> createMachine("bad name", FAIL)).isInstanceOf(InvalidNameException.class);
         assertThatThrownBy(() -> sfn.createStateMachine(b -> b.name("fast").definition(FAIL).roleArn(ROLE)
-                .type("EXPRESS")))
+                .type("QUICK")))
                 .isInstanceOf(SfnException.class)
                 .satisfies(e -> assertThat(((SfnException) e).awsErrorDetails().errorCode())
                         .isEqualTo("ValidationException"))
-                .hasMessageContaining("Only STANDARD");
+                .hasMessageContaining("[STANDARD, EXPRESS]");
         assertThatThrownBy(() -> sfn.describeStateMachine(b -> b.stateMachineArn("arn:aws:states:us-east-1:1:nope")))
                 .isInstanceOf(InvalidArnException.class);
         assertThatThrownBy(() -> sfn.describeStateMachine(b -> b.stateMachineArn(

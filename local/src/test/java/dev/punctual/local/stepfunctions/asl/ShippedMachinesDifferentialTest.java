@@ -19,11 +19,13 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Both state machines Punctual ships ({@code expire-item.asl.json}, {@code expire-bucket.asl.json},
- * rendered as CDK renders them) run on our interpreter and on aws-local-stepfunctions, their Task
- * resources answered by the same canned answers on both sides, through every path: due, superseded,
- * throttled then deleted, failed, long horizon continued as a new execution (or already continued),
- * bucket worked, bucket function failing or timing out until the retries run out.
+ * Every state machine Punctual ships ({@code expire-item.asl.json}, {@code expire-bucket.asl.json},
+ * {@code run-bucket.asl.json}, rendered as CDK renders them) runs on our interpreter and on
+ * aws-local-stepfunctions, their Task resources answered by the same canned answers on both sides, through
+ * every path: due, superseded, throttled then deleted, failed, long horizon continued as a new execution (or
+ * already continued); a bucket's runner run to its end, failing until the retries run out, never
+ * answering; a runner stepping through its seconds with waits between, its function failing then working,
+ * failing for good.
  *
  * <p>Two things the other interpreter lacks are supplied or set aside, as the feature table in docs/engine.md
  * records: it has no {@code $$.State}, so the case hands it {@code $$.State.EnteredTime} as AWS
@@ -36,6 +38,8 @@ class ShippedMachinesDifferentialTest {
     private static final String DELETE_ITEM = "arn:aws:states:::dynamodb:deleteItem";
     private static final String START_EXECUTION = "arn:aws:states:::states:startExecution";
     private static final String LAMBDA_INVOKE = "arn:aws:states:::lambda:invoke";
+    private static final String START_EXECUTION_SYNC = "arn:aws:states:::states:startExecution.sync:2";
+    private static final String RUNNER = "arn:aws:states:us-east-1:123456789012:stateMachine:run-bucket";
     private static final String BUCKET_FUNCTION = "arn:aws:lambda:us-east-1:123456789012:function:bucket:live";
     private static final DateTimeFormatter CONTEXT_TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSS'Z'")
             .withZone(java.time.ZoneOffset.UTC);
@@ -55,14 +59,17 @@ class ShippedMachinesDifferentialTest {
 
     static Stream<Arguments> scenarios() {
         String item = StateMachineDefinitions.expireItem("aws");
-        String bucket = StateMachineDefinitions.expireBucket("aws", BUCKET_FUNCTION);
+        String bucket = StateMachineDefinitions.expireBucket("aws", RUNNER);
+        String runner = StateMachineDefinitions.runBucket("aws", BUCKET_FUNCTION);
         Instant due = START.plusSeconds(30);
         Instant horizon = START.plusSeconds(31_104_000);
         ObjectNode started = Json.MAPPER.createObjectNode()
                 .put("ExecutionArn", "arn:aws:states:us-east-1:123456789012:execution:sm:chain-h0")
                 .put("StartDate", 1.7e9);
+        ObjectNode ran = Json.MAPPER.createObjectNode().put("Status", "SUCCEEDED").put("Name", "b");
+        ran.putObject("Output").put("outcome", "Expired").put("items", 3).put("expired", 2).put("superseded", 1);
         ObjectNode worked = Json.MAPPER.createObjectNode().put("StatusCode", 200);
-        worked.putObject("Payload").put("items", 3).put("expired", 2).put("superseded", 1);
+        worked.putObject("Payload").put("outcome", "Expired").put("items", 3).put("expired", 2).put("superseded", 1);
         return Stream.of(
                 new Scenario("item due, deleted", item, itemInput(due, 0), itemTasks(result(empty())), due, true),
                 new Scenario("item already due", item, itemInput(START.minusSeconds(5), 0), itemTasks(result(empty())),
@@ -80,14 +87,25 @@ class ShippedMachinesDifferentialTest {
                 new Scenario("item beyond the horizon, successor already started", item,
                         itemInput(horizon.plusSeconds(60), 1),
                         horizonTasks(error("StepFunctions.ExecutionAlreadyExistsException", "exists")), null, false),
-                new Scenario("bucket due, worked", bucket, bucketInput(START.plusSeconds(10)),
-                        tasks(LAMBDA_INVOKE, result(worked)), null, true),
-                new Scenario("bucket function fails twice, then works", bucket, bucketInput(START.plusSeconds(10)),
+                new Scenario("bucket due, its runner ran", bucket, bucketInput(START.plusSeconds(10)),
+                        tasks(START_EXECUTION_SYNC, result(ran)), null, true),
+                new Scenario("bucket's runner fails twice, then runs", bucket, bucketInput(START.plusSeconds(10)),
+                        tasks(START_EXECUTION_SYNC, error("States.TaskFailed", "{\"Status\":\"FAILED\"}"),
+                                error("States.TaskFailed", "{\"Status\":\"TIMED_OUT\"}"), result(ran)), null, false),
+                new Scenario("bucket's runner always fails", bucket, bucketInput(START.plusSeconds(10)),
+                        tasks(START_EXECUTION_SYNC, error("States.TaskFailed", "{\"Status\":\"FAILED\"}")), null, false),
+                new Scenario("bucket's runner never ends", bucket, bucketInput(START.plusSeconds(10)),
+                        tasks(START_EXECUTION_SYNC, Json.MAPPER.createObjectNode().put("never", true)), null, false),
+                new Scenario("runner steps through two seconds, then is done", runner, bucketInput(START),
+                        tasks(LAMBDA_INVOKE, result(step(START.plusSeconds(4))), result(step(START.plusSeconds(9))), result(worked)),
+                        null, true),
+                new Scenario("runner done in one step", runner, bucketInput(START), tasks(LAMBDA_INVOKE, result(worked)), null, true),
+                new Scenario("runner step fails twice, then works", runner, bucketInput(START),
                         tasks(LAMBDA_INVOKE, error("Lambda.ServiceException", "boom"),
                                 error("Lambda.TooManyRequestsException", "rate"), result(worked)), null, false),
-                new Scenario("bucket function always fails", bucket, bucketInput(START.plusSeconds(10)),
+                new Scenario("runner step always fails", runner, bucketInput(START),
                         tasks(LAMBDA_INVOKE, error("Lambda.ServiceException", "boom")), null, false),
-                new Scenario("bucket function never answers", bucket, bucketInput(START.plusSeconds(10)),
+                new Scenario("runner step never answers", runner, bucketInput(START),
                         tasks(LAMBDA_INVOKE, Json.MAPPER.createObjectNode().put("never", true)), null, false))
                 .map(Arguments::of);
     }
@@ -149,6 +167,16 @@ class ShippedMachinesDifferentialTest {
         input.put("start", wakeAt.getEpochSecond());
         input.put("wakeAt", wakeAt.toString());
         return input;
+    }
+
+    /** A runner step's answer: the bucket's input and the runner's state, its next step due at {@code at}. */
+    private static ObjectNode step(Instant at) {
+        ObjectNode payload = bucketInput(START);
+        payload.putObject("runner").put("phase", "delete").put("target", at.getEpochSecond()).put("at", at.toString())
+                .put("next", at.getEpochSecond() + 60).put("items", 0).put("expired", 0).put("superseded", 0).put("seconds", 0);
+        ObjectNode answer = Json.MAPPER.createObjectNode().put("StatusCode", 200);
+        answer.set("Payload", payload);
+        return answer;
     }
 
     /** The delete answers as given; a start of a successor, never reached, is answered too (ours checks every resource). */
