@@ -94,8 +94,8 @@ public final class PunctualExpiry extends Construct {
     public static final int BUCKET_MEMORY_MB = StreamWiring.BUCKET_FUNCTION_MEMORY_MB;
 
     /**
-     * Windowed mode: the bucket function's timeout, a minute under the {@code WorkBucket} Task's
-     * {@code TimeoutSeconds} (300) in {@code expire-bucket.asl.json}. The Task's clock also runs through
+     * Windowed mode: the bucket function's timeout, 15 s under the runner's {@code Step} Task's
+     * {@code TimeoutSeconds} (255) in {@code run-bucket.asl.json}. The Task's clock also runs through
      * the invoke and the SnapStart restore (at most 10 s), which the function's does not, so the
      * function's own timeout fires first: the Task then sees one failed invoke and retries it, instead of
      * timing out and retrying while the first invocation still runs. Four minutes still leaves a bucket

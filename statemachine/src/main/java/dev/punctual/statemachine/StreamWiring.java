@@ -57,8 +57,8 @@ public final class StreamWiring {
     public static final int BUCKET_FUNCTION_MEMORY_MB = 1024;
 
     /**
-     * The bucket function's timeout: a minute under the {@code WorkBucket} Task's {@code TimeoutSeconds}
-     * (300) in {@code expire-bucket.asl.json}, so a function that runs out of time fails as itself
+     * The bucket function's timeout: 15 s under the runner's {@code Step} Task's {@code TimeoutSeconds}
+     * (255) in {@code run-bucket.asl.json}, so a function that runs out of time fails as itself
      * ({@code Lambda.Unknown}) before the Task times out. The local runtime's injected timeouts end here.
      */
     public static final Duration BUCKET_FUNCTION_TIMEOUT = Duration.ofSeconds(240);

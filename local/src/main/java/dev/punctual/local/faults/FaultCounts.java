@@ -7,7 +7,7 @@ import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Every fault the runtime injected, by call site ({@code handler.PutItem}, {@code bucket-function.Query},
- * {@code state-machine.DeleteItem}, {@code bucket-state-machine.Invoke}, ...) and error. Each one is
+ * {@code state-machine.DeleteItem}, {@code state-machine.Invoke}, ...) and error. Each one is
  * also logged, at INFO on {@code dev.punctual.local.faults}, on one line naming the error and the call
  * site and nothing of the request (which may hold item keys): {@code punctual local} shows these lines.
  */

@@ -52,7 +52,7 @@ final class LocalStepFunctions implements AutoCloseable {
         engine = owned.own(StepFunctionsEngine.builder()
                 .interpreter(resources -> new Interpreter(timer, resources, tasks, throttles.transitions()))
                 .taskResources(List.of(new DynamoDbTaskResource(faults.dynamoDbFor("state-machine", punctualDynamoDb)),
-                        faults.lambdaTasks(new LambdaTaskResource(functions), "bucket-state-machine",
+                        faults.lambdaTasks(new LambdaTaskResource(functions), "state-machine",
                                 StreamWiring.BUCKET_FUNCTION_TIMEOUT)))
                 .timer(timer)
                 .dataDirectory(options.under("stepfunctions"))

@@ -49,7 +49,7 @@ class FaultInjectionEndToEndTest {
 
         assertThat(runtime.injectedFaults().bySite()).as("faults reached every caller").containsKeys(
                 "handler.PutItem", "handler.GetItem", "bucket-function.UpdateItem", "bucket-function.Query",
-                "bucket-function.DeleteItem", "bucket-state-machine.Invoke");
+                "bucket-function.DeleteItem", "state-machine.Invoke");
         assertThat(runtime.eventRules().dropped()).as("status changes the rule gave up on").isZero();
     }
 

@@ -42,7 +42,7 @@ class LocalFaultLogTest {
 
             Await.until(() -> "fault lines from the handler and the bucket state machine in:\n" + local.output(),
                     Duration.ofSeconds(120), () -> local.output().contains("Injected fault InternalServerError at handler.")
-                            && local.output().contains("Injected fault Lambda.ServiceException at bucket-state-machine.Invoke"));
+                            && local.output().contains("Injected fault Lambda.ServiceException at state-machine.Invoke"));
 
             assertThat(local.output().lines().filter(line -> line.contains("Injected fault ")))
                     .allSatisfy(line -> assertThat(line).matches(".*Injected fault [A-Za-z.]+ at [a-z-]+\\.[A-Za-z]+$"));

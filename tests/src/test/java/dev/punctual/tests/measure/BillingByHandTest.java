@@ -76,7 +76,7 @@ class BillingByHandTest {
         });
         // From here on only the runner works: the stream's REMOVE records are not read meanwhile.
         runtime.streamPoller().setEnabled(false);
-        runtime.lambdaFaults().failNextAt("bucket-state-machine.Invoke", 1, "Lambda.ServiceException");
+        runtime.lambdaFaults().failNextAt("state-machine.Invoke", 1, "Lambda.ServiceException");
         CostMeter.Snapshot indexed = runtime.costs();
 
         // Each instant is reached exactly, and what falls due there is done before time moves on.
