@@ -205,9 +205,14 @@ class BackfillEndToEndTest {
         assertThat(first.path(BackfillWorkflow.SCHEDULED).asLong()).isEqualTo(40);
         assertThat(first.path(BackfillWorkflow.DELETED_NOW).asLong()).isEqualTo(1);
         assertThat(executionNames(runtime.stateMachineArn())).as("no per-item execution").isEmpty();
-        assertThat(buckets).as("one bucket per group of 40 items: two minutes, one hour").hasSize(3)
+        // Segments scan in parallel, so a minute's items can reach it out of order: one found after the
+        // minute was planned for a later second goes to the minute's early part (<minute>-e), never to a
+        // bucket of its own.
+        Set<String> wholeBuckets = buckets.stream().map(name -> name.replaceFirst("-e$", "")).collect(Collectors.toSet());
+        assertThat(wholeBuckets).as("one bucket per group of 40 items: two minutes, one hour").hasSize(3)
                 .filteredOn(name -> name.contains("-minute-")).hasSize(2);
-        assertThat(buckets).anyMatch(name -> name.contains("-hour-"));
+        assertThat(wholeBuckets).anyMatch(name -> name.contains("-hour-"));
+        assertThat(buckets).filteredOn(name -> name.endsWith("-e")).allMatch(name -> name.contains("-minute-"));
         assertThat(index.stream().mapToInt(chunk -> chunk.get(ScheduleIndexTable.ENTRIES).l().size()).sum())
                 .as("each item indexed once").isEqualTo(40);
         awaitMovingTime("the past-TTL item deleted at once", () -> !ids(table).contains("past"));
