@@ -25,6 +25,7 @@ import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedExce
 import software.amazon.awssdk.services.dynamodb.model.GetItemResponse;
 import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
 import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
+import software.amazon.awssdk.services.dynamodb.model.ReturnValue;
 
 /**
  * {@link ScheduleIndex} on a DynamoDB table laid out as {@link ScheduleIndexTable} describes. Entry
@@ -157,12 +158,29 @@ public final class DynamoDbScheduleIndex implements ScheduleIndex {
                 .projectionExpression("#t, #n")
                 .expressionAttributeNames(Map.of("#t", ScheduleIndexTable.THROUGH, "#n", ScheduleIndexTable.NEXT))
                 .key(markKey(minute, part)));
-        if (!seal.hasItem() || !seal.item().containsKey(ScheduleIndexTable.THROUGH)) {
+        return seal.hasItem() ? markOf(seal.item()) : RunnerMark.NOT_STARTED;
+    }
+
+    /** The mark a mark's item holds. */
+    private static RunnerMark markOf(Map<String, AttributeValue> item) {
+        if (!item.containsKey(ScheduleIndexTable.THROUGH)) {
             return RunnerMark.NOT_STARTED;
         }
-        AttributeValue next = seal.item().get(ScheduleIndexTable.NEXT);
-        return new RunnerMark(true, Long.parseLong(seal.item().get(ScheduleIndexTable.THROUGH).n()),
+        AttributeValue next = item.get(ScheduleIndexTable.NEXT);
+        return new RunnerMark(true, Long.parseLong(item.get(ScheduleIndexTable.THROUGH).n()),
                 next == null ? Long.MIN_VALUE : Long.parseLong(next.n()));
+    }
+
+    @Override
+    public RunnerMark begin(Bucket minute, MinutePart part) {
+        // Unconditional, so it always answers the item: one write unit, as the conditional raise it replaces
+        // (a failed condition is billed too); returning the new item costs nothing more.
+        return markOf(dynamoDb.updateItem(r -> r.tableName(indexTable).key(markKey(minute, part))
+                .updateExpression("SET #t = if_not_exists(#t, :v), #x = if_not_exists(#x, :x)")
+                .expressionAttributeNames(Map.of("#t", ScheduleIndexTable.THROUGH, "#x", ScheduleIndexTable.EXPIRES_AT))
+                .expressionAttributeValues(Map.of(":v", AttributeValue.fromN(Long.toString(minute.start() - 1)),
+                        ":x", AttributeValue.fromN(Long.toString(minute.end() + ScheduleIndexTable.RETENTION.toSeconds()))))
+                .returnValues(ReturnValue.ALL_NEW)).attributes());
     }
 
     @Override

@@ -37,6 +37,10 @@ import java.util.concurrent.ThreadLocalRandom;
  *       less, or lets the runner wait until a second before it. So an entry written for a second the
  *       runner has passed, or skipped as empty, is never the runner's: the stream handler reads the mark
  *       and deletes such an item itself, or hands it to a one-second bucket ({@link BucketScheduler}).</li>
+ *   <li>A runner run again (its execution retries it, a generation replaces its execution, Express ran it
+ *       twice) goes on from its part's mark: every due second before it was deleted before the mark passed
+ *       it, so it prepares the mark's own second again (read again, its deletes repeated) and goes on from
+ *       there, and each try of a runner cut short gets further than the last.</li>
  *   <li>A one-second bucket (a fallback the handler starts for such an item) is prepared, with its own
  *       seal, and deleted in the same two steps.</li>
  *   <li>A bucket woken early by the one-year cap on executions starts its successor.</li>
@@ -165,7 +169,14 @@ public final class BucketWorker {
             case MINUTE -> {
                 // Begun: from now on every entry of the part is found by a read that follows a mark. The
                 // seconds before its first are never this runner's (its early part's, or the handler's).
-                index.advanceThrough(bucket, input.part(), bucket.start() - 1);
+                RunnerMark mark = index.begin(bucket, input.part());
+                if (mark.through() >= input.from() && mark.through() < input.until()) {
+                    // A runner of this part got this far before (this runner's earlier try, the generation
+                    // this one replaces, a duplicate): it deleted every due second before its mark, and
+                    // sealed and read the mark's own second, perhaps without deleting it. Go on from there
+                    // rather than walk the part again, which a runner cut short again and again never ends.
+                    yield toward(input, mark.through(), RunnerState.Counts.NONE);
+                }
                 yield after(input, input.from() - 1, RunnerState.Counts.NONE);
             }
             case HOUR -> {

@@ -38,6 +38,14 @@ public interface ScheduleIndex {
     RunnerMark runnerMark(Bucket minute, MinutePart part);
 
     /**
+     * Begins a runner of {@code part} of {@code minute}: sets its mark's {@code through} to the second
+     * before the minute unless a runner of the part has begun already, and answers the mark as it stands
+     * then, in one write. A runner run again (its execution's retry, a later generation, a duplicate)
+     * learns from it how far the part has got ({@link BucketWorker#step}).
+     */
+    RunnerMark begin(Bucket minute, MinutePart part);
+
+    /**
      * Seals every second of {@code part} of {@code minute} up to {@code second}: raises its mark's
      * {@code through} to it, leaving a higher one as it is (a write that lowered it would reopen what a
      * handler has relied on).

@@ -76,6 +76,27 @@ class DynamoDbScheduleIndexTest {
     }
 
     @Test
+    void begin_setsTheMarkToTheSecondBeforeTheMinuteOnlyIfNoRunnerBegan_andAnswersTheMarkAsItStands() {
+        assertThat(index.begin(BUCKET, MinutePart.MAIN)).as("the first runner begins it")
+                .isEqualTo(new RunnerMark(true, MINUTE - 1, Long.MIN_VALUE));
+        index.recordNext(BUCKET, MinutePart.MAIN, MINUTE + 10);
+        index.advanceThrough(BUCKET, MinutePart.MAIN, MINUTE + 10);
+        index.recordNext(BUCKET, MinutePart.MAIN, MINUTE + 40);
+
+        RunnerMark again = index.begin(BUCKET, MinutePart.MAIN);
+
+        assertThat(again).as("a runner run again learns how far the part got, and lowers nothing")
+                .isEqualTo(new RunnerMark(true, MINUTE + 10, MINUTE + 40));
+        assertThat(index.runnerMark(BUCKET)).isEqualTo(again);
+        assertThat(index.begin(BUCKET, MinutePart.EARLY)).as("the early part's mark is its own")
+                .isEqualTo(new RunnerMark(true, MINUTE - 1, Long.MIN_VALUE));
+        var item = dynamoDb.client().getItem(r -> r.tableName("index").key(Map.of(
+                ScheduleIndexTable.PARTITION_KEY, software.amazon.awssdk.services.dynamodb.model.AttributeValue.fromS("seal|orders|minute|" + MINUTE),
+                ScheduleIndexTable.SORT_KEY, software.amazon.awssdk.services.dynamodb.model.AttributeValue.fromS(ScheduleIndexTable.EARLY_MARK_SORT_KEY)))).item();
+        assertThat(item.get(ScheduleIndexTable.EXPIRES_AT).n()).isEqualTo(Long.toString(MINUTE + 60 + ScheduleIndexTable.RETENTION.toSeconds()));
+    }
+
+    @Test
     void minutesEarlyPart_hasAMarkOfItsOwn_besideTheMainPartsSeal() {
         index.advanceThrough(BUCKET, MinutePart.MAIN, MINUTE + 30);
         index.recordNext(BUCKET, MinutePart.MAIN, MINUTE + 40);

@@ -158,6 +158,11 @@ class BucketSchedulerTest extends WindowedTestBase {
             }
 
             @Override
+            public RunnerMark begin(Bucket minute, MinutePart part) {
+                return index.begin(minute, part);
+            }
+
+            @Override
             public void advanceThrough(Bucket minute, MinutePart part, long second) {
                 index.advanceThrough(minute, part, second);
             }

@@ -205,6 +205,16 @@ final class WindowedFakes {
         }
 
         @Override
+        public RunnerMark begin(Bucket minute, MinutePart part) {
+            hook("begin");
+            synchronized (this) {
+                throughs.putIfAbsent(Map.entry(minute, part), minute.start() - 1);
+                return new RunnerMark(true, throughs.get(Map.entry(minute, part)),
+                        nexts.getOrDefault(Map.entry(minute, part), Long.MIN_VALUE));
+            }
+        }
+
+        @Override
         public void advanceThrough(Bucket minute, MinutePart part, long second) {
             hook("advanceThrough");
             synchronized (this) {
