@@ -138,12 +138,14 @@ public final class BucketGenerations {
                 case CLOSED -> {
                     return new Live(State.FINISHED, attempt);
                 }
-                case CONTINUED -> input = attempt.successor(clock.instant());
+                // What follows an execution that ended works the seconds it held (its input's), not those
+                // this party planned for: a minute planned for a later second would skip the ones between.
+                case CONTINUED -> input = attempt.withSecondsOf(holder.input()).successor(clock.instant());
                 case FAILED -> {
                     if (attempt.generation() >= MAX_GENERATIONS) {
                         return new Live(State.ABANDONED, attempt);
                     }
-                    input = next(attempt);
+                    input = next(attempt.withSecondsOf(holder.input()));
                 }
                 case MISSING -> throw new IllegalStateException("StartExecution said " + attempt.executionName()
                         + " exists but DescribeExecution does not find it; the record is reported for retry");

@@ -126,6 +126,35 @@ public record BucketInput(Bucket bucket, String ttlAttribute, Instant wakeAt, in
 
     private static final java.util.regex.Pattern FROM_FIELD =
             java.util.regex.Pattern.compile("\"" + BucketWorkflow.FROM + "\":([0-9]{1,18})[,}]");
+    private static final java.util.regex.Pattern UNTIL_FIELD =
+            java.util.regex.Pattern.compile("\"" + BucketWorkflow.UNTIL + "\":([0-9]{1,18})[,}]");
+
+    /**
+     * This input with the seconds of the execution input {@code inputJson} (one this class wrote for the
+     * same bucket and part, {@link #toJson}): its {@code from} and {@code until}. A party that meets an
+     * execution that ended and starts what follows it (a next generation, a one-year successor) starts
+     * it for the seconds that execution held, whatever second the party itself planned for: the items
+     * of those seconds were placed with it. This input unchanged when the text holds no seconds that
+     * make a runner of this part.
+     */
+    public BucketInput withSecondsOf(String inputJson) {
+        if (inputJson == null || wakeAtIn(inputJson).equals(Instant.MAX)) {
+            return this;
+        }
+        java.util.regex.Matcher fromField = FROM_FIELD.matcher(inputJson);
+        java.util.regex.Matcher untilField = UNTIL_FIELD.matcher(inputJson);
+        long heldFrom = fromField.find() ? Long.parseLong(fromField.group(1)) : bucket.start();
+        long heldUntil = untilField.find() ? Long.parseLong(untilField.group(1)) : bucket.end();
+        if (heldFrom == from && heldUntil == until) {
+            return this;
+        }
+        try {
+            BucketInput held = new BucketInput(bucket, ttlAttribute, wakeAt, hop, generation, heldFrom, heldUntil);
+            return held.part() == part() ? held : this;
+        } catch (IllegalArgumentException e) {
+            return this;
+        }
+    }
 
     /**
      * The {@code wakeAt} of an execution input this class wrote ({@link #toJson}); {@link Instant#MAX}

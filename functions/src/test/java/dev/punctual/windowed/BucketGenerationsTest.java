@@ -59,6 +59,21 @@ class BucketGenerationsTest extends WindowedTestBase {
     }
 
     @Test
+    void minutePlannedForALaterSecond_afterItsExecutionFailed_getsTheNextGenerationForTheSecondsTheFailedOneHeld() {
+        Bucket minute = Bucket.containing(TABLE, BucketLevel.MINUTE, T + 600);
+        BucketInput first = startedAndFailed(BucketInput.planned(minute, "ttl", NOW, minute.start() + 20));
+        // A later party (a handler whose items start at the 45th second, a cascade) plans the minute for that second.
+        BucketInput later = BucketInput.planned(minute, "ttl", NOW, minute.start() + 45);
+        assertThat(later.from()).isGreaterThan(first.from());
+
+        BucketGenerations.Live live = generations().ensure(later, ThrottleBackoff.noRetries());
+
+        assertThat(live.execution()).isEqualTo(minute.executionName() + "-g1");
+        assertThat(live.from()).as("the failed generation's seconds, whose items were placed with it").isEqualTo(first.from());
+        assertThat(executions.inputs.get(live.execution())).isEqualTo(first.nextGeneration(NOW, Duration.ZERO).toJson());
+    }
+
+    @Test
     void succeededExecution_isFinished_andNoSuccessorStarts() {
         BucketInput first = BucketInput.first(bucket, "ttl", NOW);
         executions.start(first.executionName(), first.toJson());
