@@ -96,7 +96,8 @@ public final class BucketFunction implements RequestHandler<Map<String, Object>,
     /**
      * One step of a bucket's runner: the payload is the runner's state (the bucket's input, plus where the
      * runner is after its first step); the answer is the state of the next step, or the bucket's output.
-     * One log line when the bucket is done, and one for each due second worked (never a key).
+     * One log line for each due second worked, the last included, and one when the bucket is done
+     * (never a key).
      */
     private Map<String, Object> handle(Map<String, Object> payload) {
         BucketInput input;
@@ -109,15 +110,16 @@ public final class BucketFunction implements RequestHandler<Map<String, Object>,
             throw e;
         }
         BucketWorker.Step step = worker.step(input, state);
+        if (state != null && state.phase() == RunnerState.Phase.DELETE) {
+            // The last second too, whose step answers the bucket's result: its next is the part's end.
+            LOG.info("bucket second worked",
+                    entry("table", input.bucket().table()),
+                    entry("bucket", input.executionName()),
+                    entry("second", state.target()),
+                    entry("items", (step.done() ? step.result().items() : step.next().counts().items()) - state.counts().items()),
+                    entry("next", step.done() ? input.until() : step.next().target()));
+        }
         if (!step.done()) {
-            if (state != null && state.phase() == RunnerState.Phase.DELETE) {
-                LOG.info("bucket second worked",
-                        entry("table", input.bucket().table()),
-                        entry("bucket", input.executionName()),
-                        entry("second", state.target()),
-                        entry("items", step.next().counts().items() - state.counts().items()),
-                        entry("next", step.next().target()));
-            }
             Map<String, Object> next = new LinkedHashMap<>(payload);
             next.put(BucketWorkflow.RUNNER, step.next().toPayload());
             return next;
