@@ -85,9 +85,11 @@ final class FaultFixtures {
      * @param outcome {@code Expired}, {@code Superseded}, ... from the output; null while running or when failed
      * @param deletedAt the delete task's {@code TaskSucceeded}, null if it did not succeed
      * @param taskFailures {@code TaskFailed} errors, in order
+     * @param startDate when the execution started
+     * @param stopDate when it closed, null while running
      */
     record Observed(String name, String status, String table, String itemId, long ttl, String outcome, Instant deletedAt,
-                    List<String> taskFailures, String error, String cause) {
+                    List<String> taskFailures, String error, String cause, Instant startDate, Instant stopDate) {
     }
 
     /** Every execution of {@code stateMachineArn} for {@code table}, described with its history (in parallel). */
@@ -131,7 +133,7 @@ final class FaultFixtures {
         }
         return new Observed(execution.name(), described.statusAsString(), input.path(ExpiryWorkflow.TABLE).asText(),
                 input.path(ExpiryWorkflow.KEY).path(KEY).path("S").asText(), Long.parseLong(input.path(ExpiryWorkflow.TTL).asText()),
-                outcome, deletedAt, failures, described.error(), described.cause());
+                outcome, deletedAt, failures, described.error(), described.cause(), described.startDate(), described.stopDate());
     }
 
     /** Executions per item id that deleted the item (outcome {@code Expired}). */
