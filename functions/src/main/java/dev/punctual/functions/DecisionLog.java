@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Locale;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import software.amazon.awssdk.awscore.exception.AwsServiceException;
 
 /**
  * One structured log line per stream record: {@code table}, {@code keyDigest}, {@code ttl},
@@ -21,7 +22,8 @@ import org.slf4j.LoggerFactory;
  * {@code sequenceNumber}. Never key values or image content: the key appears only as its digest.
  * A failure's exception class goes under {@code failure}: Powertools reserves {@code error} (and
  * warns "Attempted to use reserved key 'error'" on every line that uses it). Throttling gets one line
- * per batch, not one per throttled call.
+ * per batch, not one per throttled call. A failed call AWS answered logs its error code and HTTP status,
+ * not a stack trace; anything else logs its stack trace.
  */
 final class DecisionLog implements ChangeProcessor.Listener {
 
@@ -54,7 +56,14 @@ final class DecisionLog implements ChangeProcessor.Listener {
                     + error.getMessage(), fields.toArray());
             return;
         }
-        fields.add(error);
+        if (error instanceof AwsServiceException service) {
+            // A service's answer (an injected fault, a throttle past the SDK's retries, a 5xx): its code says
+            // what happened; a stack trace per record would only repeat the SDK's frames under every fault.
+            fields.add(entry("errorCode", service.awsErrorDetails() == null ? "unknown" : service.awsErrorDetails().errorCode()));
+            fields.add(entry("statusCode", service.statusCode()));
+        } else {
+            fields.add(error);
+        }
         LOG.warn("scheduling failed (a Step Functions call, or in windowed mode a DynamoDB call); the record is reported"
                 + " for retry", fields.toArray());
     }

@@ -30,6 +30,8 @@ import org.apache.logging.log4j.core.config.Property;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.awscore.exception.AwsErrorDetails;
+import software.amazon.awssdk.services.sfn.model.SfnException;
 
 /** The log lines as the shipped {@code log4j2.xml} writes them: one JSON object per record, no user data. */
 class DecisionLogTest {
@@ -150,6 +152,40 @@ class DecisionLogTest {
             assertThat(line.path("throttledCalls").asInt()).isEqualTo(4);
             assertThat(line.path("gaveUp").asInt()).isZero();
         });
+    }
+
+    @Test
+    void aFailedCallThatAwsAnswered_logsItsCodeAndStatus_notAStackTrace() throws Exception {
+        FakeExecutions executions = new FakeExecutions();
+        executions.failStarts(name -> true, (RuntimeException) SfnException.builder().statusCode(503).message("injected")
+                .awsErrorDetails(AwsErrorDetails.builder().errorCode("ServiceUnavailable").build()).build());
+        handlerWith(executions).handleRequest(EventLoader.loadDynamoDbEvent("events/mixed-batch.json"), TestLambdaContext.invocation());
+
+        List<JsonNode> failed = lines.stream().map(DecisionLogTest::parse)
+                .filter(line -> "failed".equals(line.path("outcome").asText())).toList();
+        assertThat(failed).isNotEmpty().allSatisfy(line -> {
+            assertThat(line.path("failure").asText()).isEqualTo("SfnException");
+            assertThat(line.path("errorCode").asText()).isEqualTo("ServiceUnavailable");
+            assertThat(line.path("statusCode").asInt()).isEqualTo(503);
+            assertThat(line.toString()).doesNotContain("at software.amazon").doesNotContain("stack");
+        });
+    }
+
+    @Test
+    void aFailureOfAnyOtherKind_keepsItsStackTrace() throws Exception {
+        FakeExecutions executions = new FakeExecutions();
+        executions.failStarts(name -> true, new IllegalStateException("a bug"));
+        handlerWith(executions).handleRequest(EventLoader.loadDynamoDbEvent("events/mixed-batch.json"), TestLambdaContext.invocation());
+
+        List<String> failed = lines.stream().filter(line -> "failed".equals(parse(line).path("outcome").asText())).toList();
+        assertThat(failed).isNotEmpty().allSatisfy(line -> assertThat(line).contains("IllegalStateException").contains("DecisionLogTest"));
+    }
+
+    private ExpiryStreamHandler handlerWith(FakeExecutions executions) throws Exception {
+        handler.close();
+        handler = new ExpiryStreamHandler(parts().executions(executions)
+                .clock(Clock.fixed(ExpiryStreamHandlerTest.NOW, ZoneOffset.UTC)).metrics(MetricSink.DISCARD).build());
+        return handler;
     }
 
     private ExpiryStreamHandler throttlingHandler(FakeExecutions executions) throws Exception {
