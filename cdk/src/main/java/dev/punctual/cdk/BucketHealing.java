@@ -63,7 +63,7 @@ final class BucketHealing extends Construct {
             ILogGroup bucketFunctionLogs, String tableName, Optional<ITopic> alarmTopic) {
         super(scope, id);
         LambdaFunctionProps retried = LambdaFunctionProps.builder().maxEventAge(MAX_EVENT_AGE).retryAttempts(RETRY_ATTEMPTS).build();
-        Rule rule = Rule.Builder.create(this, "UnfinishedBucketRule")
+        Rule rule = Rule.Builder.create(this, "HealingRule")
                 .description("Punctual windowed: a bucket execution ended FAILED, TIMED_OUT or ABORTED; the bucket function"
                         + " starts its next generation")
                 .eventPattern(EventPattern.builder()
