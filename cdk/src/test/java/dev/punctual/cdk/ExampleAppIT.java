@@ -61,6 +61,9 @@ class ExampleAppIT {
         template.path("Resources").forEach(resource -> types.add(resource.path("Type").asText()));
         assertThat(types).contains("AWS::Lambda::Function", "AWS::StepFunctions::StateMachine",
                 "AWS::Lambda::EventSourceMapping", "AWS::CloudWatch::Dashboard");
+        assertThat(template.path("Outputs").path("BackfillStateMachineArn").path("Description").asText())
+                .contains("aws stepfunctions start-execution");
+        assertThat(template.path("Outputs").path("BackfillProgressTableName").path("Value").isMissingNode()).isFalse();
         try (Stream<Path> staged = Files.list(app.resolve("cdk.out"))) {
             assertThat(staged.map(path -> path.getFileName().toString()))
                     .anyMatch(name -> name.startsWith("asset.") && name.endsWith(".jar"));
