@@ -65,6 +65,12 @@ class DocumentationLinksTest {
                 .as("README.md shows CI's test command `%s` on a line of its own", command).isTrue();
     }
 
+    @Test
+    void readme_staysAFrontDoor_underTwoHundredFiftyLines() throws IOException {
+        assertThat(Files.readAllLines(ROOT.resolve("README.md")))
+                .as("README.md is the front door; detail goes to a docs/ page").hasSizeLessThan(250);
+    }
+
     private static List<Path> pages() throws IOException {
         List<Path> pages = new ArrayList<>(List.of(ROOT.resolve("README.md")));
         try (Stream<Path> docs = Files.list(ROOT.resolve("docs"))) {
