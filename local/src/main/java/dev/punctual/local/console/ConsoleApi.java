@@ -9,7 +9,6 @@ import dev.punctual.local.modes.PendingWork;
 import dev.punctual.local.runtime.LocalClients;
 import dev.punctual.local.runtime.LocalRuntime;
 import dev.punctual.local.stepfunctions.executions.ExecutionDescription;
-import dev.punctual.local.stepfunctions.executions.ExecutionLog;
 import dev.punctual.local.stepfunctions.executions.ExecutionStatus;
 import dev.punctual.local.stepfunctions.executions.ExecutionSummary;
 import dev.punctual.local.stepfunctions.executions.HistoryEvent;
@@ -20,7 +19,6 @@ import dev.punctual.local.stream.DeadLetter;
 import dev.punctual.local.stream.RedriveResult;
 import dev.punctual.local.stream.StreamPollerMetrics;
 import dev.punctual.local.stream.WatchedTable;
-import dev.punctual.statemachine.BucketWorkflow;
 import dev.punctual.statemachine.ExpiryEvents;
 import dev.punctual.statemachine.ScheduleIndexTable;
 import java.io.IOException;
@@ -262,7 +260,7 @@ final class ConsoleApi implements AutoCloseable {
             }
             token = page.nextToken();
         } while (token != null);
-        runners(execution, body);
+        BucketRunners.describe(runtime.stepFunctionsEngine(), execution.name(), body);
         ObjectNode marked = body.putObject("marked");
         if (execution.status() == ExecutionStatus.RUNNING) {
             marked.put("state", current);
@@ -272,40 +270,6 @@ final class ConsoleApi implements AutoCloseable {
             marked.put("as", "failed");
         }
         return Optional.of(body);
-    }
-
-    /**
-     * A bucket execution's runners, which no API describes (Express executions keep no history): the
-     * running one, named as its bucket execution, with the state it is in and where the runner is (the
-     * due second it works next, what it has done; never a key), and the lines its runs logged (ERROR: a
-     * failed step, a failed or timed-out run), which are all that is left of a runner that ended.
-     */
-    private void runners(ExecutionDescription execution, ObjectNode body) {
-        ArrayNode running = body.putArray("runners");
-        for (StepFunctionsEngine.RunningExpress runner : runtime.stepFunctionsEngine().runningExpressExecutions()) {
-            if (!runner.name().equals(execution.name())) {
-                continue;
-            }
-            ObjectNode row = running.addObject();
-            row.put("executionArn", runner.executionArn());
-            row.put("startDate", runner.startDate().toEpochMilli());
-            row.put("state", runner.state());
-            JsonNode state = parse(runner.stateInput()).path(BucketWorkflow.RUNNER);
-            if (state.isObject()) {
-                ObjectNode where = ((ObjectNode) state).deepCopy();
-                JsonNode entries = where.remove(BucketWorkflow.RUNNER_ENTRIES);
-                where.put("entriesCarried", entries == null ? 0 : entries.size());
-                row.set("runner", where);
-            }
-        }
-        ArrayNode log = body.putArray("runnerLog");
-        String suffix = ":" + execution.name() + ":";
-        for (ExecutionLog.Line line : runtime.stepFunctionsEngine().executionLog().latest()) {
-            JsonNode event = parse(line.json());
-            if (event.path("execution_arn").asText("").contains(suffix)) {
-                log.add(event);
-            }
-        }
     }
 
     /** {@code /api/dead-letters}: every dead-lettered batch, newest first. */
