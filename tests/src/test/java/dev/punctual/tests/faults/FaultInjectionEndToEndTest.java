@@ -45,11 +45,14 @@ class FaultInjectionEndToEndTest {
         runtime.dynamoDbFaults().failFraction(FRACTION, "InternalServerError", 22);
         runtime.lambdaFaults().failFraction(FRACTION, "Lambda.Unknown", 23);
 
-        expireUnderFaults(timer, "fault-w");
+        expireUnderFaults(timer, "fault-w", ITEMS);
 
+        // Every caller, and each of the bucket function's calls (hundreds of each). The handler's mark reads are
+        // one per minute per batch, a few dozen in all, so at 5 % one run in three injects none there: the
+        // handler counts as reached through either of its calls; a failed mark read has a test of its own.
         assertThat(runtime.injectedFaults().bySite()).as("faults reached every caller").containsKeys(
-                "handler.PutItem", "handler.GetItem", "bucket-function.UpdateItem", "bucket-function.Query",
-                "bucket-function.DeleteItem", "state-machine.Invoke");
+                "bucket-function.UpdateItem", "bucket-function.Query", "bucket-function.DeleteItem", "state-machine.Invoke");
+        assertThat(runtime.injectedFaults().bySite().keySet()).as("faults reached the handler").anyMatch(site -> site.startsWith("handler."));
         assertThat(runtime.eventRules().dropped()).as("status changes the rule gave up on").isZero();
     }
 
@@ -61,27 +64,39 @@ class FaultInjectionEndToEndTest {
         runtime = LocalRuntime.start(LocalRuntime.Options.onFreePorts().withCancelStale(false).withTimer(timer));
         runtime.dynamoDbFaults().failFraction(FRACTION, "ProvisionedThroughputExceededException", 24);
 
-        expireUnderFaults(timer, "fault-p");
+        expireUnderFaults(timer, "fault-p", ITEMS);
 
         assertThat(runtime.injectedFaults().bySite()).containsKey("state-machine.DeleteItem");
     }
 
-    /** Writes the items, moves time past their TTLs until they are gone, and checks every one. */
-    private void expireUnderFaults(ManualTimer timer, String prefix) {
+    @Test
+    void windowed_aFailedReadOfTheRunnersMark_retriesTheRecord_andEveryItemStillExpiresOnce() {
+        ManualTimer timer = ManualTimer.startingAt(Instant.now());
+        runtime = LocalRuntime.start(LocalRuntime.Options.onFreePorts().withMode(ExpiryMode.WINDOWED).withTimer(timer));
+        runtime.dynamoDbFaults().failNextAt("handler.GetItem", 2, "InternalServerError");
+
+        expireUnderFaults(timer, "fault-m", 30);
+
+        assertThat(runtime.injectedFaults().bySite()).as("the handler's mark reads failed")
+                .containsOnlyKeys("handler.GetItem");
+    }
+
+    /** Writes {@code items} items, moves time past their TTLs until they are gone, and checks every one. */
+    private void expireUnderFaults(ManualTimer timer, String prefix, int items) {
         ManualTimeRun run = new ManualTimeRun(runtime, timer);
         ExpiryTable table = ExpiryTable.create(runtime, prefix);
         runtime.deletions().track(table.name());
         long first = run.now().getEpochSecond() + FIRST_TTL;
         Map<String, Long> ttls = new LinkedHashMap<>();
-        for (int i = 0; i < ITEMS; i++) {
-            ttls.put("item-" + i, first + i * SPREAD / ITEMS);
+        for (int i = 0; i < items; i++) {
+            ttls.put("item-" + i, first + i * SPREAD / items);
         }
         ExpiryTable.batchWrite(runtime.dynamoDb(), table.name(), ttls);
 
-        run.awaitHandled(table, ITEMS, Duration.ofMinutes(3));
+        run.awaitHandled(table, items, Duration.ofMinutes(3));
         run.awaitMovingTime(() -> "every item deleted; deleted so far " + runtime.deletions().count(table.name()) + " at "
                         + run.now(), Duration.ofSeconds(1), Duration.ofMinutes(5),
-                () -> runtime.deletions().count(table.name()) == ITEMS);
+                () -> runtime.deletions().count(table.name()) == items);
         assertThat(ManualTimeRun.left(table, ttls)).as("items left").isEmpty();
         // Retries of invocations that timed out after their deletes come minutes later: let them run, so
         // a second delete of any item would show in the stream.
@@ -93,6 +108,6 @@ class FaultInjectionEndToEndTest {
         run.assertNoneEarly(table, ttls);
         run.assertOneRemoveEach(table, ttls.keySet());
         assertThat(runtime.deadLetters().list()).as("dead-lettered batches").isEmpty();
-        assertThat(runtime.injectedFaults().total()).as("faults injected").isGreaterThan(ITEMS / 100);
+        assertThat(runtime.injectedFaults().total()).as("faults injected").isGreaterThan(items / 100);
     }
 }
