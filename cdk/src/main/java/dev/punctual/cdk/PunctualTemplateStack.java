@@ -3,6 +3,7 @@ package dev.punctual.cdk;
 import dev.punctual.statemachine.ExpiryMode;
 import dev.punctual.statemachine.PunctualVersion;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
@@ -111,7 +112,9 @@ public final class PunctualTemplateStack extends Stack {
         // cfn-lint checks each Task's Resource against ^arn:aws: before DefinitionSubstitutions apply, so the
         // definition's partition-agnostic arn:${Partition}:states:::... reads as an error (E3601). The build
         // lints the definition apart, with the partition substituted (PackagedTemplateIT).
-        for (IConstruct machine : List.of(expiry.stateMachine(), expiry.backfill().stateMachine())) {
+        List<IConstruct> machines = new ArrayList<>(List.of(expiry.stateMachine(), expiry.backfill().stateMachine()));
+        expiry.bucketRunner().ifPresent(machines::add);
+        for (IConstruct machine : machines) {
             ((CfnResource) machine.getNode().getDefaultChild()).addMetadata("cfn-lint",
                     Map.of("config", Map.of("ignore_checks", List.of(CFN_LINT_DEFINITION_CHECK))));
         }

@@ -103,7 +103,7 @@ class PackagedTemplateIT {
         Path copy = unzipped.resolve("definitions.template.json");
         TemplateJson.JSON.writeValue(copy.toFile(), substituted);
 
-        assertThat(machines).as("each mode's expiry machine and its backfill machine").isEqualTo(4);
+        assertThat(machines).as("each mode's expiry machine and its backfill machine, and windowed mode's runner").isEqualTo(5);
         assertThat(cfnLint(copy)).as("cfn-lint findings").allMatch(
                 finding -> EXPECTED_WARNINGS.containsKey(finding.at("/Rule/Id").asText()));
     }
