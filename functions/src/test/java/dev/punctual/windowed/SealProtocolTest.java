@@ -230,17 +230,7 @@ class SealProtocolTest extends WindowedTestBase {
         long due = M + 20;
         BucketInput runner = plannedRunner();
         Runnable run = () -> work(runner);
-        switch (point) {
-            case BEFORE_WRITE -> index.beforeNext("putChunk", run);
-            case AFTER_WRITE_BEFORE_START -> executions.beforeNextStart(run);
-            case AFTER_START_BEFORE_MARK_READ -> index.beforeNext("runnerMark", run);
-            case AFTER_MARK_READ -> { }
-        }
-
-        handle(due);
-        if (point == Point.AFTER_MARK_READ) {
-            run.run();
-        }
+        handleAt(point, due, run);
         runOneSecondFallbacks();
 
         assertDeletedOnceOnTime(KEY, due);
@@ -379,17 +369,7 @@ class SealProtocolTest extends WindowedTestBase {
         BucketInput early = earlyPartFor(main);
         clock.set(early.wakeAt());
         Runnable run = () -> work(early);
-        switch (point) {
-            case BEFORE_WRITE -> index.beforeNext("putChunk", run);
-            case AFTER_WRITE_BEFORE_START -> executions.beforeNextStart(run);
-            case AFTER_START_BEFORE_MARK_READ -> index.beforeNext("runnerMark", run);
-            case AFTER_MARK_READ -> { }
-        }
-
-        handle(due);
-        if (point == Point.AFTER_MARK_READ) {
-            run.run();
-        }
+        handleAt(point, due, run);
         work(main);
         runOneSecondFallbacks();
 
@@ -481,17 +461,9 @@ class SealProtocolTest extends WindowedTestBase {
                 runExecution(successor);
             }
         };
-        switch (point) {
-            case BEFORE_WRITE -> index.beforeNext("putChunk", notice);
-            case AFTER_WRITE_BEFORE_START -> executions.beforeNextStart(notice);
-            case AFTER_START_BEFORE_MARK_READ -> index.beforeNext("runnerMark", notice);
-            case AFTER_MARK_READ -> { }
-        }
-
-        BucketScheduler.Placement placement = handle(due);
+        BucketScheduler.Placement placement = handleAt(point, due, notice);
         if (point == Point.AFTER_MARK_READ) {
             assertThat(placement.execution()).as("the handler started the successor itself").isEqualTo(successor.executionName());
-            notice.run();
         }
         if (executions.running(successor.executionName())) {
             runExecution(successor);
@@ -609,6 +581,21 @@ class SealProtocolTest extends WindowedTestBase {
     }
 
     /** The handler's batch for the late item due at {@code due}: the item is written to the table first. */
+    /** The handler handles an item due at {@code due}, with {@code other} run at {@code point} of it. */
+    private BucketScheduler.Placement handleAt(Point point, long due, Runnable other) {
+        switch (point) {
+            case BEFORE_WRITE -> index.beforeNext("putChunk", other);
+            case AFTER_WRITE_BEFORE_START -> executions.beforeNextStart(other);
+            case AFTER_START_BEFORE_MARK_READ -> index.beforeNext("runnerMark", other);
+            case AFTER_MARK_READ -> { }
+        }
+        BucketScheduler.Placement placement = handle(due);
+        if (point == Point.AFTER_MARK_READ) {
+            other.run();
+        }
+        return placement;
+    }
+
     private BucketScheduler.Placement handle(long due) {
         handledAt = clock.instant();
         table.put(KEY, Long.toString(due));
