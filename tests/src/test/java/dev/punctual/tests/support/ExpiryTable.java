@@ -60,11 +60,19 @@ public final class ExpiryTable {
                 .billingMode(BillingMode.PAY_PER_REQUEST)
                 .streamSpecification(s -> s.streamEnabled(true).streamViewType(StreamViewType.NEW_AND_OLD_IMAGES)));
         dynamoDb.updateTimeToLive(r -> r.tableName(name).timeToLiveSpecification(t -> t.enabled(true).attributeName(TTL)));
+        return existing(runtime, name);
+    }
+
+    /**
+     * The table {@code name}, already made the way Punctual expects, once the poller watches it: after a
+     * restart of the runtime on the same data directory, say.
+     */
+    public static ExpiryTable existing(LocalRuntime runtime, String name) {
         WatchedTable watched = Await.value("the stream poller to watch " + name, WATCH_TIMEOUT, () -> {
             runtime.streamPoller().discoverTables();
             return runtime.streamPoller().watchedTables().stream().filter(t -> t.tableName().equals(name)).findFirst();
         });
-        return new ExpiryTable(dynamoDb, name, watched);
+        return new ExpiryTable(runtime.dynamoDb(), name, watched);
     }
 
     public String name() {
