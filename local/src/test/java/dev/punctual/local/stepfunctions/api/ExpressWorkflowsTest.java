@@ -131,6 +131,9 @@ class ExpressWorkflowsTest {
 
         assertThat(first).startsWith("arn:aws:states:us-east-1:123456789012:express:runner:same:").isNotEqualTo(second);
         eventually(() -> engine.runningExpressExecutions().size() == 2);
+        // Each run's five-minute limit and its Wait are on the timer before time moves (a Wait entered after
+        // the move would count its 10 s from there).
+        eventually(() -> timer.pending() == 4);
         assertThat(engine.openExecutions()).as("outside the open-execution quota").isZero();
         assertThatThrownBy(() -> sfn.describeExecution(b -> b.executionArn(first))).isInstanceOf(InvalidArnException.class)
                 .hasMessageContaining("not supported by EXPRESS");
@@ -199,8 +202,10 @@ class ExpressWorkflowsTest {
 
         String waiting = sfn.startExecution(b -> b.stateMachineArn(parent).name("p-1")
                 .input("{\"child\":\"" + child + "\"}")).executionArn();
-        eventually(() -> engine.runningExpressExecutions().size() == 1);
-        assertThat(engine.runningExpressExecutions().get(0).name()).isEqualTo("p-1");
+        // The child runs on the engine's threads: time may move once its Wait is on the timer, not before
+        // (a Wait entered after the move would count its 30 s from there).
+        eventually(() -> START.plusSeconds(30).equals(timer.nextWakeUp()));
+        assertThat(engine.runningExpressExecutions()).singleElement().satisfies(run -> assertThat(run.name()).isEqualTo("p-1"));
         timer.advance(Duration.ofSeconds(29));
         assertThat(sfn.describeExecution(b -> b.executionArn(waiting)).status()).isEqualTo(ExecutionStatus.RUNNING);
         timer.advance(Duration.ofSeconds(1));
