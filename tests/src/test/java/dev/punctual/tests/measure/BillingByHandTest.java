@@ -82,8 +82,11 @@ class BillingByHandTest {
         // Each instant is reached exactly, and what falls due there is done before time moves on.
         timer.advanceTo(wake);
         await("the runner's first step failed", () -> !runtime.stepFunctionsEngine().executionLog().latest().isEmpty());
-        timer.advanceTo(wake.plusSeconds(1));
-        await("the runner begun (its retry, within a second, full jitter, ran)", () -> mark(bucket).started() && waiting());
+        // The retry is put on the timer a second or less (full jitter) after the engine handles the failure,
+        // which may be a moment after the failure's log line: moving straight to wake + 1 s could leave it behind
+        // the clock for good. Time moves on in small steps until the retry has run, never past wake + 2 s.
+        awaitInSmallSteps("the runner begun (its retry, within a second, full jitter, ran)", wake.plusSeconds(2),
+                () -> mark(bucket).started() && waiting());
         timer.advanceTo(Instant.ofEpochSecond(due - 1));
         await("the first second prepared", () -> mark(bucket).through() == due && waiting());
         timer.advanceTo(Instant.ofEpochSecond(due));
@@ -151,6 +154,15 @@ class BillingByHandTest {
         Await.until(() -> what + "; at " + timer.clock().instant() + ", runners " + runtime.stepFunctionsEngine().runningExpressExecutions(),
                 Duration.ofSeconds(20), () -> {
             timer.runDue();
+            return condition.getAsBoolean();
+        });
+    }
+
+    /** Waits for {@code condition}, moving time 10 ms at each check and never past {@code cap}. */
+    private void awaitInSmallSteps(String what, Instant cap, BooleanSupplier condition) {
+        Await.until(() -> what + "; at " + timer.clock().instant(), Duration.ofSeconds(20), () -> {
+            Instant next = timer.clock().instant().plusMillis(10);
+            timer.advanceTo(next.isAfter(cap) ? cap : next);
             return condition.getAsBoolean();
         });
     }
