@@ -4,10 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.punctual.local.console.ConsoleServer;
 import dev.punctual.local.runtime.LocalRuntime;
+import dev.punctual.testing.Await;
 import dev.punctual.tests.support.ExpiryTable;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
@@ -18,6 +20,7 @@ import org.openqa.selenium.NoAlertPresentException;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.support.ui.WebDriverWait;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
  * The local console in headless Chromium, on a runtime of its own: items written with the SDK appear
@@ -43,6 +46,7 @@ class ConsoleBrowserTest {
         runtime = started.runtime();
         console = started.console();
         table = ExpiryTable.create(runtime, "console");
+        runtime.deletions().track(table.name());
     }
 
     @AfterAll
@@ -56,26 +60,34 @@ class ConsoleBrowserTest {
     @Test
     void item_appearsOnPendingCountingDown_thenOnExpiredWithItsLag_andItsEvent_andOnTheChart() {
         long ttl = Instant.now().getEpochSecond() + 8;
+        long beforeWrite = System.currentTimeMillis();
         table.putWithTtl("soon", ttl);
-        Instant written = Instant.now();
         WebDriver driver = browser.driver();
         driver.get(url("pending"));
-        Row row = waitFor(Duration.ofSeconds(2), () -> rowWithKey("tr.pending-row", "soon"));
-        assertThat(Duration.between(written, Instant.now())).isLessThan(Duration.ofMillis(2_500));
+        // How soon an item shows is the stream's scheduling latency, which the benchmarks measure; here, that
+        // it shows, counting down to its TTL on the runtime's clock.
+        Row row = waitFor(Duration.ofSeconds(10), () -> rowWithKey("tr.pending-row", "soon"));
         String countdown = row.cell("countdown");
         Matcher left = SECONDS_LEFT.matcher(countdown);
         assertThat(left.matches()).as("countdown '%s'", countdown).isTrue();
-        double expected = (ttl * 1000.0 - System.currentTimeMillis()) / 1000.0;
-        assertThat(Double.parseDouble(left.group(1))).isCloseTo(expected, org.assertj.core.data.Offset.offset(1.2));
+        // The page redraws the countdown every 100 ms (later on a busy machine), from its own clock: what it
+        // shows is no less than the time left when it was read (less a tenth for the rounding), and no more
+        // than the time left when the item was written.
+        long shownMillis = Math.round(Double.parseDouble(left.group(1)) * 1000);
+        assertThat(shownMillis).as("countdown %s, read at the page's %d", countdown, row.pageNow())
+                .isGreaterThanOrEqualTo(ttl * 1000 - row.pageNow() - 100)
+                .isLessThanOrEqualTo(ttl * 1000 - beforeWrite);
         assertThat(row.text()).contains(table.name(), String.valueOf(ttl));
         browser.screenshot("pending");
 
         driver.get(url("expired"));
         Row expired = waitFor(Duration.ofSeconds(15), () -> rowWithKey("tr.expired-row", "soon"));
         assertThat(expired.cell("outcome")).isEqualTo("Expired");
-        String lag = expired.cell("lag");
-        assertThat(lag).matches("\\d+ ms");
-        assertThat(Long.parseLong(lag.replace(" ms", ""))).isBetween(0L, 2_000L);
+        // The lag shown is the runtime's own: its delete's instant less the TTL, never negative.
+        long deletedAt = Await.value("the delete in the runtime's ledger", Duration.ofSeconds(5), () -> runtime.deletions()
+                .deletedAt(table.name(), Map.of(ExpiryTable.KEY, AttributeValue.fromS("soon")))).toEpochMilli();
+        assertThat(deletedAt).as("never early").isGreaterThanOrEqualTo(ttl * 1000);
+        assertThat(expired.cell("lag")).isEqualTo((deletedAt - ttl * 1000) + " ms");
         browser.screenshot("expired");
 
         driver.get(url("events"));
@@ -87,12 +99,12 @@ class ConsoleBrowserTest {
         browser.screenshot("events");
 
         driver.get(url(""));
-        waitFor(Duration.ofSeconds(5), () -> {
-            List<WebElement> chart = driver.findElements(By.cssSelector("#chart canvas"));
-            String points = driver.findElement(By.id("chart")).getAttribute("data-points");
-            return !chart.isEmpty() && Integer.parseInt(points) >= 1 ? chart.get(0) : null;
-        });
-        assertThat(driver.findElement(By.cssSelector("[data-counter='early (must stay 0)'] .value")).getText()).isEqualTo("0");
+        // The chart is redrawn every few seconds: its element and its point count are read in one script.
+        waitFor(Duration.ofSeconds(5), () -> ((org.openqa.selenium.JavascriptExecutor) driver).executeScript("""
+                const chart = document.getElementById('chart');
+                return chart && chart.querySelector('canvas') && Number(chart.dataset.points) >= 1 ? true : null;
+                """));
+        assertThat(texts("[data-counter='early (must stay 0)'] .value")).containsExactly("0");
         browser.screenshot("overview");
     }
 
@@ -197,7 +209,8 @@ class ConsoleBrowserTest {
      * The row whose key cell names {@code key}: each cell's text by its class, the whole row's text and
      * its first link, read in one script inside the page. The pages redraw every few seconds; reading a
      * row element by element takes a WebDriver round trip per cell, and on a busy machine a redraw comes
-     * between them often enough that the rows were stale on every try.
+     * between them often enough that the rows were stale on every try. The page's own clock ({@code now()},
+     * the runtime's time) comes with it, for what depends on when it was read.
      */
     @SuppressWarnings("unchecked")
     private static Row rowWithKey(String rows, String key) {
@@ -210,7 +223,7 @@ class ConsoleBrowserTest {
                     for (const name of cell.classList) cells[name] = cell.innerText;
                   }
                   const link = row.querySelector('a');
-                  return {cells: cells, text: row.innerText, link: link ? link.href : null};
+                  return {cells: cells, text: row.innerText, link: link ? link.href : null, now: now()};
                 }
                 return null;
                 """, rows, key);
@@ -220,10 +233,11 @@ class ConsoleBrowserTest {
         java.util.Map<String, Object> row = (java.util.Map<String, Object>) found;
         java.util.Map<String, String> cells = new java.util.HashMap<>();
         ((java.util.Map<String, Object>) row.get("cells")).forEach((name, text) -> cells.put(name, String.valueOf(text)));
-        return new Row(cells, (String) row.get("text"), (String) row.get("link"));
+        return new Row(cells, (String) row.get("text"), (String) row.get("link"), ((Number) row.get("now")).longValue());
     }
 
-    private record Row(java.util.Map<String, String> cells, String text, String link) {
+    /** A row as the page showed it, and the page's clock (the runtime's, in epoch milliseconds) when it was read. */
+    private record Row(java.util.Map<String, String> cells, String text, String link, long pageNow) {
 
         String cell(String name) {
             return cells.get(name);
