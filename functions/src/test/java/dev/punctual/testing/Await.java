@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
 import java.util.function.BooleanSupplier;
+import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
 /**
@@ -47,6 +48,29 @@ public final class Await {
             }
             if (System.nanoTime() - deadline > 0) {
                 throw new AssertionError("timed out after " + timeout.toMillis() + " ms waiting for " + description.get());
+            }
+            pause(POLL);
+        }
+    }
+
+    /**
+     * Waits until {@code remaining} reaches zero, for as long as it keeps falling: fails only when it has not
+     * fallen for {@code stall}. For work whose pace is the machine's (a backlog of deletes on a loaded box),
+     * where a bound on the whole wait would fail a slow run that is still making progress.
+     */
+    public static void whileProgressing(String description, Duration stall, LongSupplier remaining) {
+        long least = Long.MAX_VALUE;
+        long lastProgress = System.nanoTime();
+        while (true) {
+            long now = remaining.getAsLong();
+            if (now <= 0) {
+                return;
+            }
+            if (now < least) {
+                least = now;
+                lastProgress = System.nanoTime();
+            } else if (System.nanoTime() - lastProgress > stall.toNanos()) {
+                throw new AssertionError(description + ": stuck at " + now + " remaining for " + stall.toMillis() + " ms");
             }
             pause(POLL);
         }

@@ -23,6 +23,8 @@ final class PunctualProcess implements AutoCloseable {
     private static final Pattern DYNAMODB = Pattern.compile("^DynamoDB Local\\s+(http://\\S+)");
     private static final Pattern STEP_FUNCTIONS = Pattern.compile("^Step Functions API\\s+(http://\\S+)");
     private static final String READY = "Punctual local runtime ready.";
+    /** How long a start may take to say it is ready (or to end) before the test gives up on it: a hang guard. */
+    private static final Duration HANG_GUARD = Duration.ofMinutes(5);
 
     private final Process process;
     private final URI dynamoDb;
@@ -56,7 +58,9 @@ final class PunctualProcess implements AutoCloseable {
         reader.setDaemon(true);
         reader.start();
         try {
-            URI[] endpoints = ready.get(60, TimeUnit.SECONDS);
+            // Ready, or ended: whichever comes first. A loaded machine can take a minute and more to start the JVM
+            // and replay a journal; the bound only keeps a hung process from hanging the build.
+            URI[] endpoints = ready.get(HANG_GUARD.toSeconds(), TimeUnit.SECONDS);
             return new PunctualProcess(process, endpoints[0], endpoints[1], output);
         } catch (Exception e) {
             process.destroyForcibly();

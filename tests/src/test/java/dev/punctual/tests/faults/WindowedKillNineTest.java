@@ -4,11 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.punctual.local.dynamodb.LocalDynamoDbClients;
 import dev.punctual.local.runtime.LocalClients;
+import dev.punctual.tests.support.TableStream;
 import java.nio.file.Path;
-import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -17,8 +15,6 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
-import software.amazon.awssdk.services.dynamodb.model.Record;
-import software.amazon.awssdk.services.dynamodb.model.ShardIteratorType;
 import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
 
 /**
@@ -47,16 +43,11 @@ class WindowedKillNineTest {
         DynamoDbClient firstClient = LocalClients.dynamoDb(first.dynamoDbEndpoint());
         current.set(firstClient);
         FaultFixtures.createTable(firstClient, TABLE, true);
-        long now = Instant.now().getEpochSecond();
-        Map<String, Long> firstWave = KillNineRecoveryTest.wave("a-", 600, now + 20, 8);
-        Map<String, Long> secondWave = KillNineRecoveryTest.wave("b-", 200, now + 21, 7);
-        ttls.putAll(firstWave);
-        ttls.putAll(secondWave);
-        KillNineRecoveryTest.write(firstClient, TABLE, firstWave, writtenAt);
+        KillNineRecoveryTest.write(firstClient, TABLE, "a-", 600, 8, ttls, writtenAt);
         Thread reads = new Thread(() -> KillNineRecoveryTest.watchForEarlyDeletes(current, TABLE, ttls, writtenAt, early, watching),
                 "early-delete-watch");
         reads.start();
-        KillNineRecoveryTest.write(firstClient, TABLE, secondWave, writtenAt);
+        KillNineRecoveryTest.write(firstClient, TABLE, "b-", 200, 7, ttls, writtenAt);
         first.kill();
         firstClient.close();
         KillNineRecoveryTest.log(t0, "killed");
@@ -72,33 +63,13 @@ class WindowedKillNineTest {
             watching.set(false);
             reads.join();
 
-            Map<String, Integer> removes = removesById(secondClient, streams);
+            Map<String, Integer> removes = TableStream.removesByKey(streams,
+                    secondClient.describeTable(r -> r.tableName(TABLE)).table().latestStreamArn(), FaultFixtures.KEY);
             assertThat(removes.keySet()).as("every item of both waves was deleted").containsExactlyInAnyOrderElementsOf(ttls.keySet());
             assertThat(removes.values()).as("no item deleted twice").allSatisfy(count -> assertThat(count).isEqualTo(1));
             assertThat(early).as("items missing from a table read that ended before their TTL").isEmpty();
         } finally {
             watching.set(false);
         }
-    }
-
-    /** REMOVE records per item id in the table's stream, which survived the crash with the database. */
-    private static Map<String, Integer> removesById(DynamoDbClient dynamoDb, DynamoDbStreamsClient streams) {
-        String streamArn = dynamoDb.describeTable(r -> r.tableName(TABLE)).table().latestStreamArn();
-        Map<String, Integer> removes = new HashMap<>();
-        for (var shard : streams.describeStream(r -> r.streamArn(streamArn)).streamDescription().shards()) {
-            String iterator = streams.getShardIterator(r -> r.streamArn(streamArn).shardId(shard.shardId())
-                    .shardIteratorType(ShardIteratorType.TRIM_HORIZON)).shardIterator();
-            while (iterator != null) {
-                String at = iterator;
-                var page = streams.getRecords(r -> r.shardIterator(at));
-                for (Record record : page.records()) {
-                    if ("REMOVE".equals(record.eventNameAsString())) {
-                        removes.merge(record.dynamodb().keys().get(FaultFixtures.KEY).s(), 1, Integer::sum);
-                    }
-                }
-                iterator = page.records().isEmpty() ? null : page.nextShardIterator();
-            }
-        }
-        return new LinkedHashMap<>(removes);
     }
 }

@@ -2,22 +2,18 @@ package dev.punctual.tests.support;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.punctual.local.account.LocalAccount;
 import dev.punctual.local.dynamodb.LocalDynamoDbClients;
 import dev.punctual.local.runtime.LocalRuntime;
-import dev.punctual.local.stream.StreamRecordConverter;
 import dev.punctual.local.time.ManualTimer;
 import dev.punctual.testing.Await;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.BooleanSupplier;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
-import software.amazon.awssdk.services.dynamodb.model.ShardIteratorType;
 import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
 
 /**
@@ -82,21 +78,9 @@ public final class ManualTimeRun {
 
     /** Asserts the table's stream holds exactly one REMOVE for each item of {@code ids}, and no other. */
     public void assertOneRemoveEach(ExpiryTable table, java.util.Collection<String> ids) {
-        Map<String, Integer> removes = new HashMap<>();
+        Map<String, Integer> removes;
         try (DynamoDbStreamsClient streams = LocalDynamoDbClients.streams(runtime.dynamoDbEndpoint())) {
-            String streamArn = table.watched().streamArn();
-            for (var shard : streams.describeStream(r -> r.streamArn(streamArn)).streamDescription().shards()) {
-                String iterator = streams.getShardIterator(r -> r.streamArn(streamArn).shardId(shard.shardId())
-                        .shardIteratorType(ShardIteratorType.TRIM_HORIZON)).shardIterator();
-                while (iterator != null) {
-                    String current = iterator;
-                    var page = streams.getRecords(r -> r.shardIterator(current).limit(1000));
-                    page.records().stream().map(record -> StreamRecordConverter.toLambda(record, streamArn, LocalAccount.REGION))
-                            .filter(record -> "REMOVE".equals(record.getEventName()))
-                            .forEach(record -> removes.merge(record.getDynamodb().getKeys().get(ExpiryTable.KEY).getS(), 1, Integer::sum));
-                    iterator = page.records().isEmpty() ? null : page.nextShardIterator();
-                }
-            }
+            removes = TableStream.removesByKey(streams, table.watched().streamArn(), ExpiryTable.KEY);
         }
         assertThat(removes.entrySet().stream().filter(e -> e.getValue() > 1).map(Map.Entry::getKey).toList())
                 .as("items deleted more than once").isEmpty();

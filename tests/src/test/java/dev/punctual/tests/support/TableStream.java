@@ -8,7 +8,9 @@ import dev.punctual.local.account.LocalAccount;
 import dev.punctual.local.stream.StreamRecordConverter;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import software.amazon.awssdk.services.dynamodb.model.ShardIteratorType;
 import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
 
@@ -33,6 +35,27 @@ public final class TableStream {
         }
         assertThat(records).hasSize(count);
         return records;
+    }
+
+    /**
+     * How many REMOVE records the table's stream holds for each item, by the string value of its key
+     * attribute {@code keyAttribute}: read from the trim horizon of every shard, so across a restart of the
+     * runtime on its data directory too. One per item is "deleted once".
+     */
+    public static Map<String, Integer> removesByKey(DynamoDbStreamsClient streams, String streamArn, String keyAttribute) {
+        Map<String, Integer> removes = new HashMap<>();
+        for (var shard : streams.describeStream(r -> r.streamArn(streamArn)).streamDescription().shards()) {
+            String iterator = streams.getShardIterator(r -> r.streamArn(streamArn).shardId(shard.shardId())
+                    .shardIteratorType(ShardIteratorType.TRIM_HORIZON)).shardIterator();
+            while (iterator != null) {
+                String current = iterator;
+                var page = streams.getRecords(r -> r.shardIterator(current).limit(1000));
+                page.records().stream().filter(record -> "REMOVE".equals(record.eventNameAsString()))
+                        .forEach(record -> removes.merge(record.dynamodb().keys().get(keyAttribute).s(), 1, Integer::sum));
+                iterator = page.records().isEmpty() ? null : page.nextShardIterator();
+            }
+        }
+        return removes;
     }
 
     /** A Lambda event holding {@code records}. */
