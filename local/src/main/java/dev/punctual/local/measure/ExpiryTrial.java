@@ -87,10 +87,19 @@ public final class ExpiryTrial {
      * is how fast the items were written, not how accurately they expired.
      */
     public static final class LeadTooShortException extends IllegalStateException {
+
+        private final Duration suggestedLead;
+
         LeadTooShortException(long written, int items, Duration elapsed, long suggestedLeadSeconds) {
             super(String.format(Locale.ROOT, "only %d of %d items were written when the first TTL came, %d s after"
                     + " the start, so nothing was measured; at this write rate a lead of at least %d s is needed (--lead)",
                     written, items, elapsed.toSeconds(), suggestedLeadSeconds));
+            this.suggestedLead = Duration.ofSeconds(suggestedLeadSeconds);
+        }
+
+        /** The lead the message suggests: enough for the write rate seen, for a trial run again. */
+        public Duration suggestedLead() {
+            return suggestedLead;
         }
 
         /** Suggests half as much again as writing every item takes at the rate seen so far, plus 10 s for scheduling. */
