@@ -4,16 +4,29 @@
 Serves DynamoDB, DynamoDB Streams and Step Functions (with EventBridge and SQS) on one loopback port; its Step
 Functions executes state machines with LocalStack's interpreter, whose own service calls go back to this port.
 
-Started this way rather than with `moto_server` because moto 5.2.1 has two faults that stop it from running
+Started this way rather than with `moto_server` because moto 5.2.1 has four faults that stop it from running
 Punctual faithfully; each is patched here, in this process only, and printed at start (--unpatched keeps moto as
 it is, to see them):
   1. A second StartExecution of a state machine that has run fails with HTTP 500 ("cannot pickle
      '_thread.RLock' object"): getmoto/moto#10077, fixed upstream by getmoto/moto#10093 (after 5.2.1). The patch
-     is that fix: the snapshot of the state machine a new execution takes leaves out the running executions.
+     is that fix, and one step further: the snapshot of the state machine a new execution takes leaves out its
+     executions, and shares (rather than copies) the backend the state machine points to, whose other state
+     machines' running executions hold locks too (and whose copy made every StartExecution slower).
   2. A Wait with Timestamp or TimestampPath waits the whole seconds left, truncated (int), measured from the
      machine's local time: it wakes up to a second early in UTC, and off by the UTC offset elsewhere. AWS waits
      until the timestamp (its milliseconds truncated, per the Wait state's documentation), and a wait that
      ends early would delete an item before its TTL. The patch waits until the timestamp, read as UTC.
+  3. The interpreter makes a new boto3 client for every Task, on each execution's own thread, from boto3's
+     default session, which is not thread-safe (boto/boto3#1592, boto/botocore#2991): with a few hundred
+     executions at once, about one DynamoDB task in ten sent a request with parameters missing (moto answers
+     HTTP 500, KeyError ':ttl' or 'Key'). Making a client also costs more CPU than the call it makes, so at ten
+     deletes a second on two busy cores the Tasks queued past their TimeoutSeconds. The patch makes one
+     client per service, once, and shares it: a boto3 client is thread-safe once made.
+  4. A DynamoDB Task that runs past its TimeoutSeconds fails with DynamoDB.AmazonDynamoDBException and an empty
+     cause: the DynamoDB integration's own error mapping overrides the one that gives every other Task
+     States.Timeout, the error AWS documents for a Task that runs too long. No Retry names the former, so a
+     slow delete failed the execution (and the item was never deleted) where AWS retries it. The patch gives
+     States.Timeout.
 The differences left are listed in docs/local-runtime.md.
 
 Usage: python3 tools/moto/punctual-moto.py [--port N]   (0, the default, picks a free port)
@@ -33,7 +46,8 @@ import urllib.request
 
 
 def patch_start_execution_snapshot():
-    """getmoto/moto#10093: the new execution's snapshot of its state machine leaves out the executions."""
+    """getmoto/moto#10093, extended: the new execution's snapshot of its state machine leaves out the executions
+    and shares the backend."""
     import copy
     from moto.stepfunctions.parser import models
 
@@ -44,6 +58,9 @@ def patch_start_execution_snapshot():
             executions = getattr(value, "executions", None)
             if isinstance(executions, list):
                 memo[id(executions)] = []
+            backend = getattr(value, "backend", None)
+            if backend is not None:
+                memo[id(backend)] = backend
             return copy.deepcopy(value, memo)
 
     models.copy = SnapshotWithoutExecutions
@@ -78,6 +95,50 @@ def patch_wait_until_timestamp():
     return "Wait Timestamp/TimestampPath waits until the instant, in UTC (moto woke up to 1 s early)"
 
 
+def patch_task_clients_shared():
+    """One boto3 client per service and Region for every Task, made once under a lock, instead of one per Task."""
+    import importlib
+    from moto.stepfunctions.parser.asl.utils import boto_client
+
+    make = boto_client.boto_client_for
+    clients = {}
+    making = threading.Lock()
+
+    def shared_client(region, service, state_credentials=None):
+        # moto's clients sign with fixed dummy keys whatever the credentials: region and service are the key.
+        with making:
+            if (region, service) not in clients:
+                clients[(region, service)] = make(region=region, service=service, state_credentials=state_credentials)
+            return clients[(region, service)]
+
+    prefix = "moto.stepfunctions.parser.asl.component.state.exec."
+    for name in ["state_task.lambda_eval_utils", "state_task.service.state_task_service_dynamodb",
+                 "state_task.service.state_task_service_sfn", "state_task.service.state_task_service_aws_sdk",
+                 "state_task.service.state_task_service_events", "state_task.service.state_task_service_sqs",
+                 "state_task.service.state_task_service_sns"]:
+        module = importlib.import_module(prefix + name)
+        if hasattr(module, "boto_client_for"):
+            module.boto_client_for = shared_client
+    boto_client.boto_client_for = shared_client
+    return "Task clients shared, one per service (boto/boto3#1592: a DynamoDB task in ten failed under concurrency)"
+
+
+def patch_dynamodb_task_timeout():
+    """A DynamoDB Task that runs past its TimeoutSeconds fails with States.Timeout, as every other Task does."""
+    from moto.stepfunctions.parser.asl.component.state.exec.state_task.service import state_task_service_dynamodb
+
+    task = state_task_service_dynamodb.StateTaskServiceDynamoDB
+    from_error = task._from_error
+
+    def timeout_as_states_timeout(self, env, ex):
+        if isinstance(ex, TimeoutError):
+            return self._get_timed_out_failure_event(env)
+        return from_error(self, env, ex)
+
+    task._from_error = timeout_as_states_timeout
+    return "a DynamoDB Task past its TimeoutSeconds fails with States.Timeout (moto: DynamoDB.AmazonDynamoDBException)"
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default: %(default)s)")
@@ -89,7 +150,9 @@ def main():
     import moto
     from moto.server import ThreadedMotoServer
 
-    patches = [] if args.unpatched else [patch_start_execution_snapshot(), patch_wait_until_timestamp()]
+    patches = [] if args.unpatched else [patch_start_execution_snapshot(), patch_wait_until_timestamp(),
+                                          patch_task_clients_shared(),
+                                          patch_dynamodb_task_timeout()]
     # One line per request is noise; a failed request's traceback is logged at ERROR and still shows.
     logging.getLogger("werkzeug").setLevel(logging.WARNING)
     server = ThreadedMotoServer(ip_address=args.host, port=args.port, verbose=False)
