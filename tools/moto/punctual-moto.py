@@ -27,6 +27,9 @@ it is, to see them):
      States.Timeout, the error AWS documents for a Task that runs too long. No Retry names the former, so a
      slow delete failed the execution (and the item was never deleted) where AWS retries it. The patch gives
      States.Timeout.
+And one change for speed alone: the interpreter parses every JSONPath at every use, a few milliseconds each
+with jsonpath-ng, several per state; at ten expiries a second that alone kept moto's one core busy, the
+deletes queued, and lag grew to a minute. Parsed expressions are cached (they are not changed by use).
 The differences left are listed in docs/local-runtime.md.
 
 Usage: python3 tools/moto/punctual-moto.py [--port N]   (0, the default, picks a free port)
@@ -139,6 +142,15 @@ def patch_dynamodb_task_timeout():
     return "a DynamoDB Task past its TimeoutSeconds fails with States.Timeout (moto: DynamoDB.AmazonDynamoDBException)"
 
 
+def patch_json_path_parsed_once():
+    """Each JSONPath parsed once: parsing one takes milliseconds, and every state of every execution parses several."""
+    import functools
+    from moto.stepfunctions.parser.asl.utils import json_path
+
+    json_path.parse = functools.lru_cache(maxsize=4096)(json_path.parse)
+    return "JSONPaths parsed once, not at every use (ten deletes a second saturated moto's one core)"
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default: %(default)s)")
@@ -152,7 +164,8 @@ def main():
 
     patches = [] if args.unpatched else [patch_start_execution_snapshot(), patch_wait_until_timestamp(),
                                           patch_task_clients_shared(),
-                                          patch_dynamodb_task_timeout()]
+                                          patch_dynamodb_task_timeout(),
+                                          patch_json_path_parsed_once()]
     # One line per request is noise; a failed request's traceback is logged at ERROR and still shows.
     logging.getLogger("werkzeug").setLevel(logging.WARNING)
     server = ThreadedMotoServer(ip_address=args.host, port=args.port, verbose=False)
