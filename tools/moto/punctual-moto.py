@@ -4,7 +4,7 @@
 Serves DynamoDB, DynamoDB Streams and Step Functions (with EventBridge and SQS) on one loopback port; its Step
 Functions executes state machines with LocalStack's interpreter, whose own service calls go back to this port.
 
-Started this way rather than with `moto_server` because moto 5.2.1 has four faults that stop it from running
+Started this way rather than with `moto_server` because moto 5.2.1 has five faults that stop it from running
 Punctual faithfully; each is patched here, in this process only, and printed at start (--unpatched keeps moto as
 it is, to see them):
   1. A second StartExecution of a state machine that has run fails with HTTP 500 ("cannot pickle
@@ -17,16 +17,20 @@ it is, to see them):
      until the timestamp (its milliseconds truncated, per the Wait state's documentation), and a wait that
      ends early would delete an item before its TTL. The patch waits until the timestamp, read as UTC.
   3. The interpreter makes a new boto3 client for every Task, on each execution's own thread, from boto3's
-     default session, which is not thread-safe (boto/boto3#1592, boto/botocore#2991): with a few hundred
-     executions at once, about one DynamoDB task in ten sent a request with parameters missing (moto answers
-     HTTP 500, KeyError ':ttl' or 'Key'). Making a client also costs more CPU than the call it makes, so at ten
-     deletes a second on two busy cores the Tasks queued past their TimeoutSeconds. The patch makes one
-     client per service, once, and shares it: a boto3 client is thread-safe once made.
+     default session, which is not thread-safe (boto/boto3#1592, boto/botocore#2991): in one run of 300
+     executions, 27 DynamoDB Tasks sent a request with parameters missing (moto answers HTTP 500, KeyError
+     ':ttl' or 'Key'). The patch makes one client per service, once, and shares it: a boto3 client is
+     thread-safe once made.
   4. A DynamoDB Task that runs past its TimeoutSeconds fails with DynamoDB.AmazonDynamoDBException and an empty
      cause: the DynamoDB integration's own error mapping overrides the one that gives every other Task
      States.Timeout, the error AWS documents for a Task that runs too long. No Retry names the former, so a
      slow delete failed the execution (and the item was never deleted) where AWS retries it. The patch gives
      States.Timeout.
+  5. DynamoDB Streams: a record's sequence number is the shard's length when it is added, read and appended in
+     two steps, so two writes at once (moto serves each request on its own thread) can get the same number.
+     An AFTER_SEQUENCE_NUMBER iterator, or the NextShardIterator after it, then returns the second of them
+     again at every read, for ever: a poller hands it to its function at every poll. AWS documents sequence
+     numbers as unique within a shard. The patch numbers and appends records one at a time.
 And one change for speed alone: the interpreter parses every JSONPath at every use, a few milliseconds each
 with jsonpath-ng, several per state; at ten expiries a second that alone kept moto's one core busy, the
 deletes queued, and lag grew to a minute. Parsed expressions are cached (they are not changed by use).
@@ -123,7 +127,7 @@ def patch_task_clients_shared():
         if hasattr(module, "boto_client_for"):
             module.boto_client_for = shared_client
     boto_client.boto_client_for = shared_client
-    return "Task clients shared, one per service (boto/boto3#1592: a DynamoDB task in ten failed under concurrency)"
+    return "Task clients shared, one per service (boto/boto3#1592: requests lost parameters under concurrency)"
 
 
 def patch_dynamodb_task_timeout():
@@ -151,6 +155,21 @@ def patch_json_path_parsed_once():
     return "JSONPaths parsed once, not at every use (ten deletes a second saturated moto's one core)"
 
 
+def patch_stream_sequence_numbers_unique():
+    """A stream record's sequence number is taken and its record appended in one step, so no two share one."""
+    from moto.dynamodb.models import table
+
+    add = table.StreamShard.add
+    adding = threading.Lock()
+
+    def add_one_at_a_time(self, old, new):
+        with adding:
+            return add(self, old, new)
+
+    table.StreamShard.add = add_one_at_a_time
+    return "stream records numbered one at a time (concurrent writes shared a sequence number; readers re-read one)"
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default: %(default)s)")
@@ -165,7 +184,8 @@ def main():
     patches = [] if args.unpatched else [patch_start_execution_snapshot(), patch_wait_until_timestamp(),
                                           patch_task_clients_shared(),
                                           patch_dynamodb_task_timeout(),
-                                          patch_json_path_parsed_once()]
+                                          patch_json_path_parsed_once(),
+                                          patch_stream_sequence_numbers_unique()]
     # One line per request is noise; a failed request's traceback is logged at ERROR and still shows.
     logging.getLogger("werkzeug").setLevel(logging.WARNING)
     server = ThreadedMotoServer(ip_address=args.host, port=args.port, verbose=False)
