@@ -22,6 +22,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
 import software.amazon.awssdk.core.exception.SdkClientException;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
@@ -140,7 +141,7 @@ public final class AttachedRuntime implements AutoCloseable {
     }
 
     /** {@code call}'s result; a connection failure becomes a message that says which service is not there. */
-    private static <T> T reach(String service, URI endpoint, java.util.function.Supplier<T> call) {
+    private static <T> T reach(String service, URI endpoint, Supplier<T> call) {
         try {
             return call.get();
         } catch (SdkClientException e) {

@@ -61,8 +61,13 @@ class MotoPerItemEndToEndTest {
      * or scheduled after its TTL would measure moto's backlog rather than its wait.
      */
     private static final int DUE_LEAD_SECONDS = 30;
-    /** The lifecycle's first TTLs lie this far ahead: its second writes must land before them. */
-    private static final int LIFECYCLE_LEAD_SECONDS = 75;
+    /**
+     * The lifecycle's first TTLs lie this far past the moment the due items are all scheduled: its second
+     * writes must land before them, and moto must first start the five executions they make stale.
+     */
+    private static final int LIFECYCLE_LEAD_SECONDS = 30;
+    /** How long moto may take to start the due items' executions: minutes beside a full suite on two cores. */
+    private static final Duration SCHEDULED = Duration.ofSeconds(240);
     /** Past the last TTL, how long everything may take to be deleted and every execution to close. */
     private static final Duration SETTLE = Duration.ofSeconds(120);
     /** How often a probe lists executions on moto, which runs them in the same process. */
@@ -104,25 +109,25 @@ class MotoPerItemEndToEndTest {
         Await.until("the poller to read table " + TABLE, Duration.ofSeconds(30),
                 () -> runtime.streamPoller().watchedTables().stream().map(WatchedTable::tableName).anyMatch(TABLE::equals));
         long base = Instant.now().getEpochSecond() + 1;
-        long lifecycle = base + LIFECYCLE_LEAD_SECONDS;
-
-        putWithTtl("moved-later", lifecycle);
-        putWithTtl("moved-earlier", lifecycle + 20);
-        putWithTtl("ttl-removed", lifecycle);
-        putWithTtl("rewritten", lifecycle);
-        putWithTtl("past", base - 60);
-        put("millis", AttributeValue.fromN(Long.toString(lifecycle * 1000)));
-        put("string", AttributeValue.fromS(Long.toString(lifecycle)));
         Map<String, Long> due = new LinkedHashMap<>();
         for (int i = 0; i < DUE_ITEMS; i++) {
             due.put(String.format("due-%03d", i), base + DUE_LEAD_SECONDS + i / 10);
         }
         due.entrySet().parallelStream().forEach(item -> putWithTtl(item.getKey(), item.getValue()));
+        awaitExecutions(DUE_ITEMS, SCHEDULED);
+
+        // The lifecycle starts once moto has caught up, so how long the due items took cannot eat its lead.
+        long lifecycle = Instant.now().getEpochSecond() + LIFECYCLE_LEAD_SECONDS;
+        putWithTtl("moved-later", lifecycle);
+        putWithTtl("moved-earlier", lifecycle + 20);
+        putWithTtl("ttl-removed", lifecycle);
+        putWithTtl("rewritten", lifecycle);
+        long past = Instant.now().getEpochSecond() - 60;
+        putWithTtl("past", past);
+        put("millis", AttributeValue.fromN(Long.toString(lifecycle * 1000)));
+        put("string", AttributeValue.fromS(Long.toString(lifecycle)));
         // Every TTL that counts started its execution on moto: the changes below make four of them stale.
-        int scheduled = DUE_ITEMS + 5;
-        Await.until(() -> "executions of " + scheduled + " items on moto, " + executions(null).size() + " so far",
-                Duration.ofSeconds(lifecycle - 10 - Instant.now().getEpochSecond()), MOTO_POLL,
-                () -> executions(null).size() >= scheduled);
+        awaitExecutions(DUE_ITEMS + 5, Duration.ofSeconds(lifecycle - 10 - Instant.now().getEpochSecond()));
 
         putWithTtl("moved-later", lifecycle + 10);
         putWithTtl("moved-earlier", lifecycle + 3);
@@ -137,7 +142,7 @@ class MotoPerItemEndToEndTest {
         punctualDeletes.put("moved-later", lifecycle + 10);
         punctualDeletes.put("moved-earlier", lifecycle + 3);
         punctualDeletes.put("rewritten", lifecycle + 5);
-        punctualDeletes.put("past", base - 60);
+        punctualDeletes.put("past", past);
         StreamReader stream = new StreamReader(streamArn);
         Duration settled = Duration.ofSeconds(lifecycle + 20 - Instant.now().getEpochSecond()).plus(SETTLE);
         Await.until(() -> "every due item deleted; missing: " + missing(stream.removes(), punctualDeletes),
@@ -197,6 +202,12 @@ class MotoPerItemEndToEndTest {
 
     private static Map<String, AttributeValue> key(String key) {
         return Map.of("pk", AttributeValue.fromS(key));
+    }
+
+    /** Waits until moto holds {@code count} executions of the expire-item machine, in any status. */
+    private static void awaitExecutions(int count, Duration timeout) {
+        Await.until(() -> "executions of " + count + " items on moto, " + executions(null).size() + " so far",
+                timeout, MOTO_POLL, () -> executions(null).size() >= count);
     }
 
     /** The executions of the expire-item machine on moto, of {@code status} ({@code null}: all). */
