@@ -47,6 +47,11 @@ public interface LocalRuntime extends AutoCloseable {
 
     /** Starts everything; returns once every endpoint accepts requests and the poller runs. */
     static LocalRuntime start(Options options) {
+        if (options.attached()) {
+            throw new IllegalArgumentException("These options attach to DynamoDB at " + options.external().dynamoDb()
+                    + " and Step Functions at " + options.external().stepFunctions()
+                    + ": start them with AttachedRuntime.start, which starts neither DynamoDB Local nor the engine");
+        }
         return new WiredRuntime(options);
     }
 
@@ -169,11 +174,14 @@ public interface LocalRuntime extends AutoCloseable {
      *     stream poller's pacing and retries, the functions' clocks and waits, the trial's polls;
      *     {@code null} for the runtime's own timer on the system clock. A test passes a
      *     {@link dev.punctual.local.time.ManualTimer} to move time instead of waiting for it.
+     * @param external services to attach to instead of starting DynamoDB Local and the engine
+     *     ({@link AttachedRuntime}); {@code null} to start our own. The ports, quotas and expiry events
+     *     above then configure nothing.
      */
     record Options(int dynamoDbPort, int stepFunctionsPort, Path dataDirectory, Set<String> tables,
                    boolean cancelStale, MappingSettings mapping, QuotaSettings quotas,
                    boolean handlerOverHttp, ExpiryMode mode, boolean expiryEvents, int eventsPort,
-                   Timer timer) {
+                   Timer timer, ExternalServices external) {
 
         public Options {
             tables = Set.copyOf(tables);
@@ -250,6 +258,16 @@ public interface LocalRuntime extends AutoCloseable {
             return toBuilder().events(publish, port).build();
         }
 
+        /** These options attached to {@code services} rather than starting DynamoDB Local and the engine. */
+        public Options attachedTo(ExternalServices services) {
+            return toBuilder().attachTo(services).build();
+        }
+
+        /** Whether these options attach to external services ({@link AttachedRuntime}) rather than start our own. */
+        public boolean attached() {
+            return external != null;
+        }
+
         /** Open executions beyond which StartExecution fails with {@code ExecutionLimitExceeded}. */
         public int maxOpenExecutions() {
             return quotas.openExecutions();
@@ -274,6 +292,7 @@ public interface LocalRuntime extends AutoCloseable {
             private boolean expiryEvents = true;
             private int eventsPort;
             private Timer timer;
+            private ExternalServices external;
 
             private Builder() {
             }
@@ -291,6 +310,7 @@ public interface LocalRuntime extends AutoCloseable {
                 expiryEvents = options.expiryEvents;
                 eventsPort = options.eventsPort;
                 timer = options.timer;
+                external = options.external;
             }
 
             /** DynamoDB Local's and the Step Functions API's ports (0: a free one). */
@@ -353,9 +373,15 @@ public interface LocalRuntime extends AutoCloseable {
                 return this;
             }
 
+            /** External services to attach to ({@link AttachedRuntime}); {@code null} to start our own. */
+            public Builder attachTo(ExternalServices services) {
+                external = services;
+                return this;
+            }
+
             public Options build() {
                 return new Options(dynamoDbPort, stepFunctionsPort, dataDirectory, tables, cancelStale, mapping, quotas,
-                        handlerOverHttp, mode, expiryEvents, eventsPort, timer);
+                        handlerOverHttp, mode, expiryEvents, eventsPort, timer, external);
             }
         }
     }

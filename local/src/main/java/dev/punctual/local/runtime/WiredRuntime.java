@@ -131,23 +131,14 @@ final class WiredRuntime implements LocalRuntime {
 
     @Override
     public Map<String, String> handlerEnvironment(WatchedTable table) {
-        Map<String, String> environment = new HashMap<>(Map.of(
-                StreamWiring.ENV_STATE_MACHINE_ARN, scheduledStateMachineArn(),
-                StreamWiring.ENV_TTL_ATTRIBUTE, table.ttlAttribute(),
-                StreamWiring.ENV_STEP_FUNCTIONS_ENDPOINT, stepFunctionsEndpoint().toString(),
-                StreamWiring.ENV_CANCEL_STALE, Boolean.toString(cancelStale()),
-                StreamWiring.ENV_MODE, options.mode().label()));
+        Map<String, String> environment = new HashMap<>(StreamFunctionEnvironment.of(scheduledStateMachineArn(), table,
+                stepFunctionsEndpoint(), options.cancelStale(), options.mode()));
         environment.putAll(mode.handlerEnvironment());
         if (options.expiryEvents()) {
             environment.put(ExpiryEvents.ENV_EVENT_BUS, LocalDefaults.EVENT_BUS);
             environment.put(ExpiryEvents.ENV_EVENTS_ENDPOINT, eventsEndpoint().toString());
         }
         return Map.copyOf(environment);
-    }
-
-    /** Only a mode that can stop stale executions is told to (windowed cannot, a stale entry being harmless). */
-    private boolean cancelStale() {
-        return options.cancelStale() && options.mode().stopsStaleExecutions();
     }
 
     @Override
