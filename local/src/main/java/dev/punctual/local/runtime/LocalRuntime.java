@@ -10,6 +10,7 @@ import dev.punctual.local.events.PutEventsFaults;
 import dev.punctual.local.faults.FaultCounts;
 import dev.punctual.local.faults.Faults;
 import dev.punctual.local.modes.LocalMode;
+import dev.punctual.local.retention.RetentionSettings;
 import dev.punctual.local.stepfunctions.executions.StepFunctionsEngine;
 import dev.punctual.local.stepfunctions.executions.Recovery;
 import dev.punctual.local.stepfunctions.quotas.Quota;
@@ -169,13 +170,16 @@ public interface LocalRuntime extends AutoCloseable {
      *     stream poller's pacing and retries, the functions' clocks and waits, the trial's polls;
      *     {@code null} for the runtime's own timer on the system clock. A test passes a
      *     {@link dev.punctual.local.time.ManualTimer} to move time instead of waiting for it.
+     * @param retention how much of the past the runtime keeps: closed executions, events, the console's
+     *     expiries, dead letters, published metrics, each by count and by age ({@code --retain})
      */
     record Options(int dynamoDbPort, int stepFunctionsPort, Path dataDirectory, Set<String> tables,
                    boolean cancelStale, MappingSettings mapping, QuotaSettings quotas,
                    boolean handlerOverHttp, ExpiryMode mode, boolean expiryEvents, int eventsPort,
-                   Timer timer) {
+                   Timer timer, RetentionSettings retention) {
 
         public Options {
+            Objects.requireNonNull(retention, "retention");
             tables = Set.copyOf(tables);
             Objects.requireNonNull(mapping, "mapping");
             Objects.requireNonNull(quotas, "quotas");
@@ -250,6 +254,10 @@ public interface LocalRuntime extends AutoCloseable {
             return toBuilder().events(publish, port).build();
         }
 
+        public Options withRetention(RetentionSettings settings) {
+            return toBuilder().retention(settings).build();
+        }
+
         /** Open executions beyond which StartExecution fails with {@code ExecutionLimitExceeded}. */
         public int maxOpenExecutions() {
             return quotas.openExecutions();
@@ -274,6 +282,7 @@ public interface LocalRuntime extends AutoCloseable {
             private boolean expiryEvents = true;
             private int eventsPort;
             private Timer timer;
+            private RetentionSettings retention = RetentionSettings.defaults();
 
             private Builder() {
             }
@@ -291,6 +300,7 @@ public interface LocalRuntime extends AutoCloseable {
                 expiryEvents = options.expiryEvents;
                 eventsPort = options.eventsPort;
                 timer = options.timer;
+                retention = options.retention;
             }
 
             /** DynamoDB Local's and the Step Functions API's ports (0: a free one). */
@@ -353,9 +363,14 @@ public interface LocalRuntime extends AutoCloseable {
                 return this;
             }
 
+            public Builder retention(RetentionSettings settings) {
+                retention = settings;
+                return this;
+            }
+
             public Options build() {
                 return new Options(dynamoDbPort, stepFunctionsPort, dataDirectory, tables, cancelStale, mapping, quotas,
-                        handlerOverHttp, mode, expiryEvents, eventsPort, timer);
+                        handlerOverHttp, mode, expiryEvents, eventsPort, timer, retention);
             }
         }
     }

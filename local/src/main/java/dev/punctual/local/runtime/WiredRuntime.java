@@ -10,6 +10,7 @@ import dev.punctual.local.dynamodb.InProcessDynamoDb;
 import dev.punctual.local.dynamodb.LocalDynamoDbClients;
 import dev.punctual.local.events.EventBridgeServer;
 import dev.punctual.local.events.EventStore;
+import dev.punctual.local.retention.Retained;
 import dev.punctual.local.events.PutEventsApi;
 import dev.punctual.local.events.EventRules;
 import dev.punctual.local.events.ExecutionStatusPublisher;
@@ -103,7 +104,8 @@ final class WiredRuntime implements LocalRuntime {
             ModeContext parts = new ModeContext(dynamoDb, dynamoDbServer.endpoint(), functions, host, bucketPhases, owned);
             mode = LocalModes.of(options.mode()).wire(parts);
             LocalBackfill.wire(parts, options.mode(), mode);
-            events = owned.own(EventStore.in(options.under("events")));
+            events = owned.own(EventStore.in(options.under("events"),
+                    options.retention().of(Retained.EVENTS), clock));
             eventsServer = owned.own(EventBridgeServer.start(new PutEventsApi(events, eventFaults, clock,
                             LocalAccount.REGION, LocalAccount.ACCOUNT_ID, costMeter::expiryEvent), events,
                     new InetSocketAddress(LocalDefaults.LOOPBACK, options.eventsPort())));
@@ -116,6 +118,7 @@ final class WiredRuntime implements LocalRuntime {
                     .filterPatterns(table -> StreamWiring.filterPatterns(table.ttlAttribute(), true))
                     .settings(options.mapping().toBuilder().tableAllowList(options.tables()).build())
                     .dataDirectory(options.under("stream"))
+                    .deadLetterRetention(options.retention().of(Retained.DEAD_LETTERS))
                     .region(LocalAccount.REGION)
                     .start());
         } catch (RuntimeException e) {

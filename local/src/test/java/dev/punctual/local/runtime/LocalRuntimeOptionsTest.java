@@ -2,6 +2,7 @@ package dev.punctual.local.runtime;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.punctual.local.retention.RetentionSettings;
 import dev.punctual.local.stepfunctions.quotas.Quota;
 import dev.punctual.local.stepfunctions.quotas.QuotaSettings;
 import dev.punctual.local.stream.MappingSettings;
@@ -46,6 +47,7 @@ class LocalRuntimeOptionsTest {
         ManualTimer timer = new ManualTimer(new ManualClock(Instant.parse("2030-01-01T00:00:00Z")));
         MappingSettings mapping = MappingSettings.builder().batchSize(7).build();
         QuotaSettings quotas = QuotaSettings.ratesUnlimited();
+        RetentionSettings retention = RetentionSettings.defaults().withOverride("events=7");
 
         LocalRuntime.Options options = LocalRuntime.Options.onFreePorts()
                 .withPorts(1, 2)
@@ -58,11 +60,12 @@ class LocalRuntimeOptionsTest {
                 .withMaxOpenExecutions(5)
                 .withHandlerOverHttp(true)
                 .withMode(ExpiryMode.WINDOWED)
-                .withTimer(timer);
+                .withTimer(timer)
+                .withRetention(retention);
 
         assertThat(options).isEqualTo(new LocalRuntime.Options(1, 2, Path.of("data"), Set.of("orders"), false, mapping,
                 quotas.with(Quota.OPEN_EXECUTIONS, 5), true,
-                ExpiryMode.WINDOWED, false, 3, timer));
+                ExpiryMode.WINDOWED, false, 3, timer, retention));
         assertThat(options.maxOpenExecutions()).isEqualTo(5);
         assertThat(options.toBuilder().build()).isEqualTo(options);
     }
