@@ -1,6 +1,5 @@
 package dev.punctual.local.runtime;
 
-import dev.punctual.expiry.RecordedMetrics;
 import dev.punctual.functions.ExpiryStreamHandler;
 import dev.punctual.local.billing.CostMeter;
 import dev.punctual.local.billing.DeletionLedger;
@@ -9,6 +8,7 @@ import dev.punctual.local.events.EventRules;
 import dev.punctual.local.events.PutEventsFaults;
 import dev.punctual.local.faults.FaultCounts;
 import dev.punctual.local.faults.Faults;
+import dev.punctual.local.metrics.RetainedMetrics;
 import dev.punctual.local.modes.LocalMode;
 import dev.punctual.local.retention.RetentionSettings;
 import dev.punctual.local.stepfunctions.executions.StepFunctionsEngine;
@@ -133,7 +133,7 @@ public interface LocalRuntime extends AutoCloseable {
      * The metrics every stream handler of this runtime published ({@code ExpiryLag}, expiries by
      * Punctual and by native TTL, ...): what the function would publish to CloudWatch in AWS.
      */
-    RecordedMetrics metrics();
+    RetainedMetrics metrics();
 
     /** When Punctual deleted each item of the tables it is asked to track. */
     DeletionLedger deletions();

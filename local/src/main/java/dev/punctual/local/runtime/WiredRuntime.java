@@ -1,6 +1,5 @@
 package dev.punctual.local.runtime;
 
-import dev.punctual.expiry.RecordedMetrics;
 import dev.punctual.local.account.LocalAccount;
 import dev.punctual.local.billing.CostMeter;
 import dev.punctual.local.billing.DeletionLedger;
@@ -10,7 +9,6 @@ import dev.punctual.local.dynamodb.InProcessDynamoDb;
 import dev.punctual.local.dynamodb.LocalDynamoDbClients;
 import dev.punctual.local.events.EventBridgeServer;
 import dev.punctual.local.events.EventStore;
-import dev.punctual.local.retention.Retained;
 import dev.punctual.local.events.PutEventsApi;
 import dev.punctual.local.events.EventRules;
 import dev.punctual.local.events.ExecutionStatusPublisher;
@@ -18,8 +16,10 @@ import dev.punctual.local.events.PutEventsFaults;
 import dev.punctual.local.faults.FaultCounts;
 import dev.punctual.local.faults.Faults;
 import dev.punctual.local.faults.RuntimeFaults;
+import dev.punctual.local.metrics.RetainedMetrics;
 import dev.punctual.local.modes.LocalMode;
 import dev.punctual.local.modes.LocalModes;
+import dev.punctual.local.retention.Retained;
 import dev.punctual.local.stepfunctions.executions.StepFunctionsEngine;
 import dev.punctual.local.stepfunctions.executions.Recovery;
 import dev.punctual.local.stepfunctions.quotas.ThrottleCounts;
@@ -63,7 +63,7 @@ final class WiredRuntime implements LocalRuntime {
     private final CostMeter costMeter = new CostMeter();
     private final DeletionLedger deletions = new DeletionLedger();
     private final BucketPhaseRecorder bucketPhases = new BucketPhaseRecorder();
-    private final RecordedMetrics metrics = new RecordedMetrics();
+    private final RetainedMetrics metrics;
     private final RuntimeFaults faults;
     private final EventRules eventRules;
     private final PutEventsFaults eventFaults = new PutEventsFaults();
@@ -89,6 +89,8 @@ final class WiredRuntime implements LocalRuntime {
             InProcessDynamoDb inProcess = dynamoDbServer.inProcess();
             timer = options.timer() != null ? options.timer() : ownTimer();
             Clock clock = timer.clock();
+            metrics = new RetainedMetrics(clock, options.retention().of(Retained.METRIC_POINTS),
+                    options.retention().of(Retained.METRIC_MINUTES));
             // Punctual's own DynamoDB calls (the state machine's deletes, the functions' index calls)
             // are metered for the cost report; the index is Punctual's, every other table a user's.
             MeteredDynamoDb punctualDynamoDb = new MeteredDynamoDb(inProcess.dynamoDb(), costMeter, deletions,
@@ -271,7 +273,7 @@ final class WiredRuntime implements LocalRuntime {
     }
 
     @Override
-    public RecordedMetrics metrics() {
+    public RetainedMetrics metrics() {
         return metrics;
     }
 

@@ -42,7 +42,11 @@ public final class EngineBuilder {
     private String accountId = LocalAccount.ACCOUNT_ID;
     private int maxOpenExecutions = StepFunctionsEngine.DEFAULT_MAX_OPEN_EXECUTIONS;
     private Retention closedRetention = Retained.CLOSED_EXECUTIONS.defaults();
-    private long segmentBytes = 256L * 1024 * 1024;
+    /**
+     * The least segment before a snapshot: small enough that a quiet runtime's journal stays a few MB,
+     * large enough that a busy one does not snapshot every few seconds while its state is still small.
+     */
+    private long segmentBytes = 16L * 1024 * 1024;
     private int launcherThreads = Math.max(2, Runtime.getRuntime().availableProcessors());
 
     EngineBuilder() {
@@ -95,7 +99,10 @@ public final class EngineBuilder {
         return this;
     }
 
-    /** Journal segment size after which a snapshot compacts the journal. */
+    /**
+     * The least journal segment size after which a snapshot compacts the journal; past the first
+     * snapshot, the segment also grows to the last snapshot's size first.
+     */
     public EngineBuilder journalSegmentBytes(long bytes) {
         this.segmentBytes = bytes;
         return this;
