@@ -218,8 +218,7 @@ abstract class TrialCommand implements Callable<Integer> {
                             runtime.injectedFaults().bySite());
                 }
                 out.println(report.timeline().toText(timeline));
-                out.println(report.perfect() ? "OK: every item expired at its TTL, none early, none missed."
-                        : "NOT OK: see early, missed and backstop above.");
+                out.println(report.verdict());
             }
             out.flush();
             return report.perfect() ? 0 : 2;
