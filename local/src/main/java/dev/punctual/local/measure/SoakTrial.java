@@ -127,8 +127,11 @@ public final class SoakTrial {
                 progress.minute(row);
             }
         } finally {
-            writes.shutdownNow();
-            writes.awaitTermination(10, TimeUnit.SECONDS);
+            // Not shutdownNow: an interrupt inside the SDK call would fail the batch being written.
+            writes.shutdown();
+            if (!writes.awaitTermination(30, TimeUnit.SECONDS)) {
+                writes.shutdownNow();
+            }
         }
         writer.check();
         int written = (int) writer.written.get();

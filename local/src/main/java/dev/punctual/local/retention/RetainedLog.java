@@ -10,7 +10,7 @@ import java.util.function.Consumer;
 
 /**
  * Entries in the order they were added, forgetting the oldest once there are more than the
- * retention's count or once they are older than its age, and counting what it forgot. Age is
+ * retention's count or once they are as old as its age, and counting what it forgot. Age is
  * checked whenever the log is added to or read ({@link #trim}); a caller that must forget on time
  * while nothing is added calls {@link #trim} from its timer. Not thread-safe: the owner guards it.
  *
@@ -46,10 +46,13 @@ public final class RetainedLog<T> {
         trim(at);
     }
 
-    /** Forgets the entries older than the retention's age at {@code now}. */
+    /**
+     * Forgets the entries that are the retention's age old or older at {@code now}: an entry is kept
+     * for its age and no longer, so a timer set for the instant it turns that old finds it gone.
+     */
     public void trim(Instant now) {
-        long oldestKept = now.toEpochMilli() - retention.age().toMillis();
-        while (!entries.isEmpty() && entries.peekFirst().atMillis() < oldestKept) {
+        long newestForgotten = now.toEpochMilli() - retention.age().toMillis();
+        while (!entries.isEmpty() && entries.peekFirst().atMillis() <= newestForgotten) {
             forget(entries.pollFirst());
         }
     }
