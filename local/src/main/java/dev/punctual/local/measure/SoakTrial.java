@@ -201,6 +201,8 @@ public final class SoakTrial {
 
     /** Writes items at the rate, each with a TTL a random lead after the second it is written in. */
     private final class Writer {
+        /** DynamoDB's BatchWriteItem limit. */
+        private static final int BATCH = 25;
         private final TrialTable table;
         private final Settings settings;
         private final long[] ttls;
@@ -215,7 +217,11 @@ public final class SoakTrial {
             this.ttls = ttls;
         }
 
-        /** Writes what the rate allows by now; on the writer thread. */
+        /**
+         * Writes what the rate allows by now, a batch at a time, each batch's TTLs taken from the second
+         * it is written in, so a writer that falls behind (a durable DynamoDB Local on a busy disk) still
+         * gives every item its lead, and {@link #written} counts only items in the table. On the writer thread.
+         */
         void topUp() {
             if (failed.get() != null) {
                 return;
@@ -223,18 +229,17 @@ public final class SoakTrial {
             try {
                 long elapsedMillis = Duration.between(start, clock.instant()).toMillis();
                 int target = (int) Math.min(ttls.length, elapsedMillis * settings.ratePerSecond() / 1000);
-                int from = (int) written.get();
-                if (target <= from) {
-                    return;
-                }
-                long firstWholeSecond = Math.floorDiv(clock.millis(), 1000) + 1;
                 long minLead = settings.minLead().toSeconds();
                 long span = settings.maxLead().toSeconds() - minLead + 1;
-                for (int i = from; i < target; i++) {
-                    ttls[i] = firstWholeSecond + minLead + random.nextLong(span);
+                for (int from = (int) written.get(); from < target; from = (int) written.get()) {
+                    int to = Math.min(target, from + BATCH);
+                    long firstWholeSecond = Math.floorDiv(clock.millis(), 1000) + 1;
+                    for (int i = from; i < to; i++) {
+                        ttls[i] = firstWholeSecond + minLead + random.nextLong(span);
+                    }
+                    table.writeRange(ttls, from, to);
+                    written.set(to);
                 }
-                table.writeRange(ttls, from, target);
-                written.set(target);
             } catch (RuntimeException e) {
                 failed.set(e);
             }
