@@ -12,9 +12,11 @@ import java.util.BitSet;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.AtomicReference;
@@ -100,7 +102,7 @@ public final class SoakTrial {
         Writer writer = new Writer(table, settings, ttls);
         List<SoakMinute> minutes = new ArrayList<>();
         ScheduledExecutorService writes = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread thread = new Thread(r, "soak-writer");
+            Thread thread = new Thread(r, "soak-write-ticks");
             thread.setDaemon(true);
             return thread;
         });
@@ -133,8 +135,7 @@ public final class SoakTrial {
                 writes.shutdownNow();
             }
         }
-        writer.check();
-        int written = (int) writer.written.get();
+        int written = writer.finish();
         drain(written, ttls, expired);
         runtime.deletions().removeListener(deletions);
         BitSet present = table.scan();
@@ -199,14 +200,28 @@ public final class SoakTrial {
         }
     }
 
-    /** Writes items at the rate, each with a TTL a random lead after the second it is written in. */
+    /**
+     * Writes items at the rate, each with a TTL a random lead after the second it is written in, on
+     * {@link #THREADS} threads as {@code bench} does: a durable DynamoDB Local answers one writer too
+     * slowly to keep up with 150 a second on a busy disk.
+     */
     private final class Writer {
         /** DynamoDB's BatchWriteItem limit. */
         private static final int BATCH = 25;
+        private static final int THREADS = 8;
+
         private final TrialTable table;
         private final Settings settings;
         private final long[] ttls;
         private final SplittableRandom random = new SplittableRandom(32);
+        private final ExecutorService pool = Executors.newFixedThreadPool(THREADS, r -> {
+            Thread thread = new Thread(r, "soak-writer");
+            thread.setDaemon(true);
+            return thread;
+        });
+        /** Items handed to a writer thread; only the tick thread changes it. */
+        private int dispatched;
+        private final AtomicInteger inFlight = new AtomicInteger();
         private final AtomicLong written = new AtomicLong();
         private final AtomicReference<RuntimeException> failed = new AtomicReference<>();
         private volatile Instant start;
@@ -218,31 +233,48 @@ public final class SoakTrial {
         }
 
         /**
-         * Writes what the rate allows by now, a batch at a time, each batch's TTLs taken from the second
-         * it is written in, so a writer that falls behind (a durable DynamoDB Local on a busy disk) still
-         * gives every item its lead, and {@link #written} counts only items in the table. On the writer thread.
+         * Hands out what the rate allows by now, a batch at a time, each batch's TTLs taken from the
+         * second it is handed out in, at most two batches a thread in flight, so a writer that falls
+         * behind catches up without queueing stale TTLs. {@link #written} counts items in the table.
          */
         void topUp() {
             if (failed.get() != null) {
                 return;
             }
-            try {
-                long elapsedMillis = Duration.between(start, clock.instant()).toMillis();
-                int target = (int) Math.min(ttls.length, elapsedMillis * settings.ratePerSecond() / 1000);
-                long minLead = settings.minLead().toSeconds();
-                long span = settings.maxLead().toSeconds() - minLead + 1;
-                for (int from = (int) written.get(); from < target; from = (int) written.get()) {
-                    int to = Math.min(target, from + BATCH);
-                    long firstWholeSecond = Math.floorDiv(clock.millis(), 1000) + 1;
-                    for (int i = from; i < to; i++) {
-                        ttls[i] = firstWholeSecond + minLead + random.nextLong(span);
-                    }
-                    table.writeRange(ttls, from, to);
-                    written.set(to);
+            long elapsedMillis = Duration.between(start, clock.instant()).toMillis();
+            int target = (int) Math.min(ttls.length, elapsedMillis * settings.ratePerSecond() / 1000);
+            long minLead = settings.minLead().toSeconds();
+            long span = settings.maxLead().toSeconds() - minLead + 1;
+            while (dispatched < target && inFlight.get() < 2 * THREADS) {
+                int from = dispatched;
+                int to = Math.min(target, from + BATCH);
+                long firstWholeSecond = Math.floorDiv(clock.millis(), 1000) + 1;
+                for (int i = from; i < to; i++) {
+                    ttls[i] = firstWholeSecond + minLead + random.nextLong(span);
                 }
-            } catch (RuntimeException e) {
-                failed.set(e);
+                dispatched = to;
+                inFlight.incrementAndGet();
+                pool.execute(() -> {
+                    try {
+                        table.writeRange(ttls, from, to);
+                        written.addAndGet(to - from);
+                    } catch (RuntimeException e) {
+                        failed.compareAndSet(null, e);
+                    } finally {
+                        inFlight.decrementAndGet();
+                    }
+                });
             }
+        }
+
+        /** Waits for the batches in flight once the ticks stopped; returns how many items were written. */
+        int finish() throws InterruptedException {
+            pool.shutdown();
+            if (!pool.awaitTermination(2, TimeUnit.MINUTES)) {
+                throw new IllegalStateException("The soak's writes did not finish within 2 minutes of the run's end");
+            }
+            check();
+            return dispatched;
         }
 
         /** Rethrows on the soak's thread what stopped the writer. */
