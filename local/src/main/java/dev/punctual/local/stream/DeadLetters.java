@@ -79,14 +79,7 @@ public final class DeadLetters {
     public static DeadLetters open(Path dataDirectory,
                                    Function<WatchedTable, RequestHandler<DynamodbEvent, StreamsEventResponse>> handlerFactory,
                                    Clock clock, String region) {
-        return open(dataDirectory, handlerFactory, clock, region, Retention.EVERYTHING);
-    }
-
-    /** As {@link #open(Path, Function, Clock, String)}, keeping what {@code retention} allows. */
-    public static DeadLetters open(Path dataDirectory,
-                                   Function<WatchedTable, RequestHandler<DynamodbEvent, StreamsEventResponse>> handlerFactory,
-                                   Clock clock, String region, Retention retention) {
-        return new DeadLetters(dataDirectory, new HandlerRegistry(handlerFactory), clock, region, retention);
+        return new DeadLetters(dataDirectory, new HandlerRegistry(handlerFactory), clock, region, Retention.EVERYTHING);
     }
 
     /** Every dead letter kept, oldest first, redriven ones included. */
