@@ -86,7 +86,10 @@ public final class EventStore implements AutoCloseable {
         return new EventStore(directory, Retained.EVENTS.defaults(), Clock.systemUTC());
     }
 
-    /** A store kept in {@code directory} ({@code null}: in memory) that keeps what {@code retention} allows at {@code clock}'s now. */
+    /**
+     * A store kept in {@code directory} ({@code null}: in memory) that keeps what {@code retention}
+     * allows, aged on {@code clock}.
+     */
     public static EventStore in(Path directory, Retention retention, Clock clock) {
         return new EventStore(directory, retention, clock);
     }

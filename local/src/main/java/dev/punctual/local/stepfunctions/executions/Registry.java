@@ -11,8 +11,8 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The state machines by name, with the counts AWS limits: open executions (against the account's
- * quota) and closed ones kept ({@link ClosedExecutions}: the oldest closed are forgotten first). Changes to the set of state
- * machines are made while holding this object's monitor.
+ * quota) and closed ones kept ({@link ClosedExecutions}: the oldest closed are forgotten first).
+ * Changes to the set of state machines are made while holding this object's monitor.
  */
 final class Registry {
 
