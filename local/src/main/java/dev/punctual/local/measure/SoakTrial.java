@@ -136,7 +136,7 @@ public final class SoakTrial {
             }
         }
         int written = writer.finish();
-        drain(written, ttls, expired);
+        drain(written, ttls, expired, settings.grace());
         runtime.deletions().removeListener(deletions);
         BitSet present = table.scan();
         List<ExpiryObservation> observations = new ArrayList<>(written);
@@ -150,15 +150,19 @@ public final class SoakTrial {
                 ProcessMemory.heapAfterFullGcMb(), runtime.throttled().since(throttledBefore)));
     }
 
-    /** Waits until every item written is deleted, or expiry has made no progress for the grace period after the last TTL. */
-    private void drain(int written, long[] ttls, AtomicLong expired) throws InterruptedException {
+    /**
+     * Waits until every item written is deleted, or, after the last TTL, nothing has moved for the
+     * grace period: no delete, no stream record handled (a record being retried is still progress, as
+     * in {@code bench}'s drain), no change in open executions. Ten minutes after the last TTL at most.
+     */
+    private void drain(int written, long[] ttls, AtomicLong expired, Duration grace) throws InterruptedException {
         long lastTtl = 0;
         for (int i = 0; i < written; i++) {
             lastTtl = Math.max(lastTtl, ttls[i]);
         }
         Instant last = Instant.ofEpochSecond(lastTtl);
         Instant hardLimit = last.plus(MAX_DRAIN);
-        long seen = -1;
+        String seen = "";
         Instant lastProgress = last;
         while (true) {
             Instant now = clock.instant();
@@ -166,11 +170,13 @@ public final class SoakTrial {
             if (done >= written || now.isAfter(hardLimit)) {
                 return;
             }
-            if (done != seen) {
-                seen = done;
+            String state = done + "/" + runtime.streamPoller().metrics().snapshot().recordsHandled() + "/"
+                    + runtime.stepFunctionsEngine().openExecutions();
+            if (!state.equals(seen)) {
+                seen = state;
                 lastProgress = now.isAfter(lastProgress) ? now : lastProgress;
             }
-            if (now.isAfter(last) && now.isAfter(lastProgress.plus(SAMPLE_TICK).plusSeconds(60))) {
+            if (now.isAfter(last) && now.isAfter(lastProgress.plus(grace))) {
                 return;
             }
             Thread.sleep(SAMPLE_TICK.toMillis());
