@@ -44,6 +44,9 @@ final class LocalCommand implements Callable<Integer> {
     @Mixin
     ConsoleOptions consoleOptions;
 
+    @Mixin
+    RetentionOptions retentionOptions;
+
     @Option(names = "--dynamodb-port", description = "DynamoDB Local port on 127.0.0.1 (default: ${DEFAULT-VALUE}).",
             defaultValue = "" + LocalDefaults.DYNAMODB_PORT)
     int dynamoDbPort;
@@ -84,6 +87,7 @@ final class LocalCommand implements Callable<Integer> {
         consoleOptions.check(spec);
         LocalRuntime.Options options = runtimeOptions.toRuntimeOptions(spec, dynamoDbPort, stepFunctionsPort)
                 .withQuotas(quotaOptions.quotas())
+                .withRetention(retentionOptions.retention())
                 .withEvents(!noExpiryEvents, RuntimeOptions.checkPort(spec, "--events-port", eventsPort));
         PrintWriter out = spec.commandLine().getOut();
         CountDownLatch stopped = new CountDownLatch(1);
@@ -113,6 +117,7 @@ final class LocalCommand implements Callable<Integer> {
         out.printf("State machine       %s%n", runtime.scheduledStateMachineArn());
         runtime.mode().facts().forEach((label, value) -> out.printf("%-20s%s%n", label, value));
         out.printf("Quotas              %s%n", QuotaOptions.describe(options.quotas()));
+        out.printf("Keeping             %s%n", RetentionOptions.describe(options.retention()));
         if (!runtimeOptions.faults.describe().isEmpty()) {
             out.printf("Injected faults     %s (each logged as it happens)%n", runtimeOptions.faults.describe());
         }

@@ -1,6 +1,5 @@
 package dev.punctual.local.runtime;
 
-import dev.punctual.expiry.RecordedMetrics;
 import dev.punctual.functions.ExpiryStreamHandler;
 import dev.punctual.local.billing.CostMeter;
 import dev.punctual.local.billing.DeletionLedger;
@@ -9,7 +8,9 @@ import dev.punctual.local.events.EventRules;
 import dev.punctual.local.events.PutEventsFaults;
 import dev.punctual.local.faults.FaultCounts;
 import dev.punctual.local.faults.Faults;
+import dev.punctual.local.metrics.RetainedMetrics;
 import dev.punctual.local.modes.LocalMode;
+import dev.punctual.local.retention.RetentionSettings;
 import dev.punctual.local.stepfunctions.executions.StepFunctionsEngine;
 import dev.punctual.local.stepfunctions.executions.Recovery;
 import dev.punctual.local.stepfunctions.quotas.Quota;
@@ -137,7 +138,7 @@ public interface LocalRuntime extends AutoCloseable {
      * The metrics every stream handler of this runtime published ({@code ExpiryLag}, expiries by
      * Punctual and by native TTL, ...): what the function would publish to CloudWatch in AWS.
      */
-    RecordedMetrics metrics();
+    RetainedMetrics metrics();
 
     /** When Punctual deleted each item of the tables it is asked to track. */
     DeletionLedger deletions();
@@ -177,13 +178,16 @@ public interface LocalRuntime extends AutoCloseable {
      * @param external services to attach to instead of starting DynamoDB Local and the engine
      *     ({@link AttachedRuntime}); {@code null} to start our own. The ports, quotas and expiry events
      *     above then configure nothing.
+     * @param retention how much of the past the runtime keeps: closed executions, events, the console's
+     *     expiries, dead letters, published metrics, each by count and by age ({@code --retain})
      */
     record Options(int dynamoDbPort, int stepFunctionsPort, Path dataDirectory, Set<String> tables,
                    boolean cancelStale, MappingSettings mapping, QuotaSettings quotas,
                    boolean handlerOverHttp, ExpiryMode mode, boolean expiryEvents, int eventsPort,
-                   Timer timer, ExternalServices external) {
+                   Timer timer, ExternalServices external, RetentionSettings retention) {
 
         public Options {
+            Objects.requireNonNull(retention, "retention");
             tables = Set.copyOf(tables);
             Objects.requireNonNull(mapping, "mapping");
             Objects.requireNonNull(quotas, "quotas");
@@ -268,6 +272,10 @@ public interface LocalRuntime extends AutoCloseable {
             return external != null;
         }
 
+        public Options withRetention(RetentionSettings settings) {
+            return toBuilder().retention(settings).build();
+        }
+
         /** Open executions beyond which StartExecution fails with {@code ExecutionLimitExceeded}. */
         public int maxOpenExecutions() {
             return quotas.openExecutions();
@@ -293,6 +301,7 @@ public interface LocalRuntime extends AutoCloseable {
             private int eventsPort;
             private Timer timer;
             private ExternalServices external;
+            private RetentionSettings retention = RetentionSettings.defaults();
 
             private Builder() {
             }
@@ -311,6 +320,7 @@ public interface LocalRuntime extends AutoCloseable {
                 eventsPort = options.eventsPort;
                 timer = options.timer;
                 external = options.external;
+                retention = options.retention;
             }
 
             /** DynamoDB Local's and the Step Functions API's ports (0: a free one). */
@@ -379,9 +389,14 @@ public interface LocalRuntime extends AutoCloseable {
                 return this;
             }
 
+            public Builder retention(RetentionSettings settings) {
+                retention = settings;
+                return this;
+            }
+
             public Options build() {
                 return new Options(dynamoDbPort, stepFunctionsPort, dataDirectory, tables, cancelStale, mapping, quotas,
-                        handlerOverHttp, mode, expiryEvents, eventsPort, timer, external);
+                        handlerOverHttp, mode, expiryEvents, eventsPort, timer, external, retention);
             }
         }
     }

@@ -1,6 +1,5 @@
 package dev.punctual.local.runtime;
 
-import dev.punctual.expiry.RecordedMetrics;
 import dev.punctual.local.account.LocalAccount;
 import dev.punctual.local.billing.CostMeter;
 import dev.punctual.local.billing.DeletionLedger;
@@ -17,8 +16,10 @@ import dev.punctual.local.events.PutEventsFaults;
 import dev.punctual.local.faults.FaultCounts;
 import dev.punctual.local.faults.Faults;
 import dev.punctual.local.faults.RuntimeFaults;
+import dev.punctual.local.metrics.RetainedMetrics;
 import dev.punctual.local.modes.LocalMode;
 import dev.punctual.local.modes.LocalModes;
+import dev.punctual.local.retention.Retained;
 import dev.punctual.local.stepfunctions.executions.StepFunctionsEngine;
 import dev.punctual.local.stepfunctions.executions.Recovery;
 import dev.punctual.local.stepfunctions.quotas.ThrottleCounts;
@@ -62,7 +63,7 @@ final class WiredRuntime implements LocalRuntime {
     private final CostMeter costMeter = new CostMeter();
     private final DeletionLedger deletions = new DeletionLedger();
     private final BucketPhaseRecorder bucketPhases = new BucketPhaseRecorder();
-    private final RecordedMetrics metrics = new RecordedMetrics();
+    private final RetainedMetrics metrics;
     private final RuntimeFaults faults;
     private final EventRules eventRules;
     private final PutEventsFaults eventFaults = new PutEventsFaults();
@@ -88,6 +89,8 @@ final class WiredRuntime implements LocalRuntime {
             InProcessDynamoDb inProcess = dynamoDbServer.inProcess();
             timer = options.timer() != null ? options.timer() : ownTimer();
             Clock clock = timer.clock();
+            metrics = new RetainedMetrics(clock, options.retention().of(Retained.METRIC_POINTS),
+                    options.retention().of(Retained.METRIC_MINUTES));
             // Punctual's own DynamoDB calls (the state machine's deletes, the functions' index calls)
             // are metered for the cost report; the index is Punctual's, every other table a user's.
             MeteredDynamoDb punctualDynamoDb = new MeteredDynamoDb(inProcess.dynamoDb(), costMeter, deletions,
@@ -103,7 +106,8 @@ final class WiredRuntime implements LocalRuntime {
             ModeContext parts = new ModeContext(dynamoDb, dynamoDbServer.endpoint(), functions, host, bucketPhases, owned);
             mode = LocalModes.of(options.mode()).wire(parts);
             LocalBackfill.wire(parts, options.mode(), mode);
-            events = owned.own(EventStore.in(options.under("events")));
+            events = owned.own(EventStore.in(options.under("events"),
+                    options.retention().of(Retained.EVENTS), clock));
             eventsServer = owned.own(EventBridgeServer.start(new PutEventsApi(events, eventFaults, clock,
                             LocalAccount.REGION, LocalAccount.ACCOUNT_ID, costMeter::expiryEvent), events,
                     new InetSocketAddress(LocalDefaults.LOOPBACK, options.eventsPort())));
@@ -116,6 +120,7 @@ final class WiredRuntime implements LocalRuntime {
                     .filterPatterns(table -> StreamWiring.filterPatterns(table.ttlAttribute(), true))
                     .settings(options.mapping().toBuilder().tableAllowList(options.tables()).build())
                     .dataDirectory(options.under("stream"))
+                    .deadLetterRetention(options.retention().of(Retained.DEAD_LETTERS))
                     .region(LocalAccount.REGION)
                     .start());
         } catch (RuntimeException e) {
@@ -259,7 +264,7 @@ final class WiredRuntime implements LocalRuntime {
     }
 
     @Override
-    public RecordedMetrics metrics() {
+    public RetainedMetrics metrics() {
         return metrics;
     }
 

@@ -2,6 +2,7 @@ package dev.punctual.local.runtime;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.punctual.local.retention.RetentionSettings;
 import dev.punctual.local.stepfunctions.quotas.Quota;
 import dev.punctual.local.stepfunctions.quotas.QuotaSettings;
 import dev.punctual.local.stream.MappingSettings;
@@ -49,6 +50,7 @@ class LocalRuntimeOptionsTest {
         MappingSettings mapping = MappingSettings.builder().batchSize(7).build();
         QuotaSettings quotas = QuotaSettings.ratesUnlimited();
         ExternalServices services = new ExternalServices(URI.create("http://127.0.0.1:1"), URI.create("http://127.0.0.1:2"));
+        RetentionSettings retention = RetentionSettings.defaults().withOverride("events=7");
 
         LocalRuntime.Options options = LocalRuntime.Options.onFreePorts()
                 .withPorts(1, 2)
@@ -62,11 +64,12 @@ class LocalRuntimeOptionsTest {
                 .withHandlerOverHttp(true)
                 .withMode(ExpiryMode.WINDOWED)
                 .withTimer(timer)
-                .attachedTo(services);
+                .attachedTo(services)
+                .withRetention(retention);
 
         assertThat(options).isEqualTo(new LocalRuntime.Options(1, 2, Path.of("data"), Set.of("orders"), false, mapping,
                 quotas.with(Quota.OPEN_EXECUTIONS, 5), true,
-                ExpiryMode.WINDOWED, false, 3, timer, services));
+                ExpiryMode.WINDOWED, false, 3, timer, services, retention));
         assertThat(options.attached()).isTrue();
         assertThat(options.maxOpenExecutions()).isEqualTo(5);
         assertThat(options.toBuilder().build()).isEqualTo(options);
