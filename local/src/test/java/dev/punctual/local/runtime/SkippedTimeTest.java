@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.punctual.local.retention.Retained;
+import dev.punctual.local.retention.Retention;
+import dev.punctual.local.retention.RetentionSettings;
 import dev.punctual.local.time.ManualTimer;
 import dev.punctual.statemachine.ExpiryEvents;
 import dev.punctual.statemachine.ExpiryMode;
@@ -44,7 +47,9 @@ class SkippedTimeTest {
     }
 
     private SkippedTime start(ExpiryMode mode) {
-        runtime = LocalRuntime.start(LocalRuntime.Options.onFreePorts().withMode(mode).withTimer(ManualTimer.startingAt(START)));
+        // Events kept for as long as time is moved here (an hour by default).
+        runtime = LocalRuntime.start(LocalRuntime.Options.onFreePorts().withMode(mode).withTimer(ManualTimer.startingAt(START))
+                .withRetention(RetentionSettings.defaults().with(Retained.EVENTS, Retention.EVERYTHING)));
         runtime.dynamoDb().createTable(b -> b.tableName(TABLE).billingMode(BillingMode.PAY_PER_REQUEST)
                 .attributeDefinitions(a -> a.attributeName("id").attributeType(ScalarAttributeType.S))
                 .keySchema(k -> k.attributeName("id").keyType(KeyType.HASH))
@@ -121,6 +126,7 @@ class SkippedTimeTest {
         List<Instant> stops = time.advanceTo(START.plus(Duration.ofDays(366)));
 
         assertThat(deletedAt("far")).hasValue(Instant.ofEpochSecond(ttl.getEpochSecond()));
+        assertThat(eventsById()).containsOnlyKeys("far");
         assertThat(stops).as("a year of 50 ms polls is not stepped through").hasSizeLessThan(1_000);
         assertThat(time.now()).isEqualTo(START.plus(Duration.ofDays(366)));
     }
