@@ -4,14 +4,12 @@ import dev.punctual.functions.DaemonThreads;
 import dev.punctual.local.stepfunctions.asl.Interpreter;
 import dev.punctual.local.stepfunctions.asl.ParsedDefinition;
 import dev.punctual.local.stepfunctions.asl.errors.InvalidDefinitionException;
+import dev.punctual.local.time.InFlight;
 import dev.punctual.local.time.Timer;
 import java.time.Clock;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.BiConsumer;
 
@@ -42,14 +40,14 @@ final class ExecutionHost {
     private final List<ExecutionListener> listeners = new CopyOnWriteArrayList<>();
     private volatile Journal journal = Journal.IN_MEMORY;
 
-    ExecutionHost(Interpreter interpreter, Timer timer, EndpointArns arns, Registry registry, int launcherThreads) {
+    ExecutionHost(Interpreter interpreter, Timer timer, EndpointArns arns, Registry registry, int launcherThreads,
+            InFlight work) {
         this.interpreter = interpreter;
         this.timer = timer;
         this.clock = timer.clock();
         this.arns = arns;
         this.registry = registry;
-        this.launcher = new ThreadPoolExecutor(launcherThreads, launcherThreads, 60, TimeUnit.SECONDS,
-                new LinkedBlockingQueue<>(), DaemonThreads.named("sfn-launcher"));
+        this.launcher = work.pool(launcherThreads, DaemonThreads.named("sfn-launcher"));
     }
 
     Journal journal() {
