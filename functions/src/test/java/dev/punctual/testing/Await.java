@@ -34,12 +34,25 @@ public final class Await {
         value(description, timeout, () -> condition.getAsBoolean() ? Optional.of(Boolean.TRUE) : Optional.empty());
     }
 
+    /**
+     * As {@link #until(Supplier, Duration, BooleanSupplier)}, checking every {@code poll}: for a condition
+     * whose every check costs the server under test real work (listing hundreds of executions on moto,
+     * a single Python process that also runs them).
+     */
+    public static void until(Supplier<String> description, Duration timeout, Duration poll, BooleanSupplier condition) {
+        value(description, timeout, poll, () -> condition.getAsBoolean() ? Optional.of(Boolean.TRUE) : Optional.empty());
+    }
+
     /** Waits until {@code probe} returns a value and returns it; fails after {@code timeout}. */
     public static <T> T value(String description, Duration timeout, Supplier<Optional<T>> probe) {
         return value(() -> description, timeout, probe);
     }
 
     private static <T> T value(Supplier<String> description, Duration timeout, Supplier<Optional<T>> probe) {
+        return value(description, timeout, POLL, probe);
+    }
+
+    private static <T> T value(Supplier<String> description, Duration timeout, Duration poll, Supplier<Optional<T>> probe) {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (true) {
             Optional<T> value = probe.get();
@@ -49,7 +62,7 @@ public final class Await {
             if (System.nanoTime() - deadline > 0) {
                 throw new AssertionError("timed out after " + timeout.toMillis() + " ms waiting for " + description.get());
             }
-            pause(POLL);
+            pause(poll);
         }
     }
 

@@ -114,8 +114,7 @@ public final class EngineBenchmark {
             EngineBuilder builder = StepFunctionsEngine.builder()
                     .interpreter(all -> new Interpreter(timer, all, actions))
                     .taskResources(List.of(resources))
-                    .timer(timer)
-                    .closedExecutionRetention(10_000);
+                    .timer(timer);
             if (dataDirectory != null) {
                 builder.dataDirectory(dataDirectory);
             }

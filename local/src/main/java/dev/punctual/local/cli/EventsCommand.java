@@ -15,6 +15,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -57,6 +58,13 @@ final class EventsCommand implements Callable<Integer> {
         long after = 0;
         while (true) {
             JsonNode page = read(http, after);
+            long dropped = page.path("dropped").asLong(0);
+            if (dropped > 0) {
+                // On stderr, so --json's standard output stays one event per line.
+                PrintWriter err = spec.commandLine().getErr();
+                err.println(droppedNote(dropped, page.path("published").asLong(0)));
+                err.flush();
+            }
             for (JsonNode event : page.path("events")) {
                 out.println(json ? JSON.writeValueAsString(event) : line(event));
             }
@@ -88,6 +96,13 @@ final class EventsCommand implements Callable<Integer> {
                     + "; is it the EventBridge endpoint of `punctual local`?");
         }
         return JSON.readTree(response.body());
+    }
+
+    /** What {@code punctual events} says when the runtime no longer keeps some of the events asked for. */
+    static String droppedNote(long dropped, long published) {
+        return String.format(Locale.ROOT, "%,d earlier events of %,d published are no longer kept by the runtime"
+                + " (it keeps the newest; raise --retain events=COUNT or events=AGE on punctual local to keep more)",
+                dropped, published);
     }
 
     /** {@code <deletedAt>  <expiredBy>  lag <ms>  <table>  <key>  id=<id>}; other events by source and type. */

@@ -11,6 +11,7 @@ import software.amazon.awssdk.core.exception.SdkClientException;
             LocalCommand.class,
             DemoCommand.class,
             BenchCommand.class,
+            SoakCommand.class,
             BulkImportCommand.class,
             PendingCommand.class,
             EventsCommand.class,

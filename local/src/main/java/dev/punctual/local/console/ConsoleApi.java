@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.punctual.local.events.EventStore;
 import dev.punctual.local.modes.PendingWork;
+import dev.punctual.local.retention.Retained;
 import dev.punctual.local.runtime.LocalClients;
 import dev.punctual.local.runtime.LocalRuntime;
 import dev.punctual.local.stepfunctions.executions.ExecutionDescription;
@@ -56,7 +57,7 @@ final class ConsoleApi implements AutoCloseable {
     ConsoleApi(LocalRuntime runtime, Clock clock) {
         this.runtime = runtime;
         this.clock = clock;
-        this.expiries = new ExpiryRecorder(clock);
+        this.expiries = new ExpiryRecorder(clock, runtime.options().retention().of(Retained.EXPIRIES));
         runtime.deletions().addListener(expiries);
         runtime.stepFunctionsEngine().addListener(expiries);
         this.sfn = LocalClients.stepFunctions(runtime.stepFunctionsEndpoint());

@@ -5,6 +5,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.punctual.local.billing.DeletionLedger;
 import dev.punctual.local.measure.Percentiles;
 import dev.punctual.local.modes.IndexedPending;
+import dev.punctual.local.retention.RetainedLog;
+import dev.punctual.local.retention.Retention;
 import dev.punctual.local.stepfunctions.executions.ExecutionDescription;
 import dev.punctual.local.stepfunctions.executions.ExecutionListener;
 import dev.punctual.local.stepfunctions.executions.ExecutionStatus;
@@ -13,10 +15,9 @@ import java.io.IOException;
 import java.math.BigDecimal;
 import java.time.Clock;
 import java.time.Instant;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Deque;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -31,8 +32,6 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  */
 final class ExpiryRecorder implements DeletionLedger.Listener, ExecutionListener {
 
-    /** How many recent expiries {@code /expired} can show. */
-    static final int RECENT = 1000;
     /** Seconds of lag the chart covers. */
     static final int CHART_SECONDS = 600;
 
@@ -56,7 +55,8 @@ final class ExpiryRecorder implements DeletionLedger.Listener, ExecutionListener
     }
 
     private final Clock clock;
-    private final Deque<Expiry> recent = new ArrayDeque<>();
+    /** The expiries {@code /expired} can show, within {@code --retain expiries}. */
+    private final RetainedLog<Expiry> recent;
     private final long[][] lagsBySlot = new long[CHART_SECONDS][];
     private final int[] lagCounts = new int[CHART_SECONDS];
     private final long[] slotSecond = new long[CHART_SECONDS];
@@ -65,8 +65,9 @@ final class ExpiryRecorder implements DeletionLedger.Listener, ExecutionListener
     private final LongAdder superseded = new LongAdder();
     private final LongAdder failedExecutions = new LongAdder();
 
-    ExpiryRecorder(Clock clock) {
+    ExpiryRecorder(Clock clock, Retention recentExpiries) {
         this.clock = clock;
+        this.recent = new RetainedLog<>(recentExpiries);
         Arrays.fill(slotSecond, -1);
     }
 
@@ -116,8 +117,10 @@ final class ExpiryRecorder implements DeletionLedger.Listener, ExecutionListener
 
     /** The most recent expiries, newest first, at most {@code limit}, optionally of one table. */
     synchronized List<Expiry> recent(String table, int limit) {
+        recent.trim(clock.instant());
         List<Expiry> result = new ArrayList<>();
-        for (Expiry expiry : recent) {
+        for (Iterator<Expiry> newestFirst = recent.newestFirst(); newestFirst.hasNext(); ) {
+            Expiry expiry = newestFirst.next();
             if (result.size() == limit) {
                 break;
             }
@@ -174,10 +177,8 @@ final class ExpiryRecorder implements DeletionLedger.Listener, ExecutionListener
     }
 
     private void remember(Expiry expiry) {
-        recent.addFirst(expiry);
-        if (recent.size() > RECENT) {
-            recent.removeLast();
-        }
+        // Kept by when it was recorded: a failed execution's stop time may be older than the last expiry's.
+        recent.add(expiry, clock.instant());
     }
 
     private void addLag(long second, long lag) {

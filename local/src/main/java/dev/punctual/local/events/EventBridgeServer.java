@@ -17,7 +17,8 @@ import java.util.UUID;
 /**
  * The local EventBridge endpoint: {@code PutEvents} for the AWS SDKs and CLI on {@code POST /}
  * ({@link PutEventsApi}), and, for {@code punctual events}, the stored events on
- * {@code GET /punctual/events?after=N[&table=T][&limit=L]} as {@code {"events":[…],"next":N}}.
+ * {@code GET /punctual/events?after=N[&table=T][&limit=L]} as {@code {"events":[…],"next":N,"dropped":D,"published":P}}:
+ * {@code dropped} events after {@code N} are no longer kept ({@code --retain events}), of {@code published} in all.
  */
 public final class EventBridgeServer implements AutoCloseable {
 
@@ -96,6 +97,8 @@ public final class EventBridgeServer implements AutoCloseable {
         ArrayNode events = body.putArray("events");
         page.events().forEach(event -> events.add(event.event()));
         body.put("next", page.next());
+        body.put("dropped", page.dropped());
+        body.put("published", store.published());
         return new PutEventsApi.Response(200, JSON.writeValueAsBytes(body), null);
     }
 

@@ -100,6 +100,12 @@ public record AccuracyReport(
         return early == 0 && missed == 0 && deleted == items;
     }
 
+    /** The last line {@code demo}, {@code bench} and {@code soak} print: whether the run was {@link #perfect()}. */
+    public String verdict() {
+        return perfect() ? "OK: every item expired at its TTL, none early, none missed."
+                : "NOT OK: see early, missed and backstop above.";
+    }
+
     /** The human-readable block {@code demo} and {@code bench} print. */
     public String toText() {
         return String.format(Locale.ROOT, String.join("%n",

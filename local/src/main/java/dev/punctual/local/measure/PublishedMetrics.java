@@ -1,9 +1,11 @@
 package dev.punctual.local.measure;
 
-import dev.punctual.expiry.RecordedMetrics;
+import dev.punctual.local.metrics.MetricAggregate;
+import dev.punctual.local.metrics.MetricSeries;
+import dev.punctual.local.metrics.RetainedMetrics;
 import dev.punctual.statemachine.ExpiryMetricNames;
-import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
 /**
  * What the stream handler published for one table during a run, under the metric names the CDK
@@ -15,21 +17,29 @@ public record PublishedMetrics(long[] lagMillis, double expiredByPunctual, doubl
                                double recordsScheduled, double recordsSuperseded, double recordsIgnored,
                                double startExecutionFailures) {
 
-    /** The points {@code metrics} holds for {@code table}. */
-    public static PublishedMetrics of(RecordedMetrics metrics, String table) {
-        List<RecordedMetrics.Point> points = metrics.points().stream()
+    /**
+     * What {@code metrics} holds for {@code table}: the counts from its totals since the start, the lags
+     * from the points it still keeps one by one ({@code --retain metric-points}; a trial keeps enough).
+     */
+    public static PublishedMetrics of(RetainedMetrics metrics, String table) {
+        long[] lags = metrics.points().stream()
                 .filter(point -> table.equals(point.dimensions().get(ExpiryMetricNames.DIMENSION_TABLE)))
-                .toList();
-        long[] lags = points.stream().filter(p -> p.name().equals(ExpiryMetricNames.EXPIRY_LAG))
+                .filter(p -> p.name().equals(ExpiryMetricNames.EXPIRY_LAG))
                 .mapToLong(p -> (long) p.value()).sorted().toArray();
-        return new PublishedMetrics(lags, sum(points, ExpiryMetricNames.EXPIRED_BY_PUNCTUAL),
-                sum(points, ExpiryMetricNames.EXPIRED_BY_NATIVE_TTL), sum(points, ExpiryMetricNames.RECORDS_SCHEDULED),
-                sum(points, ExpiryMetricNames.RECORDS_SUPERSEDED), sum(points, ExpiryMetricNames.RECORDS_IGNORED),
-                sum(points, ExpiryMetricNames.START_EXECUTION_FAILURES));
+        Map<MetricSeries, MetricAggregate> totals = metrics.totals();
+        return new PublishedMetrics(lags, sum(totals, table, ExpiryMetricNames.EXPIRED_BY_PUNCTUAL),
+                sum(totals, table, ExpiryMetricNames.EXPIRED_BY_NATIVE_TTL),
+                sum(totals, table, ExpiryMetricNames.RECORDS_SCHEDULED),
+                sum(totals, table, ExpiryMetricNames.RECORDS_SUPERSEDED),
+                sum(totals, table, ExpiryMetricNames.RECORDS_IGNORED),
+                sum(totals, table, ExpiryMetricNames.START_EXECUTION_FAILURES));
     }
 
-    private static double sum(List<RecordedMetrics.Point> points, String name) {
-        return points.stream().filter(p -> p.name().equals(name)).mapToDouble(RecordedMetrics.Point::value).sum();
+    private static double sum(Map<MetricSeries, MetricAggregate> totals, String table, String name) {
+        return totals.entrySet().stream()
+                .filter(e -> e.getKey().name().equals(name)
+                        && table.equals(e.getKey().dimension(ExpiryMetricNames.DIMENSION_TABLE)))
+                .mapToDouble(e -> e.getValue().sum()).sum();
     }
 
     /** {@code ExpiryLag} at a percentile (nearest rank), or 0 without points. */

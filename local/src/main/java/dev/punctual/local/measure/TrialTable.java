@@ -135,6 +135,14 @@ final class TrialTable {
         }
     }
 
+    /** Writes items {@code from} (inclusive) to {@code to} with their TTLs, in batches, on this thread. */
+    void writeRange(long[] ttls, int from, int to) {
+        for (int first = from; first < to; first += BATCH_WRITE_LIMIT) {
+            writeBatch(ttls, first, Math.min(to, first + BATCH_WRITE_LIMIT), TrialTable::itemId, null, count -> { });
+        }
+    }
+
+    /** Writes one batch; records when in {@code writtenAt} unless it is {@code null}. */
     private void writeBatch(long[] ttls, int from, int to, IntFunction<String> ids, AtomicLongArray writtenAt,
             LongConsumer done) {
         List<WriteRequest> requests = new ArrayList<>(to - from);
@@ -151,7 +159,7 @@ final class TrialTable {
             pending = dynamoDb.batchWriteItem(r -> r.requestItems(request)).unprocessedItems();
         }
         long now = clock.millis();
-        for (int i = from; i < to; i++) {
+        for (int i = from; writtenAt != null && i < to; i++) {
             writtenAt.set(i, now);
         }
         done.accept(to - from);

@@ -1,9 +1,9 @@
 package dev.punctual.local.runtime;
 
-import dev.punctual.expiry.RecordedMetrics;
 import dev.punctual.local.billing.CostMeter;
 import dev.punctual.local.events.EventRules;
 import dev.punctual.local.faults.RuntimeFaults;
+import dev.punctual.local.metrics.RetainedMetrics;
 import dev.punctual.local.time.TimerSleeper;
 import java.time.Clock;
 import java.time.Duration;
@@ -22,7 +22,7 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
  * @param faults the faults the runtime injects into the functions' calls and invocations
  * @param eventRules the runtime's EventBridge rules, whose targets are in-process functions
  */
-record FunctionHost(DynamoDbClient dynamoDb, Clock clock, TimerSleeper sleeper, RecordedMetrics metrics,
+record FunctionHost(DynamoDbClient dynamoDb, Clock clock, TimerSleeper sleeper, RetainedMetrics metrics,
                     CostMeter costMeter, LocalStepFunctions stepFunctions, RuntimeFaults faults, EventRules eventRules) {
 
     /** Punctual's DynamoDB client as {@code caller} gets it: failing as {@code --dynamodb-fault} says, at call sites named after it. */

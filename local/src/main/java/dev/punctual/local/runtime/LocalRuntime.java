@@ -1,6 +1,5 @@
 package dev.punctual.local.runtime;
 
-import dev.punctual.expiry.RecordedMetrics;
 import dev.punctual.functions.ExpiryStreamHandler;
 import dev.punctual.local.billing.CostMeter;
 import dev.punctual.local.billing.DeletionLedger;
@@ -10,7 +9,9 @@ import dev.punctual.local.events.EventRules;
 import dev.punctual.local.events.PutEventsFaults;
 import dev.punctual.local.faults.FaultCounts;
 import dev.punctual.local.faults.Faults;
+import dev.punctual.local.metrics.RetainedMetrics;
 import dev.punctual.local.modes.LocalMode;
+import dev.punctual.local.retention.RetentionSettings;
 import dev.punctual.local.stepfunctions.executions.StepFunctionsEngine;
 import dev.punctual.local.stepfunctions.executions.Recovery;
 import dev.punctual.local.stepfunctions.quotas.Quota;
@@ -48,6 +49,11 @@ public interface LocalRuntime extends AutoCloseable {
 
     /** Starts everything; returns once every endpoint accepts requests and the poller runs. */
     static LocalRuntime start(Options options) {
+        if (options.attached()) {
+            throw new IllegalArgumentException("These options attach to DynamoDB at " + options.external().dynamoDb()
+                    + " and Step Functions at " + options.external().stepFunctions()
+                    + ": start them with AttachedRuntime.start, which starts neither DynamoDB Local nor the engine");
+        }
         return new WiredRuntime(options);
     }
 
@@ -133,7 +139,7 @@ public interface LocalRuntime extends AutoCloseable {
      * The metrics every stream handler of this runtime published ({@code ExpiryLag}, expiries by
      * Punctual and by native TTL, ...): what the function would publish to CloudWatch in AWS.
      */
-    RecordedMetrics metrics();
+    RetainedMetrics metrics();
 
     /** When Punctual deleted each item of the tables it is asked to track. */
     DeletionLedger deletions();
@@ -173,13 +179,19 @@ public interface LocalRuntime extends AutoCloseable {
      *     stream poller's pacing and retries, the functions' clocks and waits, the trial's polls;
      *     {@code null} for the runtime's own timer on the system clock. A test passes a
      *     {@link dev.punctual.local.time.ManualTimer} to move time instead of waiting for it.
+     * @param external services to attach to instead of starting DynamoDB Local and the engine
+     *     ({@link AttachedRuntime}); {@code null} to start our own. The ports, quotas and expiry events
+     *     above then configure nothing.
+     * @param retention how much of the past the runtime keeps: closed executions, events, the console's
+     *     expiries, dead letters, published metrics, each by count and by age ({@code --retain})
      */
     record Options(int dynamoDbPort, int stepFunctionsPort, Path dataDirectory, Set<String> tables,
                    boolean cancelStale, MappingSettings mapping, QuotaSettings quotas,
                    boolean handlerOverHttp, ExpiryMode mode, boolean expiryEvents, int eventsPort,
-                   Timer timer) {
+                   Timer timer, ExternalServices external, RetentionSettings retention) {
 
         public Options {
+            Objects.requireNonNull(retention, "retention");
             tables = Set.copyOf(tables);
             Objects.requireNonNull(mapping, "mapping");
             Objects.requireNonNull(quotas, "quotas");
@@ -254,6 +266,20 @@ public interface LocalRuntime extends AutoCloseable {
             return toBuilder().events(publish, port).build();
         }
 
+        /** These options attached to {@code services} rather than starting DynamoDB Local and the engine. */
+        public Options attachedTo(ExternalServices services) {
+            return toBuilder().attachTo(services).build();
+        }
+
+        /** Whether these options attach to external services ({@link AttachedRuntime}) rather than start our own. */
+        public boolean attached() {
+            return external != null;
+        }
+
+        public Options withRetention(RetentionSettings settings) {
+            return toBuilder().retention(settings).build();
+        }
+
         /** Open executions beyond which StartExecution fails with {@code ExecutionLimitExceeded}. */
         public int maxOpenExecutions() {
             return quotas.openExecutions();
@@ -278,6 +304,8 @@ public interface LocalRuntime extends AutoCloseable {
             private boolean expiryEvents = true;
             private int eventsPort;
             private Timer timer;
+            private ExternalServices external;
+            private RetentionSettings retention = RetentionSettings.defaults();
 
             private Builder() {
             }
@@ -295,6 +323,8 @@ public interface LocalRuntime extends AutoCloseable {
                 expiryEvents = options.expiryEvents;
                 eventsPort = options.eventsPort;
                 timer = options.timer;
+                external = options.external;
+                retention = options.retention;
             }
 
             /** DynamoDB Local's and the Step Functions API's ports (0: a free one). */
@@ -357,9 +387,20 @@ public interface LocalRuntime extends AutoCloseable {
                 return this;
             }
 
+            /** External services to attach to ({@link AttachedRuntime}); {@code null} to start our own. */
+            public Builder attachTo(ExternalServices services) {
+                external = services;
+                return this;
+            }
+
+            public Builder retention(RetentionSettings settings) {
+                retention = settings;
+                return this;
+            }
+
             public Options build() {
                 return new Options(dynamoDbPort, stepFunctionsPort, dataDirectory, tables, cancelStale, mapping, quotas,
-                        handlerOverHttp, mode, expiryEvents, eventsPort, timer);
+                        handlerOverHttp, mode, expiryEvents, eventsPort, timer, external, retention);
             }
         }
     }

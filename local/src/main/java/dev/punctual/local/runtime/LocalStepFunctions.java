@@ -1,6 +1,7 @@
 package dev.punctual.local.runtime;
 
 import dev.punctual.local.account.LocalAccount;
+import dev.punctual.local.retention.Retained;
 import dev.punctual.local.faults.RuntimeFaults;
 import dev.punctual.local.stepfunctions.api.InProcessTransport;
 import dev.punctual.local.stepfunctions.api.StepFunctionsServer;
@@ -59,6 +60,7 @@ final class LocalStepFunctions implements AutoCloseable {
                 .region(LocalAccount.REGION)
                 .accountId(LocalAccount.ACCOUNT_ID)
                 .maxOpenExecutions(options.maxOpenExecutions())
+                .closedExecutionRetention(options.retention().of(Retained.CLOSED_EXECUTIONS))
                 .build());
         server = owned.own(StepFunctionsServer.start(engine, throttles,
                 new InetSocketAddress(LocalDefaults.LOOPBACK, options.stepFunctionsPort())));

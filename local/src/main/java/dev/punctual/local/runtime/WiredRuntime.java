@@ -1,6 +1,5 @@
 package dev.punctual.local.runtime;
 
-import dev.punctual.expiry.RecordedMetrics;
 import dev.punctual.local.account.LocalAccount;
 import dev.punctual.local.billing.CostMeter;
 import dev.punctual.local.billing.DeletionLedger;
@@ -18,8 +17,10 @@ import dev.punctual.local.events.PutEventsFaults;
 import dev.punctual.local.faults.FaultCounts;
 import dev.punctual.local.faults.Faults;
 import dev.punctual.local.faults.RuntimeFaults;
+import dev.punctual.local.metrics.RetainedMetrics;
 import dev.punctual.local.modes.LocalMode;
 import dev.punctual.local.modes.LocalModes;
+import dev.punctual.local.retention.Retained;
 import dev.punctual.local.stepfunctions.executions.StepFunctionsEngine;
 import dev.punctual.local.stepfunctions.executions.Recovery;
 import dev.punctual.local.stepfunctions.quotas.ThrottleCounts;
@@ -64,7 +65,7 @@ final class WiredRuntime implements LocalRuntime {
     private final DeletionLedger deletions = new DeletionLedger();
     private final HandlerCalls handlerCalls = new HandlerCalls(ScheduleIndexTable.LOCAL_TABLE_NAME::equals);
     private final BucketPhaseRecorder bucketPhases = new BucketPhaseRecorder();
-    private final RecordedMetrics metrics = new RecordedMetrics();
+    private final RetainedMetrics metrics;
     private final RuntimeFaults faults;
     private final EventRules eventRules;
     private final PutEventsFaults eventFaults = new PutEventsFaults();
@@ -90,6 +91,8 @@ final class WiredRuntime implements LocalRuntime {
             InProcessDynamoDb inProcess = dynamoDbServer.inProcess();
             timer = options.timer() != null ? options.timer() : ownTimer();
             Clock clock = timer.clock();
+            metrics = new RetainedMetrics(clock, options.retention().of(Retained.METRIC_POINTS),
+                    options.retention().of(Retained.METRIC_MINUTES));
             // Punctual's own DynamoDB calls (the state machine's deletes, the functions' index calls)
             // are metered for the cost report; the index is Punctual's, every other table a user's.
             MeteredDynamoDb punctualDynamoDb = new MeteredDynamoDb(inProcess.dynamoDb(), costMeter, deletions,
@@ -105,7 +108,8 @@ final class WiredRuntime implements LocalRuntime {
             ModeContext parts = new ModeContext(dynamoDb, dynamoDbServer.endpoint(), functions, host, bucketPhases, owned);
             mode = LocalModes.of(options.mode()).wire(parts);
             LocalBackfill.wire(parts, options.mode(), mode);
-            events = owned.own(EventStore.in(options.under("events")));
+            events = owned.own(EventStore.in(options.under("events"),
+                    options.retention().of(Retained.EVENTS), clock));
             eventsServer = owned.own(EventBridgeServer.start(new PutEventsApi(events, eventFaults, clock,
                             LocalAccount.REGION, LocalAccount.ACCOUNT_ID, costMeter::expiryEvent), events,
                     new InetSocketAddress(LocalDefaults.LOOPBACK, options.eventsPort())));
@@ -118,6 +122,7 @@ final class WiredRuntime implements LocalRuntime {
                     .filterPatterns(table -> StreamWiring.filterPatterns(table.ttlAttribute(), true))
                     .settings(options.mapping().toBuilder().tableAllowList(options.tables()).build())
                     .dataDirectory(options.under("stream"))
+                    .deadLetterRetention(options.retention().of(Retained.DEAD_LETTERS))
                     .region(LocalAccount.REGION)
                     .start());
         } catch (RuntimeException e) {
@@ -133,23 +138,14 @@ final class WiredRuntime implements LocalRuntime {
 
     @Override
     public Map<String, String> handlerEnvironment(WatchedTable table) {
-        Map<String, String> environment = new HashMap<>(Map.of(
-                StreamWiring.ENV_STATE_MACHINE_ARN, scheduledStateMachineArn(),
-                StreamWiring.ENV_TTL_ATTRIBUTE, table.ttlAttribute(),
-                StreamWiring.ENV_STEP_FUNCTIONS_ENDPOINT, stepFunctionsEndpoint().toString(),
-                StreamWiring.ENV_CANCEL_STALE, Boolean.toString(cancelStale()),
-                StreamWiring.ENV_MODE, options.mode().label()));
+        Map<String, String> environment = new HashMap<>(StreamFunctionEnvironment.of(scheduledStateMachineArn(), table,
+                stepFunctionsEndpoint(), options.cancelStale(), options.mode()));
         environment.putAll(mode.handlerEnvironment());
         if (options.expiryEvents()) {
             environment.put(ExpiryEvents.ENV_EVENT_BUS, LocalDefaults.EVENT_BUS);
             environment.put(ExpiryEvents.ENV_EVENTS_ENDPOINT, eventsEndpoint().toString());
         }
         return Map.copyOf(environment);
-    }
-
-    /** Only a mode that can stop stale executions is told to (windowed cannot, a stale entry being harmless). */
-    private boolean cancelStale() {
-        return options.cancelStale() && options.mode().stopsStaleExecutions();
     }
 
     @Override
@@ -270,7 +266,7 @@ final class WiredRuntime implements LocalRuntime {
     }
 
     @Override
-    public RecordedMetrics metrics() {
+    public RetainedMetrics metrics() {
         return metrics;
     }
 

@@ -8,11 +8,14 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.punctual.local.retention.RetainedLog;
+import dev.punctual.local.retention.Retention;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.time.Clock;
 import java.time.Instant;
@@ -32,6 +35,10 @@ import java.util.function.Function;
  *
  * <p>With a data directory the store is the append-only JSON-lines file {@value #FILE_NAME}: one line
  * per dead letter, and one more line each time a redrive succeeds; without one it is kept in memory.
+ *
+ * <p>Only the newest are kept, within a count and an age ({@code --retain dead-letters}; by default
+ * SQS's own four days): the file is rewritten with the kept ones at start and whenever it holds twice
+ * the count in lines.
  */
 public final class DeadLetters {
 
@@ -45,35 +52,52 @@ public final class DeadLetters {
     private final Clock clock;
     private final String region;
     private final Map<String, DeadLetter> letters = new LinkedHashMap<>();
+    /** The ids of {@link #letters} by when they were filed; forgetting one removes its letter. */
+    private final RetainedLog<String> filed;
+    private int linesInFile;
 
-    DeadLetters(Path directory, HandlerRegistry handlers, Clock clock, String region) {
+    DeadLetters(Path directory, HandlerRegistry handlers, Clock clock, String region, Retention retention) {
         this.file = directory == null ? null : directory.resolve(FILE_NAME);
         this.handlers = handlers;
         this.clock = clock;
         this.region = region;
+        this.filed = new RetainedLog<>(retention, letters::remove);
         if (file != null) {
             load();
+            filed.trim(clock.instant());
+            if (linesInFile > letters.size() + redrivenCount()) {
+                rewrite();
+            }
         }
     }
 
     /**
      * Opens the dead letters of a data directory (or an empty in-memory store for {@code null}) without a
      * running poller, e.g. for a {@code dlq} command; redrives build functions with {@code handlerFactory}.
+     * It forgets none of them: the runtime that filed them applies its own bounds.
      */
     public static DeadLetters open(Path dataDirectory,
                                    Function<WatchedTable, RequestHandler<DynamodbEvent, StreamsEventResponse>> handlerFactory,
                                    Clock clock, String region) {
-        return new DeadLetters(dataDirectory, new HandlerRegistry(handlerFactory), clock, region);
+        return new DeadLetters(dataDirectory, new HandlerRegistry(handlerFactory), clock, region, Retention.EVERYTHING);
     }
 
-    /** Every dead letter, oldest first, redriven ones included. */
+    /** Every dead letter kept, oldest first, redriven ones included. */
     public synchronized List<DeadLetter> list() {
+        filed.trim(clock.instant());
         return List.copyOf(letters.values());
     }
 
-    /** One dead letter by ID. */
+    /** One dead letter by ID, if it is still kept. */
     public synchronized Optional<DeadLetter> find(String id) {
+        filed.trim(clock.instant());
         return Optional.ofNullable(letters.get(id));
+    }
+
+    /** Dead letters no longer kept, by count or by age, since the store was opened. */
+    public synchronized long forgotten() {
+        filed.trim(clock.instant());
+        return filed.forgotten();
     }
 
     /**
@@ -104,29 +128,70 @@ public final class DeadLetters {
         DeadLetter letter = new DeadLetter(UUID.randomUUID().toString(), table, message, records, null);
         synchronized (this) {
             if (file != null) {
-                ObjectNode line = JSON.createObjectNode();
-                line.put("type", "deadLetter");
-                line.put("id", letter.id());
-                line.set("table", tableJson(table));
-                line.set("message", message);
-                ArrayNode recordsJson = line.putArray("records");
-                records.forEach(record -> recordsJson.add(LambdaRecordJson.toJson(record)));
-                append(line);
+                if (linesInFile >= 2 * filed.retention().count()) {
+                    rewrite();
+                }
+                append(deadLetterLine(letter));
             }
             letters.put(letter.id(), letter);
+            filed.add(letter.id(), now);
         }
         return letter;
     }
 
-    private synchronized void markRedriven(String id, Instant at) {
-        if (file != null) {
-            ObjectNode line = JSON.createObjectNode();
-            line.put("type", "redriven");
-            line.put("id", id);
-            line.put("at", at.toString());
-            append(line);
+    private static ObjectNode deadLetterLine(DeadLetter letter) {
+        ObjectNode line = JSON.createObjectNode();
+        line.put("type", "deadLetter");
+        line.put("id", letter.id());
+        line.set("table", tableJson(letter.table()));
+        line.set("message", letter.message());
+        ArrayNode recordsJson = line.putArray("records");
+        letter.records().forEach(record -> recordsJson.add(LambdaRecordJson.toJson(record)));
+        return line;
+    }
+
+    private static ObjectNode redrivenLine(String id, Instant at) {
+        ObjectNode line = JSON.createObjectNode();
+        line.put("type", "redriven");
+        line.put("id", id);
+        line.put("at", at.toString());
+        return line;
+    }
+
+    private int redrivenCount() {
+        return (int) letters.values().stream().filter(letter -> letter.redrivenAt() != null).count();
+    }
+
+    /** Replaces the file with the letters kept: written aside, then moved over it. */
+    private void rewrite() {
+        Path aside = file.resolveSibling(FILE_NAME + ".tmp");
+        StringBuilder text = new StringBuilder();
+        try {
+            for (DeadLetter letter : letters.values()) {
+                text.append(JSON.writeValueAsString(deadLetterLine(letter))).append('\n');
+                if (letter.redrivenAt() != null) {
+                    text.append(JSON.writeValueAsString(redrivenLine(letter.id(), letter.redrivenAt()))).append('\n');
+                }
+            }
+            Files.write(aside, text.toString().getBytes(StandardCharsets.UTF_8), StandardOpenOption.CREATE,
+                    StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE, StandardOpenOption.SYNC);
+            Files.move(aside, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot rewrite the dead-letter file " + file
+                    + "; check the data directory is writable", e);
         }
+        linesInFile = letters.size() + redrivenCount();
+    }
+
+    private synchronized void markRedriven(String id, Instant at) {
         DeadLetter letter = letters.get(id);
+        if (letter == null) {
+            // Forgotten while it was being redriven: nothing is left to mark.
+            return;
+        }
+        if (file != null) {
+            append(redrivenLine(id, at));
+        }
         letters.put(id, new DeadLetter(id, letter.table(), letter.message(), letter.records(), at));
     }
 
@@ -159,6 +224,15 @@ public final class DeadLetters {
         return message;
     }
 
+    /** When a loaded dead letter was filed: its message's timestamp, or now if it has none. */
+    private Instant filedAt(ObjectNode message) {
+        try {
+            return Instant.parse(message.path("timestamp").asText());
+        } catch (java.time.format.DateTimeParseException e) {
+            return clock.instant();
+        }
+    }
+
     private static String arrival(DynamodbStreamRecord record) {
         return record.getDynamodb().getApproximateCreationDateTime().toInstant().truncatedTo(ChronoUnit.SECONDS).toString();
     }
@@ -178,6 +252,7 @@ public final class DeadLetters {
             Files.write(file, (JSON.writeValueAsString(line) + "\n").getBytes(StandardCharsets.UTF_8),
                     StandardOpenOption.CREATE, StandardOpenOption.APPEND, StandardOpenOption.WRITE,
                     StandardOpenOption.SYNC);
+            linesInFile++;
         } catch (IOException e) {
             throw new UncheckedIOException("cannot append to the dead-letter file " + file
                     + "; check the data directory is writable", e);
@@ -195,6 +270,7 @@ public final class DeadLetters {
             throw new UncheckedIOException("cannot read the dead-letter file " + file, e);
         }
         int number = 0;
+        linesInFile = lines.size();
         for (String text : lines) {
             number++;
             if (text.isBlank()) {
@@ -222,10 +298,12 @@ public final class DeadLetters {
             JsonNode table = line.path("table");
             List<DynamodbStreamRecord> records = new ArrayList<>();
             line.path("records").forEach(record -> records.add(LambdaRecordJson.fromJson(record)));
+            ObjectNode message = (ObjectNode) line.path("message");
             letters.put(id, new DeadLetter(id,
                     new WatchedTable(table.path("tableName").asText(), table.path("streamArn").asText(),
                             table.path("ttlAttribute").asText()),
-                    (ObjectNode) line.path("message"), records, null));
+                    message, records, null));
+            filed.add(id, filedAt(message));
         }
     }
 }

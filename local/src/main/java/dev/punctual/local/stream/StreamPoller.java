@@ -5,6 +5,8 @@ import com.amazonaws.services.lambda.runtime.events.DynamodbEvent;
 import com.amazonaws.services.lambda.runtime.events.StreamsEventResponse;
 import dev.punctual.functions.DaemonThreads;
 import dev.punctual.local.account.LocalAccount;
+import dev.punctual.local.retention.Retained;
+import dev.punctual.local.retention.Retention;
 import dev.punctual.local.time.ClockTimer;
 import dev.punctual.local.time.Timer;
 import java.nio.file.Path;
@@ -83,7 +85,7 @@ public final class StreamPoller implements AutoCloseable {
         this.clock = timer.clock();
         this.region = builder.region;
         this.checkpoints = builder.dataDirectory == null ? Checkpoints.inMemory() : Checkpoints.inDirectory(builder.dataDirectory);
-        this.deadLetters = new DeadLetters(builder.dataDirectory, handlers, clock, region);
+        this.deadLetters = new DeadLetters(builder.dataDirectory, handlers, clock, region, builder.deadLetterRetention);
         this.discovery = Executors.newSingleThreadExecutor(DaemonThreads.named("stream-discovery"));
     }
 
@@ -288,6 +290,7 @@ public final class StreamPoller implements AutoCloseable {
         private Function<WatchedTable, List<String>> filterPatterns = table -> List.of();
         private MappingSettings settings = MappingSettings.builder().build();
         private Path dataDirectory;
+        private Retention deadLetterRetention = Retained.DEAD_LETTERS.defaults();
         private Timer timer;
         private String region = LocalAccount.REGION;
 
@@ -327,6 +330,12 @@ public final class StreamPoller implements AutoCloseable {
         /** Where checkpoints and dead letters are kept; {@code null} keeps them in memory. */
         public Builder dataDirectory(Path value) {
             dataDirectory = value;
+            return this;
+        }
+
+        /** How many dead letters to keep, and for how long (default: {@code --retain dead-letters}'s). */
+        public Builder deadLetterRetention(Retention value) {
+            deadLetterRetention = value;
             return this;
         }
 

@@ -9,6 +9,7 @@ import dev.punctual.local.events.EventBridgeServer;
 import dev.punctual.local.events.EventStore;
 import dev.punctual.local.events.PutEventsApi;
 import dev.punctual.local.events.PutEventsFaults;
+import dev.punctual.local.retention.Retention;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.InetSocketAddress;
@@ -30,7 +31,11 @@ class EventsCommandTest {
 
     @BeforeEach
     void start() {
-        store = EventStore.inMemory();
+        start(EventStore.inMemory());
+    }
+
+    private void start(EventStore eventStore) {
+        store = eventStore;
         server = EventBridgeServer.start(new PutEventsApi(store, new PutEventsFaults(), Clock.systemUTC(), "us-east-1",
                 "123456789012", bytes -> { }), store, new InetSocketAddress("127.0.0.1", 0));
         endpoint = "http://127.0.0.1:" + server.port();
@@ -95,6 +100,31 @@ class EventsCommandTest {
             follower.interrupt();
             follower.join(Duration.ofSeconds(5).toMillis());
         }
+    }
+
+    @Test
+    void events_whenTheRuntimeKeptFewerThanWerePublished_saysHowManyWereDropped() throws Exception {
+        stop();
+        start(EventStore.in(null, Retention.of(2, Duration.ofHours(1)), Clock.systemUTC()));
+        for (int i = 1; i <= 5; i++) {
+            expired("orders", "o-" + i, 10);
+        }
+
+        Result result = run("events", "--events-endpoint", endpoint, "--json");
+
+        assertThat(result.exitCode()).as(result.err()).isZero();
+        assertThat(result.out().lines().toList()).hasSize(2);
+        assertThat(result.err()).contains("3 earlier events of 5 published are no longer kept")
+                .contains("--retain events=");
+    }
+
+    @Test
+    void events_whenEveryPublishedEventIsKept_saysNothingOfDrops() throws Exception {
+        expired("orders", "o-1", 10);
+
+        Result result = run("events", "--events-endpoint", endpoint);
+
+        assertThat(result.err()).isEmpty();
     }
 
     @Test

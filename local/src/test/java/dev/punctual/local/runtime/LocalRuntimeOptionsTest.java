@@ -2,12 +2,14 @@ package dev.punctual.local.runtime;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.punctual.local.retention.RetentionSettings;
 import dev.punctual.local.stepfunctions.quotas.Quota;
 import dev.punctual.local.stepfunctions.quotas.QuotaSettings;
 import dev.punctual.local.stream.MappingSettings;
 import dev.punctual.local.time.ManualClock;
 import dev.punctual.local.time.ManualTimer;
 import dev.punctual.statemachine.ExpiryMode;
+import java.net.URI;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.Set;
@@ -30,6 +32,7 @@ class LocalRuntimeOptionsTest {
         assertThat(options.mode()).isEqualTo(ExpiryMode.PER_ITEM);
         assertThat(options.quotas().ratesEnforced()).isFalse();
         assertThat(options.timer()).isNull();
+        assertThat(options.attached()).isFalse();
     }
 
     @Test
@@ -46,6 +49,8 @@ class LocalRuntimeOptionsTest {
         ManualTimer timer = new ManualTimer(new ManualClock(Instant.parse("2030-01-01T00:00:00Z")));
         MappingSettings mapping = MappingSettings.builder().batchSize(7).build();
         QuotaSettings quotas = QuotaSettings.ratesUnlimited();
+        ExternalServices services = new ExternalServices(URI.create("http://127.0.0.1:1"), URI.create("http://127.0.0.1:2"));
+        RetentionSettings retention = RetentionSettings.defaults().withOverride("events=7");
 
         LocalRuntime.Options options = LocalRuntime.Options.onFreePorts()
                 .withPorts(1, 2)
@@ -58,11 +63,14 @@ class LocalRuntimeOptionsTest {
                 .withMaxOpenExecutions(5)
                 .withHandlerOverHttp(true)
                 .withMode(ExpiryMode.WINDOWED)
-                .withTimer(timer);
+                .withTimer(timer)
+                .attachedTo(services)
+                .withRetention(retention);
 
         assertThat(options).isEqualTo(new LocalRuntime.Options(1, 2, Path.of("data"), Set.of("orders"), false, mapping,
                 quotas.with(Quota.OPEN_EXECUTIONS, 5), true,
-                ExpiryMode.WINDOWED, false, 3, timer));
+                ExpiryMode.WINDOWED, false, 3, timer, services, retention));
+        assertThat(options.attached()).isTrue();
         assertThat(options.maxOpenExecutions()).isEqualTo(5);
         assertThat(options.toBuilder().build()).isEqualTo(options);
     }

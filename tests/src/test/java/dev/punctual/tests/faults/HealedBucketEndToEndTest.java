@@ -17,6 +17,7 @@ import dev.punctual.statemachine.ExecutionStatusEvents;
 import dev.punctual.statemachine.ExpiryMode;
 import dev.punctual.statemachine.ExpiryWorkflow;
 import dev.punctual.statemachine.ScheduleIndexTable;
+import dev.punctual.testing.Await;
 import dev.punctual.tests.support.ExpiryTable;
 import dev.punctual.tests.support.ManualTimeRun;
 import dev.punctual.windowed.Bucket;
@@ -43,13 +44,16 @@ import software.amazon.awssdk.services.sfn.SfnClient;
  */
 class HealedBucketEndToEndTest {
 
+    /** The timer's first instant, when the runtime scheduled its sweep. */
+    private Instant started;
     private ManualTimer timer;
     private LocalRuntime runtime;
     private ManualTimeRun run;
 
     @BeforeEach
     void start() {
-        timer = ManualTimer.startingAt(Instant.now());
+        started = Instant.now();
+        timer = ManualTimer.startingAt(started);
         runtime = LocalRuntime.start(LocalRuntime.Options.onFreePorts().withMode(ExpiryMode.WINDOWED).withTimer(timer));
         run = new ManualTimeRun(runtime, timer);
     }
@@ -106,15 +110,40 @@ class HealedBucketEndToEndTest {
 
         run.awaitMovingTime(() -> "the first execution failed", Duration.ofSeconds(1), Duration.ofMinutes(5),
                 () -> status(bucket.executionName()).filter(ExecutionStatus.FAILED::equals).isPresent());
-        Instant failed = run.now();
+        Instant failed = describe(bucket.executionName()).stopDate();
+        // The sweep runs as the runtime starts and every interval after, on the runtime's timer: the first run
+        // that can see the failure is the first at or after it. Time moves up to a second before that run (the
+        // status change's deliveries fail meanwhile), then to the run itself, and holds there until the run is
+        // done, so the successor's start is the sweep's instant exactly, however slow the machine.
+        Instant sweep = started.plus(ExecutionStatusEvents.SWEEP_INTERVAL.multipliedBy(
+                (Duration.between(started, failed).toMillis() + ExecutionStatusEvents.SWEEP_INTERVAL.toMillis() - 1)
+                        / ExecutionStatusEvents.SWEEP_INTERVAL.toMillis()));
+        assertThat(Duration.between(failed, sweep)).as("the next sweep, within an interval").isLessThanOrEqualTo(
+                ExecutionStatusEvents.SWEEP_INTERVAL);
+        if (run.now().isBefore(sweep)) {
+            Instant before = sweep.minusSeconds(1);
+            Await.until(() -> "the status change dropped, or a second before the sweep; at " + run.now(), Duration.ofMinutes(1), () -> {
+                Instant next = run.now().plusSeconds(10);
+                timer.advanceTo(next.isAfter(before) ? before : next);
+                return runtime.eventRules().dropped() == 1 || !run.now().isBefore(before);
+            });
+            assertThat(status(bucket.executionName() + "-g1")).as("no successor before the sweep: nobody came back").isEmpty();
+            timer.advanceTo(sweep);
+            Await.until("the sweep started the successor", Duration.ofMinutes(1), () -> {
+                timer.runDue();
+                return status(bucket.executionName() + "-g1").isPresent();
+            });
+            assertThat(describe(bucket.executionName() + "-g1").startDate()).as("started by the sweep, at its instant (in ms)")
+                    .isEqualTo(sweep.truncatedTo(java.time.temporal.ChronoUnit.MILLIS));
+        } else {
+            // Time overshot the sweep while the machine was slow to fail the first execution: the sweep has run,
+            // at an instant the test did not hold, and its successor started at or after it.
+            run.awaitMovingTime(() -> "the sweep started the successor", Duration.ofSeconds(1), Duration.ofMinutes(1),
+                    () -> status(bucket.executionName() + "-g1").isPresent());
+            assertThat(describe(bucket.executionName() + "-g1").startDate()).as("started by the sweep").isAfterOrEqualTo(sweep);
+        }
         run.awaitMovingTime(() -> "the status change dropped", Duration.ofSeconds(10), Duration.ofMinutes(1),
                 () -> runtime.eventRules().dropped() == 1);
-        assertThat(status(bucket.executionName() + "-g1")).as("no successor yet: nobody came back").isEmpty();
-
-        run.awaitMovingTime(() -> "the sweep started the successor", Duration.ofSeconds(10), Duration.ofMinutes(1),
-                () -> status(bucket.executionName() + "-g1").isPresent());
-        assertThat(Duration.between(failed, run.now())).as("within a sweep interval")
-                .isLessThanOrEqualTo(ExecutionStatusEvents.SWEEP_INTERVAL.plusSeconds(30));
 
         expireAndCheck(table, ttls, bucket);
     }
@@ -174,6 +203,10 @@ class HealedBucketEndToEndTest {
 
     private String arn(String executionName) {
         return Arns.execution(runtime.bucketStateMachineArn().orElseThrow(), executionName);
+    }
+
+    private ExecutionDescription describe(String executionName) {
+        return runtime.stepFunctionsEngine().describeExecution(arn(executionName));
     }
 
     private Optional<ExecutionStatus> status(String executionName) {

@@ -12,7 +12,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.TreeSet;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
@@ -151,10 +150,5 @@ public final class SecondBySecond {
         assertThat(outside).as("items not deleted inside their own TTL second").isEmpty();
         assertThat(ManualTimeRun.left(table, ttls)).as("items left in the table").isEmpty();
         new ManualTimeRun(runtime, timer).assertOneRemoveEach(table, ttls.keySet());
-    }
-
-    /** The distinct TTL seconds written so far, in order: for the test's own description of its layout. */
-    public TreeSet<Long> seconds() {
-        return new TreeSet<>(ttls.values());
     }
 }

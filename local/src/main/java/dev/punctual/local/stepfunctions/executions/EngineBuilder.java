@@ -1,6 +1,8 @@
 package dev.punctual.local.stepfunctions.executions;
 
 import dev.punctual.local.account.LocalAccount;
+import dev.punctual.local.retention.Retained;
+import dev.punctual.local.retention.Retention;
 import dev.punctual.local.stepfunctions.asl.Interpreter;
 import dev.punctual.local.stepfunctions.asl.run.TaskResource;
 import dev.punctual.local.time.Timer;
@@ -39,8 +41,12 @@ public final class EngineBuilder {
     private String region = LocalAccount.REGION;
     private String accountId = LocalAccount.ACCOUNT_ID;
     private int maxOpenExecutions = StepFunctionsEngine.DEFAULT_MAX_OPEN_EXECUTIONS;
-    private int closedRetention = 1_000_000;
-    private long segmentBytes = 256L * 1024 * 1024;
+    private Retention closedRetention = Retained.CLOSED_EXECUTIONS.defaults();
+    /**
+     * The least segment before a snapshot: small enough that a quiet runtime's journal stays a few MB,
+     * large enough that a busy one does not snapshot every few seconds while its state is still small.
+     */
+    private long segmentBytes = 16L * 1024 * 1024;
     private int launcherThreads = Math.max(2, Runtime.getRuntime().availableProcessors());
 
     EngineBuilder() {
@@ -84,13 +90,19 @@ public final class EngineBuilder {
         return this;
     }
 
-    /** How many closed executions to keep (AWS keeps them 90 days); the oldest closed go first. */
-    public EngineBuilder closedExecutionRetention(int count) {
-        this.closedRetention = count;
+    /**
+     * How many closed executions to keep, and for how long (AWS keeps them 90 days); the oldest closed
+     * go first, and a forgotten one answers {@code ExecutionDoesNotExist}.
+     */
+    public EngineBuilder closedExecutionRetention(Retention retention) {
+        this.closedRetention = Objects.requireNonNull(retention, "retention");
         return this;
     }
 
-    /** Journal segment size after which a snapshot compacts the journal. */
+    /**
+     * The least journal segment size after which a snapshot compacts the journal; past the first
+     * snapshot, the segment also grows to the last snapshot's size first.
+     */
     public EngineBuilder journalSegmentBytes(long bytes) {
         this.segmentBytes = bytes;
         return this;

@@ -23,8 +23,12 @@ import java.util.zip.CRC32C;
  * (StartExecution, StopExecution) answers only once its record is on disk, and a burst of callers
  * shares one fsync.
  *
- * <p>When a segment passes the size limit the writer rolls to a new one and {@link JournalCompaction}
- * snapshots the engine's state and deletes what the snapshot replaces. Restart replays what is there
+ * <p>When a segment passes its limit the writer rolls to a new one and {@link JournalCompaction}
+ * snapshots the engine's state and deletes what the snapshot replaces. The limit is the last
+ * snapshot's size, or a minimum when that is smaller: a snapshot holds what is pending plus the closed
+ * executions kept, so the journal on disk stays between one and about two snapshots, proportional to
+ * that state and not to how much has ever run; and a snapshot is rewritten no more than once per its
+ * own size of appended records, so compaction costs at most as much writing as the journal itself. Restart replays what is there
  * ({@link JournalReplay}) and always appends to a fresh segment ({@link JournalDirectory}).
  */
 final class FileJournal implements Journal {
@@ -34,7 +38,7 @@ final class FileJournal implements Journal {
 
     private final JournalDirectory directory;
     private final JournalCompaction compaction;
-    private final long segmentLimitBytes;
+    private final long minSegmentBytes;
     private final BlockingQueue<Pending> queue = new LinkedBlockingQueue<>();
     private final Thread writer;
     private volatile boolean closing;
@@ -52,7 +56,7 @@ final class FileJournal implements Journal {
     private FileJournal(JournalDirectory directory, long nextSequence, long segmentLimitBytes) {
         this.directory = directory;
         this.compaction = new JournalCompaction(directory);
-        this.segmentLimitBytes = segmentLimitBytes;
+        this.minSegmentBytes = segmentLimitBytes;
         this.segmentSequence = nextSequence;
         this.channel = directory.openSegment(nextSequence);
         this.writer = new Thread(this::writeLoop, "sfn-journal-writer");
@@ -67,7 +71,7 @@ final class FileJournal implements Journal {
     /**
      * Replays the directory's snapshot and segments into {@code replay}, then opens a fresh segment.
      *
-     * @param segmentLimitBytes segment size after which a snapshot is taken
+     * @param segmentLimitBytes the least segment size after which a snapshot is taken
      */
     static Opened open(Path path, Consumer<byte[]> replay, long segmentLimitBytes) {
         JournalDirectory directory = new JournalDirectory(path);
@@ -173,7 +177,7 @@ final class FileJournal implements Journal {
                 p.durable().complete(null);
             }
         }
-        if (snapshotRequested || segmentBytes >= segmentLimitBytes) {
+        if (snapshotRequested || segmentBytes >= Math.max(minSegmentBytes, compaction.lastSnapshotBytes())) {
             rollAndSnapshot(batch);
         }
     }

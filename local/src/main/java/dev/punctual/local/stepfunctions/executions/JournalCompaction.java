@@ -28,6 +28,7 @@ final class JournalCompaction {
     private final AtomicBoolean running = new AtomicBoolean();
     private volatile Journal.SnapshotSource source;
     private volatile Thread snapshotter;
+    private volatile long lastSnapshotBytes;
 
     JournalCompaction(JournalDirectory directory) {
         this.directory = directory;
@@ -68,6 +69,11 @@ final class JournalCompaction {
         thread.start();
     }
 
+    /** The size of the last snapshot written, or 0 before the first: what the engine's state takes on disk. */
+    long lastSnapshotBytes() {
+        return lastSnapshotBytes;
+    }
+
     /** Waits for a snapshot still being written, which would otherwise race whoever removes or reopens the directory. */
     void awaitRunning() throws InterruptedException {
         Thread thread = snapshotter;
@@ -103,6 +109,7 @@ final class JournalCompaction {
             sink.accept(JournalCodec.snapshotEnd());
             drain(out, buffer);
             out.force(true);
+            lastSnapshotBytes = out.size();
         }
         directory.publishSnapshot(temporary, sequence);
         directory.deleteBefore(sequence);

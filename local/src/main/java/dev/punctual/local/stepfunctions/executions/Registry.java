@@ -6,29 +6,26 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The state machines by name, with the counts AWS limits: open executions (against the account's
- * quota) and closed ones kept (the oldest closed are forgotten first). Changes to the set of state
- * machines are made while holding this object's monitor.
+ * quota) and closed ones kept ({@link ClosedExecutions}: the oldest closed are forgotten first).
+ * Changes to the set of state machines are made while holding this object's monitor.
  */
 final class Registry {
 
     private final Map<String, StateMachine> machines = new ConcurrentHashMap<>();
     private final int maxOpenExecutions;
-    private final int closedRetention;
+    private final ClosedExecutions closedExecutions;
     private final AtomicInteger openExecutions = new AtomicInteger();
     private final AtomicInteger peakOpenExecutions = new AtomicInteger();
-    private final ConcurrentLinkedQueue<Execution> closedOrder = new ConcurrentLinkedQueue<>();
-    private final AtomicInteger closedCount = new AtomicInteger();
     private final AtomicLong lastCreationMillis = new AtomicLong();
 
-    Registry(int maxOpenExecutions, int closedRetention) {
+    Registry(int maxOpenExecutions, ClosedExecutions closedExecutions) {
         this.maxOpenExecutions = maxOpenExecutions;
-        this.closedRetention = closedRetention;
+        this.closedExecutions = closedExecutions;
     }
 
     /** The state machine of this name, or {@code null}. */
@@ -71,7 +68,7 @@ final class Registry {
         openExecutions.decrementAndGet();
         StateMachine sm = e.stateMachine;
         sm.running.decrementAndGet();
-        retainClosed(e);
+        closedExecutions.retain(e);
         if (sm.deleting) {
             synchronized (this) {
                 removeIfDeleted(sm);
@@ -83,17 +80,6 @@ final class Registry {
     void removeIfDeleted(StateMachine sm) {
         if (sm.deleting && sm.running.get() == 0) {
             machines.remove(sm.name, sm);
-        }
-    }
-
-    private void retainClosed(Execution e) {
-        closedOrder.add(e);
-        if (closedCount.incrementAndGet() > closedRetention) {
-            Execution oldest = closedOrder.poll();
-            if (oldest != null) {
-                closedCount.decrementAndGet();
-                oldest.stateMachine.forget(oldest);
-            }
         }
     }
 
@@ -109,6 +95,10 @@ final class Registry {
         }
         running.sort(Comparator.comparingLong(e -> e.startMillis));
         return running;
+    }
+
+    ClosedExecutions closedExecutions() {
+        return closedExecutions;
     }
 
     int openExecutions() {

@@ -1,5 +1,6 @@
 package dev.punctual.local.stepfunctions.executions;
 
+import dev.punctual.local.retention.Retention;
 import dev.punctual.local.stepfunctions.asl.Interpreter;
 import dev.punctual.local.stepfunctions.quotas.Quota;
 import dev.punctual.local.time.Timer;
@@ -39,8 +40,8 @@ public final class StepFunctionsEngine implements AutoCloseable {
     private volatile Recovery recovery = Recovery.NONE;
 
     StepFunctionsEngine(Interpreter interpreter, Timer timer, String partition, String region, String accountId,
-            int maxOpenExecutions, int closedRetention, int launcherThreads) {
-        this.registry = new Registry(maxOpenExecutions, closedRetention);
+            int maxOpenExecutions, Retention closedRetention, int launcherThreads) {
+        this.registry = new Registry(maxOpenExecutions, new ClosedExecutions(timer, closedRetention));
         this.host = new ExecutionHost(interpreter, timer, new EndpointArns(partition, region, accountId), registry,
                 launcherThreads);
         this.deadlines = new Deadlines(timer, registry::openExecutions);
@@ -91,6 +92,16 @@ public final class StepFunctionsEngine implements AutoCloseable {
     /** Running executions, all state machines together. */
     public int openExecutions() {
         return registry.openExecutions();
+    }
+
+    /** Closed Standard executions kept now, within {@code --retain closed-executions}. */
+    public int closedExecutionsKept() {
+        return registry.closedExecutions().size();
+    }
+
+    /** Closed Standard executions forgotten since the engine started, by count or by age. */
+    public long closedExecutionsForgotten() {
+        return registry.closedExecutions().forgotten();
     }
 
     /** The most executions open at once since the last {@link #resetPeakOpenExecutions()}. */
@@ -253,6 +264,7 @@ public final class StepFunctionsEngine implements AutoCloseable {
         }
         express.withdrawAll();
         deadlines.close();
+        registry.closedExecutions().close();
         host.close();
     }
 }

@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -112,6 +113,30 @@ class FileJournalTest {
         }
         open().close();
         assertThat(replayed).containsExactly("state-A", "state-B", "new-1");
+    }
+
+    @Test
+    void segment_growsToTheLastSnapshotsSize_beforeTheNextSnapshot() throws IOException {
+        FileJournal journal = FileJournal.open(dir, r -> { }, 1024).journal();
+        AtomicInteger snapshots = new AtomicInteger();
+        byte[] stateRecord = new byte[1000];
+        journal.snapshotsFrom(sink -> {
+            snapshots.incrementAndGet();
+            for (int i = 0; i < 100; i++) {
+                sink.accept(stateRecord);
+            }
+        });
+        for (int i = 0; i < 300; i++) {
+            journal.append(new byte[1000]).join();
+        }
+        journal.close();
+
+        // The first at the 1 KB minimum, then one per ~100 KB appended (the snapshot's size), not one per KB.
+        assertThat(snapshots.get()).isBetween(2, 5);
+        try (Stream<Path> files = Files.list(dir)) {
+            long bytes = files.mapToLong(f -> f.toFile().length()).sum();
+            assertThat(bytes).as("one snapshot and less than a snapshot's worth of segment").isLessThan(2 * 101_000 + 2_000);
+        }
     }
 
     @Test

@@ -1,0 +1,269 @@
+package dev.punctual.tests.moto;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.punctual.local.dynamodb.LocalDynamoDbClients;
+import dev.punctual.local.runtime.AttachedRuntime;
+import dev.punctual.local.runtime.ExternalServices;
+import dev.punctual.local.runtime.LocalClients;
+import dev.punctual.local.runtime.LocalRuntime;
+import dev.punctual.local.stream.WatchedTable;
+import dev.punctual.testing.Await;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.BillingMode;
+import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
+import software.amazon.awssdk.services.dynamodb.model.KeyType;
+import software.amazon.awssdk.services.dynamodb.model.OperationType;
+import software.amazon.awssdk.services.dynamodb.model.Record;
+import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
+import software.amazon.awssdk.services.dynamodb.model.ShardIteratorType;
+import software.amazon.awssdk.services.dynamodb.model.StreamViewType;
+import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
+import software.amazon.awssdk.services.sfn.SfnClient;
+import software.amazon.awssdk.services.sfn.model.ExecutionListItem;
+import software.amazon.awssdk.services.sfn.model.ExecutionStatus;
+
+/**
+ * Per-item mode end to end on a second, independent AWS: moto's DynamoDB, its stream and its Step
+ * Functions, which runs {@code expire-item.asl.json} with LocalStack's interpreter. Punctual's own parts
+ * are only the stream poller and the real handler ({@link AttachedRuntime}); the Wait and the conditional
+ * delete are moto's. Items are written with the AWS SDK, as an application writes them: 300 due over 30 s,
+ * and one of each lifecycle (TTL moved later, moved earlier, removed; item deleted and written again; TTL
+ * already past; a TTL in milliseconds; a String TTL).
+ *
+ * <p>What is asserted is what Punctual promises: no item deleted before its TTL, none missed, each deleted
+ * once, nothing deleted on behalf of a TTL that no longer holds. Deletes are read from moto's own stream
+ * (its records carry the time of the write to the millisecond); the wait for the end is for a state, no
+ * execution left running, after which nothing more can be deleted. Lag is printed, not asserted: it is
+ * moto's and this machine's, not AWS's.
+ */
+class MotoPerItemEndToEndIT {
+
+    private static final String TABLE = "moto-orders";
+    private static final String TTL = "expiresAt";
+    private static final int DUE_ITEMS = 300;
+    /**
+     * The first due item's TTL lies this far ahead. moto is one Python process that parses the definition
+     * anew for every StartExecution: 300 of them take 5-15 s beside a build on two cores, and an item written
+     * or scheduled after its TTL would measure moto's backlog rather than its wait.
+     */
+    private static final int DUE_LEAD_SECONDS = 30;
+    /**
+     * The lifecycle's first TTLs lie this far past the moment the due items are all scheduled: its second
+     * writes must land before them, and moto must first start the five executions they make stale.
+     */
+    private static final int LIFECYCLE_LEAD_SECONDS = 30;
+    /** How long moto may take to start the due items' executions: minutes beside a full suite on two cores. */
+    private static final Duration SCHEDULED = Duration.ofSeconds(240);
+    /** Past the last TTL, how long everything may take to be deleted and every execution to close. */
+    private static final Duration SETTLE = Duration.ofSeconds(120);
+    /** How often a probe lists executions on moto, which runs them in the same process. */
+    private static final Duration MOTO_POLL = Duration.ofMillis(500);
+
+    private static MotoServer moto;
+    private static AttachedRuntime runtime;
+    private static DynamoDbClient dynamoDb;
+    private static DynamoDbStreamsClient streams;
+    private static SfnClient stepFunctions;
+
+    @BeforeAll
+    static void startMotoAndAttach() {
+        moto = MotoServer.start(Path.of("target", "moto", "MotoPerItemEndToEndIT.log"));
+        runtime = AttachedRuntime.start(LocalRuntime.Options.onFreePorts()
+                .withTables(Set.of(TABLE))
+                .attachedTo(new ExternalServices(moto.endpoint(), moto.endpoint())));
+        dynamoDb = LocalDynamoDbClients.dynamoDb(moto.endpoint());
+        streams = LocalDynamoDbClients.streams(moto.endpoint());
+        stepFunctions = LocalClients.stepFunctions(moto.endpoint());
+    }
+
+    @AfterAll
+    static void stop() {
+        for (AutoCloseable closeable : new AutoCloseable[] {stepFunctions, streams, dynamoDb, runtime, moto}) {
+            if (closeable != null) {
+                try {
+                    closeable.close();
+                } catch (Exception e) {
+                    throw new IllegalStateException("closing " + closeable.getClass().getSimpleName(), e);
+                }
+            }
+        }
+    }
+
+    @Test
+    void perItem_onMoto_deletesEveryItemAtOrAfterItsTtl_once_andNothingWhoseTtlChanged() {
+        String streamArn = createTable();
+        Await.until("the poller to read table " + TABLE, Duration.ofSeconds(30),
+                () -> runtime.streamPoller().watchedTables().stream().map(WatchedTable::tableName).anyMatch(TABLE::equals));
+        long base = Instant.now().getEpochSecond() + 1;
+        Map<String, Long> due = new LinkedHashMap<>();
+        for (int i = 0; i < DUE_ITEMS; i++) {
+            due.put(String.format("due-%03d", i), base + DUE_LEAD_SECONDS + i / 10);
+        }
+        due.entrySet().parallelStream().forEach(item -> putWithTtl(item.getKey(), item.getValue()));
+        awaitExecutions(DUE_ITEMS, SCHEDULED);
+
+        // The lifecycle starts once moto has caught up, so how long the due items took cannot eat its lead.
+        long lifecycle = Instant.now().getEpochSecond() + LIFECYCLE_LEAD_SECONDS;
+        putWithTtl("moved-later", lifecycle);
+        putWithTtl("moved-earlier", lifecycle + 20);
+        putWithTtl("ttl-removed", lifecycle);
+        putWithTtl("rewritten", lifecycle);
+        long past = Instant.now().getEpochSecond() - 60;
+        putWithTtl("past", past);
+        put("millis", AttributeValue.fromN(Long.toString(lifecycle * 1000)));
+        put("string", AttributeValue.fromS(Long.toString(lifecycle)));
+        // Every TTL that counts started its execution on moto: the changes below make four of them stale.
+        awaitExecutions(DUE_ITEMS + 5, Duration.ofSeconds(lifecycle - 10 - Instant.now().getEpochSecond()));
+
+        putWithTtl("moved-later", lifecycle + 10);
+        putWithTtl("moved-earlier", lifecycle + 3);
+        dynamoDb.updateItem(r -> r.tableName(TABLE).key(key("ttl-removed")).updateExpression("REMOVE #ttl")
+                .expressionAttributeNames(Map.of("#ttl", TTL)));
+        dynamoDb.deleteItem(r -> r.tableName(TABLE).key(key("rewritten")));
+        putWithTtl("rewritten", lifecycle + 5);
+        assertThat(Instant.now()).as("the lifecycle's changes landed before the TTLs they change; the machine was too slow")
+                .isBefore(Instant.ofEpochSecond(lifecycle));
+
+        Map<String, Long> punctualDeletes = new LinkedHashMap<>(due);
+        punctualDeletes.put("moved-later", lifecycle + 10);
+        punctualDeletes.put("moved-earlier", lifecycle + 3);
+        punctualDeletes.put("rewritten", lifecycle + 5);
+        punctualDeletes.put("past", past);
+        StreamReader stream = new StreamReader(streamArn);
+        Duration settled = Duration.ofSeconds(lifecycle + 20 - Instant.now().getEpochSecond()).plus(SETTLE);
+        Await.until(() -> "every due item deleted; missing: " + missing(stream.removes(), punctualDeletes),
+                settled, MOTO_POLL, () -> missing(stream.removes(), punctualDeletes).isEmpty());
+        Await.until(() -> "no execution left running on moto; running: " + executions(ExecutionStatus.RUNNING).size(),
+                settled, MOTO_POLL, () -> executions(ExecutionStatus.RUNNING).isEmpty());
+        Map<String, List<Remove>> removes = stream.removes();
+
+        punctualDeletes.forEach((key, ttl) -> {
+            List<Remove> byPunctual = removes.getOrDefault(key, List.of()).stream().filter(r -> r.ttl() == ttl).toList();
+            assertThat(byPunctual).as("deletes of %s on behalf of TTL %d", key, ttl).hasSize(1);
+            assertThat(byPunctual.get(0).at()).as("when %s (TTL %d) was deleted", key, ttl)
+                    .isAfterOrEqualTo(Instant.ofEpochSecond(ttl));
+        });
+        due.keySet().forEach(key -> assertThat(removes.get(key)).as("REMOVE records of %s", key).hasSize(1));
+        assertThat(removes.get("moved-later")).as("moved later: deleted once, at its new TTL").hasSize(1);
+        assertThat(removes.get("moved-earlier")).as("moved earlier: deleted once, at its new TTL").hasSize(1);
+        assertThat(removes.get("rewritten")).as("rewritten: the application's delete, then Punctual's at the new TTL")
+                .extracting(Remove::ttl).containsExactly(lifecycle, lifecycle + 5);
+        assertThat(removes.get("past")).as("TTL already past: deleted once").hasSize(1);
+        for (String kept : List.of("ttl-removed", "millis", "string")) {
+            assertThat(removes).as("REMOVE records of %s", kept).doesNotContainKey(kept);
+            assertThat(dynamoDb.getItem(r -> r.tableName(TABLE).key(key(kept)).consistentRead(true)).hasItem())
+                    .as("%s is still in the table", kept).isTrue();
+        }
+        assertThat(executions(null)).as("executions on moto that failed")
+                .filteredOn(e -> e.status() != ExecutionStatus.SUCCEEDED && e.status() != ExecutionStatus.ABORTED)
+                .isEmpty();
+
+        List<Long> lags = due.entrySet().stream()
+                .map(e -> Duration.between(Instant.ofEpochSecond(e.getValue()), removes.get(e.getKey()).get(0).at()).toMillis())
+                .sorted().toList();
+        System.out.printf("MotoPerItemEndToEndIT: lag from TTL to delete on moto, %d items: p50 %d ms, p90 %d ms,"
+                        + " p99 %d ms, max %d ms (min %d ms)%n", lags.size(), percentile(lags, 50), percentile(lags, 90),
+                percentile(lags, 99), lags.get(lags.size() - 1), lags.get(0));
+    }
+
+    private String createTable() {
+        dynamoDb.createTable(r -> r.tableName(TABLE)
+                .billingMode(BillingMode.PAY_PER_REQUEST)
+                .attributeDefinitions(AttributeDefinition.builder().attributeName("pk").attributeType(ScalarAttributeType.S).build())
+                .keySchema(KeySchemaElement.builder().attributeName("pk").keyType(KeyType.HASH).build())
+                .streamSpecification(s -> s.streamEnabled(true).streamViewType(StreamViewType.NEW_AND_OLD_IMAGES)));
+        dynamoDb.updateTimeToLive(r -> r.tableName(TABLE).timeToLiveSpecification(t -> t.enabled(true).attributeName(TTL)));
+        return dynamoDb.describeTable(r -> r.tableName(TABLE)).table().latestStreamArn();
+    }
+
+    private void putWithTtl(String key, long ttl) {
+        put(key, AttributeValue.fromN(Long.toString(ttl)));
+    }
+
+    private void put(String key, AttributeValue ttl) {
+        Map<String, AttributeValue> item = new LinkedHashMap<>(key(key));
+        item.put(TTL, ttl);
+        dynamoDb.putItem(r -> r.tableName(TABLE).item(item));
+    }
+
+    private static Map<String, AttributeValue> key(String key) {
+        return Map.of("pk", AttributeValue.fromS(key));
+    }
+
+    /** Waits until moto holds {@code count} executions of the expire-item machine, in any status. */
+    private static void awaitExecutions(int count, Duration timeout) {
+        Await.until(() -> "executions of " + count + " items on moto, " + executions(null).size() + " so far",
+                timeout, MOTO_POLL, () -> executions(null).size() >= count);
+    }
+
+    /** The executions of the expire-item machine on moto, of {@code status} ({@code null}: all). */
+    private static List<ExecutionListItem> executions(ExecutionStatus status) {
+        return stepFunctions.listExecutionsPaginator(r -> r.stateMachineArn(runtime.stateMachineArn()).statusFilter(status))
+                .executions().stream().toList();
+    }
+
+    /** The keys of {@code expected} with no REMOVE of the TTL they expect. */
+    private static List<String> missing(Map<String, List<Remove>> removes, Map<String, Long> expected) {
+        return expected.entrySet().stream()
+                .filter(e -> removes.getOrDefault(e.getKey(), List.of()).stream().noneMatch(r -> r.ttl() == e.getValue()))
+                .map(Map.Entry::getKey).toList();
+    }
+
+    private static long percentile(List<Long> sorted, int percent) {
+        return sorted.get(Math.max(0, (int) Math.ceil(percent / 100.0 * sorted.size()) - 1));
+    }
+
+    /** A REMOVE record: when moto wrote it, and the TTL the item held ({@code -1} for none). */
+    record Remove(Instant at, long ttl) {
+    }
+
+    /** moto's stream of the table, read from its start, kept open across reads. */
+    private static final class StreamReader {
+
+        /** By eventID: a reader may be handed a record twice (at-least-once); a second delete has an ID of its own. */
+        private final Map<String, Record> records = new LinkedHashMap<>();
+        private String iterator;
+
+        StreamReader(String streamArn) {
+            String shard = streams.describeStream(r -> r.streamArn(streamArn)).streamDescription().shards().get(0).shardId();
+            iterator = streams.getShardIterator(r -> r.streamArn(streamArn).shardId(shard)
+                    .shardIteratorType(ShardIteratorType.TRIM_HORIZON)).shardIterator();
+        }
+
+        /** The REMOVE records so far, by key, in stream order. */
+        Map<String, List<Remove>> removes() {
+            while (true) {
+                String current = iterator;
+                var page = streams.getRecords(r -> r.shardIterator(current));
+                page.records().forEach(record -> records.putIfAbsent(record.eventID(), record));
+                iterator = page.nextShardIterator();
+                if (page.records().isEmpty()) {
+                    break;
+                }
+            }
+            return records.values().stream().filter(r -> r.eventName() == OperationType.REMOVE)
+                    .collect(Collectors.groupingBy(r -> r.dynamodb().keys().get("pk").s(), LinkedHashMap::new,
+                            Collectors.mapping(r -> new Remove(r.dynamodb().approximateCreationDateTime(), ttlOf(r)),
+                                    Collectors.toList())));
+        }
+
+        private static long ttlOf(Record record) {
+            AttributeValue ttl = record.dynamodb().oldImage().get(TTL);
+            return ttl == null || ttl.n() == null ? -1 : Long.parseLong(ttl.n());
+        }
+    }
+}
