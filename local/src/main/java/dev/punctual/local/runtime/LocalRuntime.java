@@ -3,6 +3,7 @@ package dev.punctual.local.runtime;
 import dev.punctual.functions.ExpiryStreamHandler;
 import dev.punctual.local.billing.CostMeter;
 import dev.punctual.local.billing.DeletionLedger;
+import dev.punctual.local.billing.HandlerCalls;
 import dev.punctual.local.events.EventStore;
 import dev.punctual.local.events.EventRules;
 import dev.punctual.local.events.PutEventsFaults;
@@ -153,6 +154,9 @@ public interface LocalRuntime extends AutoCloseable {
 
     /** When Punctual deleted each item of the tables it is asked to track. */
     DeletionLedger deletions();
+
+    /** The stream handlers' DynamoDB and Step Functions calls, by kind, counted so far. */
+    HandlerCalls handlerCalls();
 
     /** When each one-second bucket of the tables it is asked to track passed its phases (windowed mode). */
     BucketPhaseRecorder bucketPhases();

@@ -3,6 +3,7 @@ package dev.punctual.local.runtime;
 import dev.punctual.local.account.LocalAccount;
 import dev.punctual.local.billing.CostMeter;
 import dev.punctual.local.billing.DeletionLedger;
+import dev.punctual.local.billing.HandlerCalls;
 import dev.punctual.local.billing.MeteredDynamoDb;
 import dev.punctual.local.dynamodb.DynamoDbLocalServer;
 import dev.punctual.local.dynamodb.InProcessDynamoDb;
@@ -66,6 +67,7 @@ final class WiredRuntime implements LocalRuntime {
     private final Lifetimes owned = new Lifetimes("the local runtime", work);
     private final CostMeter costMeter = new CostMeter();
     private final DeletionLedger deletions = new DeletionLedger();
+    private final HandlerCalls handlerCalls = new HandlerCalls(ScheduleIndexTable.LOCAL_TABLE_NAME::equals);
     private final BucketPhaseRecorder bucketPhases = new BucketPhaseRecorder();
     private final RetainedMetrics metrics;
     private final RuntimeFaults faults;
@@ -116,7 +118,7 @@ final class WiredRuntime implements LocalRuntime {
             eventsServer = owned.own(EventBridgeServer.start(new PutEventsApi(events, eventFaults, clock,
                             LocalAccount.REGION, LocalAccount.ACCOUNT_ID, costMeter::expiryEvent), events,
                     new InetSocketAddress(LocalDefaults.LOOPBACK, options.eventsPort())));
-            StreamFunction streamFunction = owned.own(new StreamFunction(this::handlerEnvironment, host));
+            StreamFunction streamFunction = owned.own(new StreamFunction(this::handlerEnvironment, host, handlerCalls));
             poller = owned.own(StreamPoller.builder()
                     .dynamoDb(inProcess.dynamoDb())
                     .streams(inProcess.streams())
@@ -287,6 +289,11 @@ final class WiredRuntime implements LocalRuntime {
     @Override
     public DeletionLedger deletions() {
         return deletions;
+    }
+
+    @Override
+    public HandlerCalls handlerCalls() {
+        return handlerCalls;
     }
 
     @Override
