@@ -62,7 +62,7 @@ final class WindowedResources implements ModeResources {
         this.runnerIdentity = identity.beside(factory.scope(), factory.props(), RUNNER_SUFFIX);
         this.runner = createBucketRunner();
         this.stateMachine = createBucketStateMachine();
-        new BucketHealing(factory.scope(), "BucketHealing", identity.arn(), bucketAlias, bucketFunctionRole, bucketFunctionLogs,
+        new BucketHealingRules(factory.scope(), "BucketHealing", identity.arn(), bucketAlias, bucketFunctionRole, bucketFunctionLogs,
                 factory.props().table().getTableName(), factory.props().alarmTopic());
     }
 
