@@ -5,6 +5,7 @@ import dev.punctual.local.retention.Retained;
 import dev.punctual.local.retention.Retention;
 import dev.punctual.local.stepfunctions.asl.Interpreter;
 import dev.punctual.local.stepfunctions.asl.run.TaskResource;
+import dev.punctual.local.stepfunctions.mocking.MockConfiguration;
 import dev.punctual.local.time.Timer;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -48,6 +49,7 @@ public final class EngineBuilder {
      */
     private long segmentBytes = 16L * 1024 * 1024;
     private int launcherThreads = Math.max(2, Runtime.getRuntime().availableProcessors());
+    private MockConfiguration mockConfiguration = MockConfiguration.EMPTY;
 
     EngineBuilder() {
     }
@@ -113,6 +115,15 @@ public final class EngineBuilder {
         return this;
     }
 
+    /**
+     * The mock configuration (AWS Step Functions Local's {@code MockConfigFile.json}) whose test cases an
+     * execution uses when StartExecution names one after the state machine ARN: {@code <ARN>#<test case>}.
+     */
+    public EngineBuilder mockConfiguration(MockConfiguration configuration) {
+        this.mockConfiguration = Objects.requireNonNull(configuration, "configuration");
+        return this;
+    }
+
     public StepFunctionsEngine build() {
         Objects.requireNonNull(interpreter, "interpreter");
         Objects.requireNonNull(timer, "timer");
@@ -122,6 +133,7 @@ public final class EngineBuilder {
         StepFunctionsEngine engine = new StepFunctionsEngine(interpreter.apply(List.copyOf(resources)), timer,
                 LocalAccount.PARTITION, region, accountId, maxOpenExecutions, closedRetention, launcherThreads);
         engineRef.set(engine);
+        engine.useMockConfiguration(mockConfiguration);
         if (dataDirectory == null) {
             return engine;
         }

@@ -6,11 +6,15 @@ import dev.punctual.local.stepfunctions.asl.errors.AslError;
 import dev.punctual.local.stepfunctions.asl.errors.StatesRuntimeError;
 import dev.punctual.local.stepfunctions.asl.errors.StatesTaskFailedError;
 import dev.punctual.local.stepfunctions.asl.errors.StatesTimeoutError;
+import dev.punctual.local.stepfunctions.asl.errors.TaskError;
 import dev.punctual.local.stepfunctions.asl.paths.Json;
 import dev.punctual.local.stepfunctions.asl.paths.JsonPaths;
+import dev.punctual.local.stepfunctions.asl.run.TaskMocks;
 import dev.punctual.local.stepfunctions.asl.run.TaskResource;
 import dev.punctual.local.time.Timer;
+import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
@@ -18,7 +22,8 @@ import java.util.concurrent.ExecutionException;
 /**
  * {@code Task}: calls its resource with the effective input on the task executor, races it against
  * {@code TimeoutSeconds}/{@code TimeoutSecondsPath} on the timer ({@code States.Timeout}), and reports
- * the Task (or, for plain Lambda function ARNs, LambdaFunction) history events.
+ * the Task (or, for plain Lambda function ARNs, LambdaFunction) history events. A state the
+ * execution's test case mocks answers from it instead, with the same events, and calls nothing.
  */
 public final class TaskState extends State {
 
@@ -117,13 +122,23 @@ public final class TaskState extends State {
             });
             CompletionStage<JsonNode> call;
             try {
-                call = target.invoke(resource, parameters, environment.contextObject);
+                Optional<TaskMocks.Answer> mocked = environment.mocks.nextInvocation(name());
+                call = mocked.isPresent() ? answer(mocked.get())
+                        : target.invoke(resource, parameters, environment.contextObject);
             } catch (RuntimeException e) {
                 finished(attempt, timer, names, prefix, null, e);
                 return;
             }
             call.whenComplete((result, failure) -> finished(attempt, timer, names, prefix, result, failure));
         });
+    }
+
+    /** A mocked invocation: what the test case says the service answered, without calling it. */
+    private static CompletionStage<JsonNode> answer(TaskMocks.Answer answer) {
+        if (answer instanceof TaskMocks.Thrown thrown) {
+            return CompletableFuture.failedFuture(new TaskError(thrown.error(), thrown.cause()));
+        }
+        return CompletableFuture.completedFuture(((TaskMocks.Returned) answer).result().deepCopy());
     }
 
     private void finished(Attempt attempt, Timer.Cancellable timer, ResourceName names, String prefix,
