@@ -78,7 +78,16 @@ class MotoDifferentialIT {
     private static final Map<String, String> MOTO_DEVIATIONS = Map.of(
             "runner-steps-with-a-retry",
             "moto answers a mocked Task by its retry count, not its invocation: every visit of Step gets response 0,"
-                    + " so the loop never ends");
+                    + " so the loop never ends",
+            "throttled",
+            "a mocked Throw on a DynamoDB Task loses its Error: DynamoDB.AmazonDynamoDBException, no cause, so no"
+                    + " Retry matches it",
+            "timed-out",
+            "a mocked Throw whose Error begins with 'States.' (States.Timeout) is refused as a custom error name",
+            "runner-fails",
+            "a mocked Throw of States.TaskFailed is refused as a custom error name: States.Runtime",
+            "runner-done",
+            "startExecution.sync:2 on a child ARN naming a test case fails with States.Runtime 'StateMachineArn'");
 
     private static MotoServer moto;
     private static StepFunctionsEngine engine;
