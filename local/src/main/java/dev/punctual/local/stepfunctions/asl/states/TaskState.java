@@ -33,6 +33,8 @@ public final class TaskState extends State {
             Set.of("Resource", "TimeoutSeconds", "TimeoutSecondsPath", "HeartbeatSeconds", "HeartbeatSecondsPath"),
             TaskState::read);
 
+    private static final System.Logger LOG = System.getLogger(TaskState.class.getName());
+
     /** Step Functions' default task time-out: the execution's own limit, one year. */
     static final long DEFAULT_TIMEOUT_SECONDS = 99_999_999L;
 
@@ -125,7 +127,9 @@ public final class TaskState extends State {
                 Optional<TaskMocks.Answer> mocked = environment.mocks.nextInvocation(name());
                 call = mocked.isPresent() ? answer(mocked.get())
                         : target.invoke(resource, parameters, environment.contextObject);
-            } catch (RuntimeException e) {
+            } catch (Throwable e) {
+                // Thrown rather than returned as a failed stage: still this attempt's end, or the
+                // execution would wait on a call that never answers.
                 finished(attempt, timer, names, prefix, null, e);
                 return;
             }
@@ -165,7 +169,7 @@ public final class TaskState extends State {
         });
     }
 
-    private static AslError asError(Throwable failure) {
+    private AslError asError(Throwable failure) {
         Throwable cause = failure;
         while ((cause instanceof CompletionException || cause instanceof ExecutionException) && cause.getCause() != null) {
             cause = cause.getCause();
@@ -173,7 +177,16 @@ public final class TaskState extends State {
         if (cause instanceof AslError asl) {
             return asl;
         }
-        return new StatesTaskFailedError(cause.getClass().getName() + ": " + cause.getMessage());
+        if (cause instanceof Exception) {
+            return new StatesTaskFailedError(cause.getClass().getName() + ": " + cause.getMessage());
+        }
+        // An Error (a class that will not load, memory run out) is this runtime failing, not the task's
+        // service answering: AWS's States.Runtime, "an execution failed due to some exception that it
+        // couldn't process", which no Retry or Catch handles. The cause names the class only, since a
+        // message may quote the task's data; the stack goes to the runtime's log, once, here.
+        LOG.log(System.Logger.Level.ERROR, "Task state '" + name() + "' failed inside the runtime", cause);
+        return new StatesRuntimeError(whileExecuting("The runtime failed while running the task's resource '"
+                + resource + "': " + cause.getClass().getName() + "; its log has the stack trace"));
     }
 
     private long timeout(Attempt attempt) {
