@@ -70,19 +70,8 @@ class InterpreterRunTest {
     void taskWaitingForAThread_hasNotStarted_soItsTimeoutCountsFromTheCall() {
         java.util.Deque<Runnable> queued = new java.util.ArrayDeque<>();
         java.util.concurrent.atomic.AtomicInteger calls = new java.util.concurrent.atomic.AtomicInteger();
-        TaskResource counting = new TaskResource() {
-            @Override
-            public boolean supports(String arn) {
-                return arn.equals("arn:aws:states:::dynamodb:deleteItem");
-            }
-
-            @Override
-            public java.util.concurrent.CompletionStage<JsonNode> invoke(String arn, JsonNode parameters,
-                    ContextObject context) {
-                calls.incrementAndGet();
-                return java.util.concurrent.CompletableFuture.completedFuture(Json.parse("{}"));
-            }
-        };
+        TaskResource counting = deleteItem(calls,
+                () -> java.util.concurrent.CompletableFuture.completedFuture(Json.parse("{}")));
         Interpreter queueing = new Interpreter(timer, List.of(counting), queued::add, new Random(1), "us-east-1");
         ParsedDefinition definition = queueing.parse("{\"StartAt\":\"D\",\"States\":{\"D\":{\"Type\":\"Task\","
                 + "\"Resource\":\"arn:aws:states:::dynamodb:deleteItem\",\"TimeoutSeconds\":30,\"Retry\":[{\"ErrorEquals\":"
@@ -178,19 +167,7 @@ class InterpreterRunTest {
     private RecordingObserver runFailingResource(
             java.util.function.Supplier<java.util.concurrent.CompletionStage<JsonNode>> answer) {
         java.util.concurrent.atomic.AtomicInteger calls = new java.util.concurrent.atomic.AtomicInteger();
-        TaskResource failing = new TaskResource() {
-            @Override
-            public boolean supports(String arn) {
-                return arn.equals("arn:aws:states:::dynamodb:deleteItem");
-            }
-
-            @Override
-            public java.util.concurrent.CompletionStage<JsonNode> invoke(String arn, JsonNode parameters,
-                    ContextObject context) {
-                calls.incrementAndGet();
-                return answer.get();
-            }
-        };
+        TaskResource failing = deleteItem(calls, answer);
         List<Throwable> escaped = new java.util.concurrent.CopyOnWriteArrayList<>();
         Interpreter pooled = new Interpreter(timer, List.of(failing), task -> {
             try {
@@ -209,6 +186,24 @@ class InterpreterRunTest {
         assertThat(escaped).as("nothing escapes the task thread").isEmpty();
         assertThat(calls).as("States.Runtime is not retried").hasValue(1);
         return observer;
+    }
+
+    /** {@code dynamodb:deleteItem}, counting its calls and answering each with {@code answer}. */
+    private static TaskResource deleteItem(java.util.concurrent.atomic.AtomicInteger calls,
+            java.util.function.Supplier<java.util.concurrent.CompletionStage<JsonNode>> answer) {
+        return new TaskResource() {
+            @Override
+            public boolean supports(String arn) {
+                return arn.equals("arn:aws:states:::dynamodb:deleteItem");
+            }
+
+            @Override
+            public java.util.concurrent.CompletionStage<JsonNode> invoke(String arn, JsonNode parameters,
+                    ContextObject context) {
+                calls.incrementAndGet();
+                return answer.get();
+            }
+        };
     }
 
     private static void assertFailedInsideTheRuntime(RecordingObserver observer, String errorClass) {
