@@ -62,7 +62,7 @@ final class WindowedResources implements ModeResources {
         this.runnerIdentity = identity.beside(factory.scope(), factory.props(), RUNNER_SUFFIX);
         this.runner = createBucketRunner();
         this.stateMachine = createBucketStateMachine();
-        new BucketHealing(factory.scope(), "BucketHealing", identity.arn(), bucketAlias, bucketFunctionRole, bucketFunctionLogs,
+        new BucketHealingRules(factory.scope(), "BucketHealing", identity.arn(), bucketAlias, bucketFunctionRole, bucketFunctionLogs,
                 factory.props().table().getTableName(), factory.props().alarmTopic());
     }
 
@@ -209,12 +209,13 @@ final class WindowedResources implements ModeResources {
     }
 
     /**
-     * PutItem indexes a batch's items, a consistent GetItem reads a bucket's seal; an item whose TTL has
-     * already passed is deleted at once (conditionally) instead of being indexed.
+     * BatchWriteItem indexes a batch's items, 25 chunks a request (PutItem writes what it leaves
+     * unprocessed), a consistent GetItem reads a bucket's seal; an item whose TTL has already passed is
+     * deleted at once (conditionally) instead of being indexed.
      */
     @Override
     public void grantFunction(Role role) {
-        role.addToPrincipalPolicy(ResourceFactory.allow(List.of("dynamodb:PutItem", "dynamodb:GetItem"),
+        role.addToPrincipalPolicy(ResourceFactory.allow(List.of("dynamodb:BatchWriteItem", "dynamodb:PutItem", "dynamodb:GetItem"),
                 scheduleIndex.getTableArn()));
         role.addToPrincipalPolicy(ResourceFactory.allow(List.of("dynamodb:DeleteItem"),
                 factory.props().table().getTableArn()));

@@ -140,6 +140,7 @@ class BackfillTemplateTest {
         String table = "${" + template.logicalId(((DemoTableStack) windowed.stack()).table()) + ".Arn}";
         String index = "${" + template.logicalId(expiry.scheduleIndex().orElseThrow()) + ".Arn}";
         assertThat(grants(template, expiry.backfill().functionRole())).contains(
+                "dynamodb:BatchWriteItem on " + index,
                 "dynamodb:PutItem on " + index,
                 "dynamodb:GetItem on " + index,
                 "dynamodb:DeleteItem on " + table,

@@ -84,7 +84,7 @@ class BucketHealingTemplateTest {
             JsonNode target = targets.get(0);
             assertThat(render(target.path("Arn"))).isEqualTo(alias);
             assertThat(target.at("/RetryPolicy/MaximumEventAgeInSeconds").asInt()).isEqualTo(86_400);
-            assertThat(target.at("/RetryPolicy/MaximumRetryAttempts").asInt()).isEqualTo(BucketHealing.RETRY_ATTEMPTS);
+            assertThat(target.at("/RetryPolicy/MaximumRetryAttempts").asInt()).isEqualTo(BucketHealingRules.RETRY_ATTEMPTS);
             assertThat(target.path("RoleArn").isMissingNode()).as("a function target needs no role, only a resource policy").isTrue();
             assertThat(target.path("Input").isMissingNode()).as("the function gets the event as it was published").isTrue();
         }
@@ -140,7 +140,7 @@ class BucketHealingTemplateTest {
         assertThat(failedOf).containsExactlyInAnyOrder("${" + ruleId(template, "EventPattern") + "}",
                 "${" + ruleId(template, "ScheduleExpression") + "}");
         assertThat(abandoned.path("Namespace").asText()).isEqualTo(ExpiryMetricNames.NAMESPACE);
-        assertThat(abandoned.path("MetricName").asText()).isEqualTo(BucketHealing.BUCKETS_ABANDONED);
+        assertThat(abandoned.path("MetricName").asText()).isEqualTo(BucketHealingRules.BUCKETS_ABANDONED);
         for (JsonNode alarm : List.of(failed, abandoned)) {
             assertThat(alarm.path("Threshold").asDouble()).isEqualTo(1);
             assertThat(alarm.path("AlarmActions").toString()).contains(SynthesizedStacks.ALARM_TOPIC_ARN);

@@ -230,6 +230,7 @@ class WindowedStackTemplateTest {
                 "logs:PutLogEvents on " + logs,
                 "states:StartExecution on " + ref(expiry.stateMachine()),
                 "states:DescribeExecution on " + executionsArn(),
+                "dynamodb:BatchWriteItem on " + index,
                 "dynamodb:PutItem on " + index,
                 "dynamodb:GetItem on " + index,
                 "dynamodb:DeleteItem on ${" + tableId + ".Arn}",
@@ -248,7 +249,8 @@ class WindowedStackTemplateTest {
                 .isSubsetOf(WildcardGrants.JUSTIFIED)
                 .noneMatch(action -> action.startsWith("states:") || action.startsWith("lambda:")
                         || action.startsWith("xray:"))
-                .doesNotContain("dynamodb:Query", "dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:DeleteItem");
+                .doesNotContain("dynamodb:Query", "dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:BatchWriteItem",
+                        "dynamodb:DeleteItem");
     }
 
     /**

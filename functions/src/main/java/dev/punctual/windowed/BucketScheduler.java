@@ -192,8 +192,7 @@ public final class BucketScheduler implements Scheduler {
                 results.put(request, CompletableFuture.supplyAsync(() -> deleteAtDue(request), pool));
             }
         }
-        Map<ChunkKey, CompletableFuture<Void>> writes = new LinkedHashMap<>();
-        bySecond.forEach((second, items) -> writes.put(second, CompletableFuture.runAsync(() -> writeChunks(second, items), pool)));
+        Map<ChunkKey, CompletableFuture<Void>> writes = writeChunks(bySecond);
 
         Map<Bucket, List<Request>> byBucket = new LinkedHashMap<>();
         bySecond.forEach((second, items) -> {
@@ -202,7 +201,7 @@ public final class BucketScheduler implements Scheduler {
         });
         byBucket.forEach((bucket, items) -> {
             // The items whose entries are written are placed together once every write has ended; an item
-            // whose write failed fails alone, so one failed chunk holds no other second of the bucket back.
+            // whose chunk could not be written fails alone (writeChunks), so it holds no other second back.
             CompletableFuture<?>[] ended = items.stream().map(r -> writes.get(new ChunkKey(r.table(), r.due())))
                     .distinct().map(write -> write.exceptionally(failure -> null)).toArray(CompletableFuture[]::new);
             CompletableFuture<Map<Request, Placement>> placed = CompletableFuture.allOf(ended).thenApplyAsync(ignored -> {
@@ -345,16 +344,64 @@ public final class BucketScheduler implements Scheduler {
         return placements;
     }
 
-    private void writeChunks(ChunkKey second, List<Request> items) {
+    /**
+     * Writes the batch's chunks, {@link ScheduleIndex#CHUNKS_PER_WRITE} to a request, the requests
+     * concurrently: a batch whose items fall in a hundred different seconds makes four requests, not a
+     * hundred. Returns each second's write, which ends once every request holding one of its chunks has.
+     * A request that fails is written again one chunk at a time, so only the seconds whose own chunk
+     * cannot be written fail; rewriting a chunk changes nothing (it is named by its content).
+     */
+    private Map<ChunkKey, CompletableFuture<Void>> writeChunks(Map<ChunkKey, List<Request>> bySecond) {
+        List<IndexChunk> chunks = new ArrayList<>();
+        bySecond.forEach((second, items) -> chunks.addAll(chunksOf(second, items)));
+        Map<ChunkKey, List<CompletableFuture<Void>>> requestsBySecond = new LinkedHashMap<>();
+        for (int from = 0; from < chunks.size(); from += ScheduleIndex.CHUNKS_PER_WRITE) {
+            List<IndexChunk> request = chunks.subList(from, Math.min(chunks.size(), from + ScheduleIndex.CHUNKS_PER_WRITE));
+            CompletableFuture<Map<ChunkKey, Throwable>> written = CompletableFuture.supplyAsync(() -> writeOrSayWhichFailed(request), pool);
+            for (IndexChunk chunk : request) {
+                ChunkKey second = new ChunkKey(chunk.table(), chunk.second());
+                requestsBySecond.computeIfAbsent(second, k -> new ArrayList<>()).add(written.thenAccept(failed -> {
+                    if (failed.containsKey(second)) {
+                        throw new CompletionException(failed.get(second));
+                    }
+                }));
+            }
+        }
+        Map<ChunkKey, CompletableFuture<Void>> writes = new LinkedHashMap<>();
+        requestsBySecond.forEach((second, requests) -> writes.put(second, CompletableFuture.allOf(requests.toArray(CompletableFuture[]::new))));
+        return writes;
+    }
+
+    /** Writes {@code request}'s chunks together; if that fails, one at a time. Answers the seconds not written, with why. */
+    private Map<ChunkKey, Throwable> writeOrSayWhichFailed(List<IndexChunk> request) {
+        try {
+            index.putChunks(request);
+            return Map.of();
+        } catch (RuntimeException together) {
+            Map<ChunkKey, Throwable> failed = new LinkedHashMap<>();
+            for (IndexChunk chunk : request) {
+                try {
+                    index.putChunk(chunk.table(), chunk.second(), chunk.digest(), chunk.entries());
+                } catch (RuntimeException alone) {
+                    failed.putIfAbsent(new ChunkKey(chunk.table(), chunk.second()), alone);
+                }
+            }
+            return failed;
+        }
+    }
+
+    /** One second's entries of the batch, in chunks of at most {@link #MAX_CHUNK_BYTES}, each named by its content. */
+    private static List<IndexChunk> chunksOf(ChunkKey second, List<Request> items) {
         List<Map.Entry<ItemKey, String>> sorted = new ArrayList<>(new LinkedHashSet<>(
                 items.stream().map(r -> (Map.Entry<ItemKey, String>) new AbstractMap.SimpleImmutableEntry<>(r.key(), r.ttl())).toList()));
         sorted.sort(Comparator.comparing((Map.Entry<ItemKey, String> e) -> e.getKey().toDynamoJson()).thenComparing(Map.Entry::getValue));
+        List<IndexChunk> chunks = new ArrayList<>();
         List<Map.Entry<ItemKey, String>> chunk = new ArrayList<>();
         int bytes = 0;
         for (Map.Entry<ItemKey, String> item : sorted) {
             int size = item.getKey().toDynamoJson().length() + item.getValue().length() + ENTRY_OVERHEAD_BYTES;
             if (!chunk.isEmpty() && bytes + size > MAX_CHUNK_BYTES) {
-                putChunk(second, chunk);
+                chunks.add(chunk(second, chunk));
                 chunk = new ArrayList<>();
                 bytes = 0;
             }
@@ -362,14 +409,14 @@ public final class BucketScheduler implements Scheduler {
             bytes += size;
         }
         if (!chunk.isEmpty()) {
-            putChunk(second, chunk);
+            chunks.add(chunk(second, chunk));
         }
+        return chunks;
     }
 
-    private void putChunk(ChunkKey second, List<Map.Entry<ItemKey, String>> chunk) {
-        String digest = ExecutionNames.chunkDigest(second.table(), second.second(), chunk);
-        index.putChunk(second.table(), second.second(), digest,
-                chunk.stream().map(e -> new IndexEntry(e.getKey(), e.getValue(), second.second())).toList());
+    private static IndexChunk chunk(ChunkKey second, List<Map.Entry<ItemKey, String>> entries) {
+        return new IndexChunk(second.table(), second.second(), ExecutionNames.chunkDigest(second.table(), second.second(), entries),
+                entries.stream().map(e -> new IndexEntry(e.getKey(), e.getValue(), second.second())).toList());
     }
 
     /** Deletes an item whose second has come, waiting out any part of it still ahead: never early. */

@@ -19,6 +19,21 @@ public interface ScheduleIndex {
      */
     void putChunk(String table, long second, String digest, Collection<IndexEntry> entries);
 
+    /**
+     * Chunks one {@link #putChunks} request carries at most: DynamoDB's {@code BatchWriteItem} takes 25
+     * items (a chunk is at most {@link BucketScheduler#MAX_CHUNK_BYTES}, so 25 stay under its 16 MB).
+     */
+    int CHUNKS_PER_WRITE = 25;
+
+    /**
+     * Writes every chunk, as {@link #putChunk} would, in as few requests as the store takes; returns once
+     * each one is written, so a read that follows sees them all. Throws if any may not be written (the
+     * caller can tell which by writing them one at a time).
+     */
+    default void putChunks(List<IndexChunk> chunks) {
+        chunks.forEach(chunk -> putChunk(chunk.table(), chunk.second(), chunk.digest(), chunk.entries()));
+    }
+
     /** Every entry due in {@code second}, as written (duplicates included). */
     List<IndexEntry> entriesDue(String table, long second);
 

@@ -8,22 +8,30 @@ import dev.punctual.expiry.ItemKey;
 import dev.punctual.statemachine.ScheduleIndexTable;
 import dev.punctual.windowed.Bucket;
 import dev.punctual.windowed.BucketLevel;
+import dev.punctual.windowed.IndexChunk;
 import dev.punctual.windowed.IndexEntry;
 import dev.punctual.windowed.MinutePart;
 import dev.punctual.windowed.RunnerMark;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
+import software.amazon.awssdk.services.dynamodb.model.BatchWriteItemRequest;
+import software.amazon.awssdk.services.dynamodb.model.BatchWriteItemResponse;
 import software.amazon.awssdk.services.dynamodb.model.BillingMode;
 import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
 import software.amazon.awssdk.services.dynamodb.model.KeyType;
+import software.amazon.awssdk.services.dynamodb.model.PutItemRequest;
+import software.amazon.awssdk.services.dynamodb.model.PutItemResponse;
 import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
+import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
 
-/** The minute runner's part of the schedule index, on DynamoDB Local: its mark and the next due second. */
+/** The schedule index on DynamoDB Local: chunk writes, the minute runner's mark and the next due second. */
 class DynamoDbScheduleIndexTest {
 
     private static final long MINUTE = 1_800_000_000L - 1_800_000_000L % 60;
@@ -128,6 +136,92 @@ class DynamoDbScheduleIndexTest {
         assertThat(index.nextDueSecond("orders", MINUTE, MINUTE + 7)).isEqualTo(OptionalLong.of(MINUTE + 42));
         assertThat(index.nextDueSecond("orders", MINUTE, MINUTE + 42)).as("the next minute is another partition").isEmpty();
         assertThat(index.nextDueSecond("other", MINUTE, MINUTE - 1)).isEqualTo(OptionalLong.of(MINUTE + 20));
+    }
+
+    @Test
+    void putChunks_writesEveryChunk_25ARequest() {
+        List<BatchWriteItemRequest> requests = new ArrayList<>();
+        DynamoDbScheduleIndex counted = new DynamoDbScheduleIndex(new ForwardingDynamoDb(dynamoDb.client()) {
+            @Override
+            public BatchWriteItemResponse batchWriteItem(BatchWriteItemRequest request) {
+                requests.add(request);
+                return super.batchWriteItem(request);
+            }
+        }, "index");
+
+        counted.putChunks(chunks(30));
+
+        assertThat(requests).extracting(r -> r.requestItems().get("index").size()).containsExactly(25, 5);
+        for (int i = 0; i < 30; i++) {
+            assertThat(index.entriesDue("orders", MINUTE + i)).as("second %d", i).singleElement()
+                    .extracting(IndexEntry::ttl).isEqualTo(Long.toString(MINUTE + i));
+        }
+    }
+
+    @Test
+    void putChunks_whatDynamoDbLeavesUnprocessed_isWrittenOneByOne_beforeItReturns() {
+        List<PutItemRequest> puts = new ArrayList<>();
+        DynamoDbScheduleIndex throttled = new DynamoDbScheduleIndex(new ForwardingDynamoDb(dynamoDb.client()) {
+            @Override
+            public BatchWriteItemResponse batchWriteItem(BatchWriteItemRequest request) {
+                // As DynamoDB does when it throttles part of a request: the first three written, the rest handed back.
+                List<WriteRequest> writes = request.requestItems().get("index");
+                super.batchWriteItem(request.toBuilder().requestItems(Map.of("index", writes.subList(0, 3))).build());
+                return BatchWriteItemResponse.builder().unprocessedItems(Map.of("index", writes.subList(3, writes.size()))).build();
+            }
+
+            @Override
+            public PutItemResponse putItem(PutItemRequest request) {
+                puts.add(request);
+                return super.putItem(request);
+            }
+        }, "index");
+
+        throttled.putChunks(chunks(10));
+
+        assertThat(puts).hasSize(7);
+        for (int i = 0; i < 10; i++) {
+            assertThat(index.entriesDue("orders", MINUTE + i)).as("second %d", i).hasSize(1);
+        }
+    }
+
+    /** One chunk of one entry in each of the minute's first {@code n} seconds. */
+    private static List<IndexChunk> chunks(int n) {
+        List<IndexChunk> chunks = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            long second = MINUTE + i;
+            chunks.add(new IndexChunk("orders", second, "d" + i,
+                    List.of(new IndexEntry(ItemKey.of(Map.of("id", AttributeText.s("item-" + i))), Long.toString(second), second))));
+        }
+        return chunks;
+    }
+
+    /** A client that passes every call the index makes to another; a test overrides the call it watches. */
+    private static class ForwardingDynamoDb implements DynamoDbClient {
+        private final DynamoDbClient delegate;
+
+        ForwardingDynamoDb(DynamoDbClient delegate) {
+            this.delegate = delegate;
+        }
+
+        @Override
+        public BatchWriteItemResponse batchWriteItem(BatchWriteItemRequest request) {
+            return delegate.batchWriteItem(request);
+        }
+
+        @Override
+        public PutItemResponse putItem(PutItemRequest request) {
+            return delegate.putItem(request);
+        }
+
+        @Override
+        public String serviceName() {
+            return delegate.serviceName();
+        }
+
+        @Override
+        public void close() {
+        }
     }
 
     private int chunk;

@@ -180,7 +180,24 @@ class BucketSchedulerTest extends WindowedTestBase {
         assertThat(result.get(request("a", T + 30)).join().outcome()).isEqualTo(BucketScheduler.Outcome.INDEXED);
         assertThat(result.get(request("c", T + 32)).join().outcome()).isEqualTo(BucketScheduler.Outcome.INDEXED);
         assertThat(result.get(request("b", T + 31))).isCompletedExceptionally();
+        assertThat(index.entriesDue(TABLE, T + 32)).as("written again alone after its request failed").hasSize(1);
         assertThat(executions.startCalls).singleElement().isEqualTo(Bucket.containing(TABLE, BucketLevel.MINUTE, T + 30).executionName());
+    }
+
+    @Test
+    void batchSpreadOverFiftySeconds_writesItsFiftyChunksInTwoFullRequests() {
+        List<BucketScheduler.Request> batch = new ArrayList<>();
+        for (int i = 0; i < 50; i++) {
+            batch.add(request("spread-" + i, T + 600 + i));
+        }
+
+        Map<BucketScheduler.Request, CompletableFuture<BucketScheduler.Placement>> result = scheduler.schedule(batch);
+
+        assertThat(result.values()).allSatisfy(placement ->
+                assertThat(placement.join().outcome()).isEqualTo(BucketScheduler.Outcome.INDEXED));
+        assertThat(index.chunkWrites).as("one chunk per second").isEqualTo(50);
+        assertThat(index.callsOf("putChunks")).as("25 chunks a request, and no empty one").isEqualTo(2);
+        assertThat(index.callsOf("putChunk")).as("no chunk written twice").isEqualTo(50);
     }
 
     @Test

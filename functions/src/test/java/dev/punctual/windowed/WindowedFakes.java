@@ -156,6 +156,13 @@ final class WindowedFakes {
             }
         }
 
+        /** Counted as one request ({@code putChunks}), then written chunk by chunk as any index may. */
+        @Override
+        public void putChunks(List<IndexChunk> request) {
+            hook("putChunks");
+            ScheduleIndex.super.putChunks(request);
+        }
+
         @Override
         public void putChunk(String table, long second, String digest, Collection<IndexEntry> entries) {
             hook("putChunk");

@@ -19,7 +19,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The whole runtime on a manual timer ({@code LocalRuntime.Options.withTimer}): the engine's Waits, the
  * stream poller's pacing and the handler's clock all read the test's time, so an item due in an hour
- * expires in a few seconds of real time. Only DynamoDB Local's own stream timestamps stay real.
+ * expires in a few seconds of real time. DynamoDB Local's own stream timestamps stay real; the mapping
+ * restamps records with the runtime's instant of reading.
  */
 class ManualTimeEndToEndTest {
 
@@ -33,9 +34,9 @@ class ManualTimeEndToEndTest {
     @BeforeEach
     void start() {
         timer = ManualTimer.startingAt(Instant.now());
-        // Cancellation off: Punctual's own REMOVE carries DynamoDB Local's real timestamp, an hour before the
-        // TTL by this runtime's clock, so the handler would take it for an early delete by the application.
-        runtime = LocalRuntime.start(LocalRuntime.Options.onFreePorts().withCancelStale(false).withTimer(timer));
+        // Cancellation on: on a timer the test brings, the mapping stamps records with the runtime's clock,
+        // so Punctual's own REMOVE is read at the TTL, not an hour before it by DynamoDB Local's wall clock.
+        runtime = LocalRuntime.start(LocalRuntime.Options.onFreePorts().withTimer(timer));
     }
 
     @AfterEach

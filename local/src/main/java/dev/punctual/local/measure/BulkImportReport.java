@@ -12,9 +12,11 @@ import java.util.Locale;
  *     (every record of the import handled, throttled ones retried until they succeeded)
  * @param late items deleted more than {@link #LATE} after their TTL, or not at all within the wait
  * @param lagMillis lag of each deleted late-wave item, sorted
+ * @param handling how the stream handler kept up while the import was written
  */
 public record BulkImportReport(int importItems, double writeSeconds, double importSeconds, int lateWaveItems,
-                               int late, int missed, int early, long[] lagMillis, ThrottleCounts throttled) {
+                               int late, int missed, int early, long[] lagMillis, ThrottleCounts throttled,
+                               ImportHandling handling) {
 
     /** Lag beyond which an expiry counts as late: Punctual's promise is the second. */
     public static final Duration LATE = Duration.ofSeconds(1);
@@ -28,10 +30,10 @@ public record BulkImportReport(int importItems, double writeSeconds, double impo
                 "{\"importItems\":%d,\"importWriteSeconds\":%.1f,\"importSchedulingSeconds\":%.1f,"
                         + "\"lateWaveItems\":%d,\"late\":%d,\"missed\":%d,\"early\":%d,"
                         + "\"lagMs\":{\"p50\":%d,\"p99\":%d,\"max\":%d},"
-                        + "\"throttled\":{\"startExecution\":%d,\"stopExecution\":%d,\"stateTransitions\":%d}}",
+                        + "\"throttled\":{\"startExecution\":%d,\"stopExecution\":%d,\"stateTransitions\":%d},\"handler\":%s}",
                 importItems, writeSeconds, importSeconds, lateWaveItems, late, missed, early, lag(50), lag(99),
                 Percentiles.max(lagMillis), throttled.startExecution(), throttled.stopExecution(),
-                throttled.stateTransitions());
+                throttled.stateTransitions(), handling.toJson());
     }
 
     public String toText() {
@@ -42,9 +44,10 @@ public record BulkImportReport(int importItems, double writeSeconds, double impo
                 "missed             %d",
                 "early              %d   (must be 0)",
                 "lag p50 / p99 / max  %d / %d / %d ms",
-                "throttled          %d StartExecution, %d StopExecution, %d state transitions"),
+                "throttled          %d StartExecution, %d StopExecution, %d state transitions",
+                "%s"),
                 importItems, writeSeconds, importSeconds, lateWaveItems, late, missed, early, lag(50), lag(99),
                 Percentiles.max(lagMillis), throttled.startExecution(), throttled.stopExecution(),
-                throttled.stateTransitions());
+                throttled.stateTransitions(), handling.toText());
     }
 }

@@ -1,13 +1,16 @@
 package dev.punctual.local.measure;
 
+import dev.punctual.local.billing.HandlerCalls;
 import dev.punctual.local.runtime.LocalRuntime;
 import dev.punctual.local.stepfunctions.quotas.ThrottleCounts;
 import dev.punctual.local.stream.StreamPoller;
+import dev.punctual.local.stream.StreamPollerMetrics;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -51,11 +54,17 @@ public final class BulkImportTrial {
         runtime.deletions().track(table);
         StreamPoller poller = runtime.streamPoller();
         ThrottleCounts throttledBefore = runtime.throttled();
+        StreamPollerMetrics.Snapshot streamBefore = poller.metrics().snapshot();
+        Map<String, Long> callsBefore = runtime.handlerCalls().snapshot();
         Instant start = clock.instant();
         long firstImportTtl = start.plus(IMPORT_LEAD).getEpochSecond();
         long[] importTtls = TrialTable.spread(firstImportTtl, importItems, IMPORT_SPREAD.toSeconds());
         trialTable.write(importTtls, writers, Instant.ofEpochSecond(firstImportTtl), progress);
         Instant written = clock.instant();
+        StreamPollerMetrics.Snapshot streamAtEnd = poller.metrics().snapshot();
+        ImportHandling handling = new ImportHandling(importItems, Duration.between(start, written),
+                streamAtEnd.recordsHandled() - streamBefore.recordsHandled(), streamAtEnd.invocations() - streamBefore.invocations(),
+                HandlerCalls.between(callsBefore, runtime.handlerCalls().snapshot()));
 
         long[] waveTtls = TrialTable.spread(written.plus(WAVE_LEAD).getEpochSecond(), lateWaveItems, WAVE_SPREAD.toSeconds());
         trialTable.writeInOrder(waveTtls, BulkImportTrial::waveItemId);
@@ -72,7 +81,7 @@ public final class BulkImportTrial {
         runtime.deletions().forget(table);
         Instant scheduled = importScheduling.since == null ? clock.instant() : importScheduling.since;
         return report(importItems, Duration.between(start, written), Duration.between(start, scheduled), waveTtls,
-                deletedAt, runtime.throttled().since(throttledBefore));
+                deletedAt, runtime.throttled().since(throttledBefore), handling);
     }
 
     /** The import is scheduled once the mapping has read it all and stopped invoking the function. */
@@ -105,7 +114,7 @@ public final class BulkImportTrial {
     }
 
     private static BulkImportReport report(int importItems, Duration writing, Duration scheduling, long[] waveTtls,
-            List<Optional<Instant>> deletedAt, ThrottleCounts throttled) {
+            List<Optional<Instant>> deletedAt, ThrottleCounts throttled, ImportHandling handling) {
         int late = 0;
         int missed = 0;
         int early = 0;
@@ -126,7 +135,7 @@ public final class BulkImportTrial {
         }
         long[] sorted = lags.stream().mapToLong(Long::longValue).sorted().toArray();
         return new BulkImportReport(importItems, writing.toMillis() / 1e3, scheduling.toMillis() / 1e3, waveTtls.length,
-                late, missed, early, sorted, throttled);
+                late, missed, early, sorted, throttled, handling);
     }
 
     private static String waveItemId(int index) {

@@ -1,10 +1,10 @@
 package dev.punctual.local.runtime;
 
 import dev.punctual.functions.DaemonThreads;
+import dev.punctual.local.time.InFlight;
 import java.util.Deque;
 import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.function.Function;
 
 /**
@@ -15,12 +15,25 @@ import java.util.function.Function;
 final class Lifetimes implements AutoCloseable {
 
     private final String owner;
+    /** Counts the work of every pool started here ({@link #ownThreads}). */
+    private final InFlight work;
     /** Concurrent: a part may start things on its callers' threads (a handler per table, on first use). */
     private final Deque<AutoCloseable> started = new ConcurrentLinkedDeque<>();
 
     /** Lifetimes of what {@code owner} (e.g. "the local runtime") starts, named in a failed close's message. */
     Lifetimes(String owner) {
+        this(owner, new InFlight());
+    }
+
+    /** Lifetimes of what {@code owner} starts, whose pools count their work in {@code work}. */
+    Lifetimes(String owner, InFlight work) {
         this.owner = owner;
+        this.work = work;
+    }
+
+    /** The counter the pools started here count their work in. */
+    InFlight work() {
+        return work;
     }
 
     /**
@@ -28,7 +41,12 @@ final class Lifetimes implements AutoCloseable {
      * starting fails, what had started is closed again and the failure rethrown.
      */
     static <T> T start(String owner, Function<Lifetimes, T> start) {
-        Lifetimes lifetimes = new Lifetimes(owner);
+        return start(owner, new InFlight(), start);
+    }
+
+    /** {@link #start(String, Function)} with pools that count their work in {@code work}. */
+    static <T> T start(String owner, InFlight work, Function<Lifetimes, T> start) {
+        Lifetimes lifetimes = new Lifetimes(owner, work);
         try {
             return start.apply(lifetimes);
         } catch (RuntimeException e) {
@@ -48,7 +66,7 @@ final class Lifetimes implements AutoCloseable {
      * Closing it interrupts them: whatever they wait on has closed before.
      */
     ExecutorService ownThreads(int count, String prefix) {
-        ExecutorService threads = Executors.newFixedThreadPool(count, DaemonThreads.named(prefix));
+        ExecutorService threads = work.pool(count, DaemonThreads.named(prefix));
         started.push(threads::shutdownNow);
         return threads;
     }

@@ -3,6 +3,7 @@ package dev.punctual.local.runtime;
 import dev.punctual.functions.ExpiryStreamHandler;
 import dev.punctual.local.billing.CostMeter;
 import dev.punctual.local.billing.DeletionLedger;
+import dev.punctual.local.billing.HandlerCalls;
 import dev.punctual.local.events.EventStore;
 import dev.punctual.local.events.EventRules;
 import dev.punctual.local.events.PutEventsFaults;
@@ -61,6 +62,17 @@ public interface LocalRuntime extends AutoCloseable {
 
     /** The timer everything here runs on; its clock is the runtime's clock. */
     Timer timer();
+
+    /**
+     * On a {@link dev.punctual.local.time.ManualTimer}: returns once the runtime has done everything it
+     * will do at the timer's instant now, without moving time: every wake-up due run, no work left on
+     * its threads, every watched table's stream read and handled to its end (so the deletes due now are
+     * made and their expiry events published). {@link SkippedTime} moves time with it.
+     *
+     * @throws IllegalStateException when the timer is not a manual one, or when the runtime is still
+     *     busy after {@code timeout} of wall time (a call retried on the timer waits for time to move)
+     */
+    void awaitSettled(Duration timeout);
 
     /** DynamoDB Local's endpoint. */
     URI dynamoDbEndpoint();
@@ -142,6 +154,9 @@ public interface LocalRuntime extends AutoCloseable {
 
     /** When Punctual deleted each item of the tables it is asked to track. */
     DeletionLedger deletions();
+
+    /** The stream handlers' DynamoDB and Step Functions calls, by kind, counted so far. */
+    HandlerCalls handlerCalls();
 
     /** When each one-second bucket of the tables it is asked to track passed its phases (windowed mode). */
     BucketPhaseRecorder bucketPhases();

@@ -16,6 +16,7 @@ import dev.punctual.local.stepfunctions.quotas.Throttles;
 import dev.punctual.local.stepfunctions.tasks.DynamoDbTaskResource;
 import dev.punctual.local.stepfunctions.tasks.LambdaFunctions;
 import dev.punctual.local.stepfunctions.tasks.LambdaTaskResource;
+import dev.punctual.local.time.InFlight;
 import dev.punctual.local.time.Timer;
 import dev.punctual.statemachine.StateMachineDefinitions;
 import dev.punctual.statemachine.StreamWiring;
@@ -56,6 +57,7 @@ final class LocalStepFunctions implements AutoCloseable {
                         faults.lambdaTasks(new LambdaTaskResource(functions), "state-machine",
                                 StreamWiring.BUCKET_FUNCTION_TIMEOUT)))
                 .timer(timer)
+                .inFlight(owned.work())
                 .dataDirectory(options.under("stepfunctions"))
                 .region(LocalAccount.REGION)
                 .accountId(LocalAccount.ACCOUNT_ID)
@@ -73,8 +75,8 @@ final class LocalStepFunctions implements AutoCloseable {
      * delete through {@code punctualDynamoDb} (with {@code faults}) and invoke {@code functions}.
      */
     static LocalStepFunctions start(LocalRuntime.Options options, Timer timer, DynamoDbClient punctualDynamoDb,
-            RuntimeFaults faults, LambdaFunctions functions) {
-        return Lifetimes.start("the Step Functions engine", owned ->
+            RuntimeFaults faults, LambdaFunctions functions, InFlight work) {
+        return Lifetimes.start("the Step Functions engine", work, owned ->
                 new LocalStepFunctions(owned, options, timer, punctualDynamoDb, faults, functions));
     }
 

@@ -5,6 +5,7 @@ import com.amazonaws.services.lambda.runtime.events.DynamodbEvent;
 import com.amazonaws.services.lambda.runtime.events.StreamsEventResponse;
 import dev.punctual.functions.ExpiryStreamHandler;
 import dev.punctual.functions.FunctionParts;
+import dev.punctual.local.billing.HandlerCalls;
 import dev.punctual.local.stream.WatchedTable;
 import dev.punctual.statemachine.StreamWiring;
 import java.util.Map;
@@ -21,12 +22,14 @@ final class StreamFunction implements AutoCloseable {
 
     private final Function<WatchedTable, Map<String, String>> environments;
     private final FunctionHost host;
+    private final HandlerCalls calls;
     private final Map<WatchedTable, ExpiryStreamHandler> handlers = new ConcurrentHashMap<>();
     /** The handlers, each closing the parts it was built with. */
     private final Lifetimes owned = new Lifetimes("the stream function");
 
     /** A function whose handler for a table gets {@code environments.apply(table)} as its environment. */
-    StreamFunction(Function<WatchedTable, Map<String, String>> environments, FunctionHost host) {
+    StreamFunction(Function<WatchedTable, Map<String, String>> environments, FunctionHost host, HandlerCalls calls) {
+        this.calls = calls;
         this.environments = environments;
         this.host = host;
     }
@@ -40,11 +43,11 @@ final class StreamFunction implements AutoCloseable {
 
     private ExpiryStreamHandler newHandler(WatchedTable table) {
         FunctionParts.Builder parts = FunctionParts.builder(environments.apply(table))
-                .dynamoDb(host.dynamoDbFor("handler"))
+                .dynamoDb(calls.counting(host.dynamoDbFor("handler")))
                 .clock(host.clock())
                 .sleeper(host.sleeper())
                 .metrics(host.metrics());
-        host.stepFunctions().inProcessTransport().ifPresent(parts::stepFunctionsTransport);
+        host.stepFunctions().inProcessTransport().map(calls::counting).ifPresent(parts::stepFunctionsTransport);
         return owned.own(new ExpiryStreamHandler(parts.build()));
     }
 

@@ -3,6 +3,7 @@ package dev.punctual.local.runtime;
 import dev.punctual.local.account.LocalAccount;
 import dev.punctual.local.billing.CostMeter;
 import dev.punctual.local.billing.DeletionLedger;
+import dev.punctual.local.billing.HandlerCalls;
 import dev.punctual.local.billing.MeteredDynamoDb;
 import dev.punctual.local.dynamodb.DynamoDbLocalServer;
 import dev.punctual.local.dynamodb.InProcessDynamoDb;
@@ -29,6 +30,8 @@ import dev.punctual.local.stream.StreamPoller;
 import dev.punctual.local.stream.WatchedTable;
 import dev.punctual.local.timeline.BucketPhaseRecorder;
 import dev.punctual.local.time.ClockTimer;
+import dev.punctual.local.time.InFlight;
+import dev.punctual.local.time.ManualTimer;
 import dev.punctual.local.time.Timer;
 import dev.punctual.local.time.TimerSleeper;
 import dev.punctual.statemachine.ExpiryEvents;
@@ -54,14 +57,17 @@ final class WiredRuntime implements LocalRuntime {
     private static final System.Logger LOG = System.getLogger(WiredRuntime.class.getName());
 
     private final LocalRuntime.Options options;
+    /** The work of every pool the runtime starts, for {@link #awaitSettled}. */
+    private final InFlight work = new InFlight();
     /**
      * Everything started, closed the latest first: the poller (no new work), the stream function's
      * handlers, the EventBridge endpoint and its store, windowed mode's bucket function, the Step
      * Functions API, engine and task threads, the runtime's own timer, and DynamoDB Local last.
      */
-    private final Lifetimes owned = new Lifetimes("the local runtime");
+    private final Lifetimes owned = new Lifetimes("the local runtime", work);
     private final CostMeter costMeter = new CostMeter();
     private final DeletionLedger deletions = new DeletionLedger();
+    private final HandlerCalls handlerCalls = new HandlerCalls(ScheduleIndexTable.LOCAL_TABLE_NAME::equals);
     private final BucketPhaseRecorder bucketPhases = new BucketPhaseRecorder();
     private final RetainedMetrics metrics;
     private final RuntimeFaults faults;
@@ -97,7 +103,8 @@ final class WiredRuntime implements LocalRuntime {
                     table -> !ScheduleIndexTable.LOCAL_TABLE_NAME.equals(table), clock);
             LambdaFunctions functions = new LambdaFunctions();
             faults = new RuntimeFaults(timer);
-            stepFunctions = owned.own(LocalStepFunctions.start(options, timer, punctualDynamoDb, faults, functions));
+            stepFunctions = owned.own(LocalStepFunctions.start(options, timer, punctualDynamoDb, faults, functions,
+                    work));
             // Step Functions publishes its executions' status changes to the bus; a mode's rules route them.
             eventRules = owned.own(new EventRules(timer, owned.ownThreads(2, "punctual-event-delivery")));
             stepFunctions.engine().addListener(new ExecutionStatusPublisher(eventRules, LocalAccount.REGION, LocalAccount.ACCOUNT_ID));
@@ -111,7 +118,7 @@ final class WiredRuntime implements LocalRuntime {
             eventsServer = owned.own(EventBridgeServer.start(new PutEventsApi(events, eventFaults, clock,
                             LocalAccount.REGION, LocalAccount.ACCOUNT_ID, costMeter::expiryEvent), events,
                     new InetSocketAddress(LocalDefaults.LOOPBACK, options.eventsPort())));
-            StreamFunction streamFunction = owned.own(new StreamFunction(this::handlerEnvironment, host));
+            StreamFunction streamFunction = owned.own(new StreamFunction(this::handlerEnvironment, host, handlerCalls));
             poller = owned.own(StreamPoller.builder()
                     .dynamoDb(inProcess.dynamoDb())
                     .streams(inProcess.streams())
@@ -122,6 +129,8 @@ final class WiredRuntime implements LocalRuntime {
                     .dataDirectory(options.under("stream"))
                     .deadLetterRetention(options.retention().of(Retained.DEAD_LETTERS))
                     .region(LocalAccount.REGION)
+                    // A timer the caller brought is one a test moves; DynamoDB Local's stamps follow the wall clock.
+                    .stampWithRuntimeClock(options.timer() != null)
                     .start());
         } catch (RuntimeException e) {
             owned.closeAfter(e);
@@ -132,6 +141,15 @@ final class WiredRuntime implements LocalRuntime {
     /** The runtime's own timer on the system clock, with two threads for its actions; closed with the runtime. */
     private ClockTimer ownTimer() {
         return owned.own(new ClockTimer(Clock.systemUTC(), owned.ownThreads(2, "punctual-timer-action"), "punctual-timer"));
+    }
+
+    @Override
+    public void awaitSettled(Duration timeout) {
+        if (!(timer instanceof ManualTimer manual)) {
+            throw new IllegalStateException("Only a runtime on a ManualTimer (Options.withTimer) can be settled: on the"
+                    + " system clock time does not stand still while the runtime is asked whether it is done");
+        }
+        new Quiescence(manual, work, poller).await(timeout);
     }
 
     @Override
@@ -271,6 +289,11 @@ final class WiredRuntime implements LocalRuntime {
     @Override
     public DeletionLedger deletions() {
         return deletions;
+    }
+
+    @Override
+    public HandlerCalls handlerCalls() {
+        return handlerCalls;
     }
 
     @Override

@@ -12,6 +12,7 @@ import dev.punctual.local.time.Timer;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -70,6 +71,7 @@ public final class StreamPoller implements AutoCloseable {
     private volatile Timer.Cancellable nextDiscovery;
     private volatile boolean closed;
     private volatile boolean enabled = true;
+    private final boolean stampWithRuntimeClock;
 
     private record Running(TableStreamReader reader, Thread thread, StreamPollerMetrics metrics) {
     }
@@ -84,6 +86,7 @@ public final class StreamPoller implements AutoCloseable {
         this.timer = builder.timer == null ? ownTimer : builder.timer;
         this.clock = timer.clock();
         this.region = builder.region;
+        this.stampWithRuntimeClock = builder.stampWithRuntimeClock;
         this.checkpoints = builder.dataDirectory == null ? Checkpoints.inMemory() : Checkpoints.inDirectory(builder.dataDirectory);
         this.deadLetters = new DeadLetters(builder.dataDirectory, handlers, clock, region, builder.deadLetterRetention);
         this.discovery = Executors.newSingleThreadExecutor(DaemonThreads.named("stream-discovery"));
@@ -165,13 +168,42 @@ public final class StreamPoller implements AutoCloseable {
         StreamPollerMetrics tableMetrics = new StreamPollerMetrics(metrics);
         TableStreamReader reader = new TableStreamReader(table, streams, handlers.handlerFor(table),
                 FilterCriteria.of(patterns), settings, checkpoints, deadLetters, tableMetrics, timer, region,
-                this::isEnabled);
+                this::isEnabled, stampWithRuntimeClock);
         Thread thread = new Thread(reader, "stream-" + table.tableName());
         thread.setDaemon(true);
         readers.put(table.tableName(), new Running(reader, thread, tableMetrics));
         thread.start();
         LOG.log(System.Logger.Level.INFO, "reading the stream of table {0} (TTL attribute {1})", table.tableName(),
                 table.ttlAttribute());
+    }
+
+    /**
+     * Asks every reader for a pass over its shards now ({@link #quietSince}), without waiting for the
+     * poll interval to pass on the timer. Returns each watched table's look number.
+     */
+    public Map<String, Long> lookNow() {
+        Map<String, Long> looks = new HashMap<>();
+        readers.forEach((name, running) -> looks.put(name, running.reader().lookNow()));
+        return looks;
+    }
+
+    /**
+     * Whether every table watched now was watched at {@code looks} and has since made a pass that found
+     * nothing to read or hand to the function: its stream is handled up to what was in it then.
+     */
+    public boolean quietSince(Map<String, Long> looks) {
+        for (Map.Entry<String, Running> running : readers.entrySet()) {
+            Long look = looks.get(running.getKey());
+            if (look == null || !running.getValue().reader().quietSince(look)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Stream records read so far from every table: unchanged across a span means nothing arrived in it. */
+    public long recordsRead() {
+        return metrics.snapshot().recordsRead();
     }
 
     private Set<String> listTables() {
@@ -219,7 +251,7 @@ public final class StreamPoller implements AutoCloseable {
             return;
         }
         try {
-            nextDiscovery = timer.schedule(clock.instant().plus(settings.discoveryInterval()), this::handOverDiscovery);
+            nextDiscovery = timer.schedulePoll(clock.instant().plus(settings.discoveryInterval()), this::handOverDiscovery);
         } catch (IllegalStateException timerClosed) {
             // The runtime is shutting down around this poller: no more look-ups.
         }
@@ -293,6 +325,7 @@ public final class StreamPoller implements AutoCloseable {
         private Retention deadLetterRetention = Retained.DEAD_LETTERS.defaults();
         private Timer timer;
         private String region = LocalAccount.REGION;
+        private boolean stampWithRuntimeClock;
 
         private Builder() {
         }
@@ -352,6 +385,16 @@ public final class StreamPoller implements AutoCloseable {
         /** Region in records and ARNs. */
         public Builder region(String value) {
             region = value;
+            return this;
+        }
+
+        /**
+         * Whether to stamp each record's {@code ApproximateCreationDateTime} with the timer's instant when
+         * it is read, instead of the one DynamoDB Local wrote (its wall clock): for a timer a test moves,
+         * whose time the wall clock does not follow. Off by default, as in AWS.
+         */
+        public Builder stampWithRuntimeClock(boolean value) {
+            stampWithRuntimeClock = value;
             return this;
         }
 

@@ -38,11 +38,14 @@ final class StreamShards {
     private final StreamPollerMetrics metrics;
     private final Clock clock;
     private final String region;
+    /** Whether records are stamped with the runtime's clock at reading rather than DynamoDB Local's wall clock. */
+    private final boolean stampWithRuntimeClock;
     private final Map<String, ShardCursor> shards = new LinkedHashMap<>();
     private Instant nextDescribe = Instant.MIN;
 
     StreamShards(WatchedTable table, DynamoDbStreamsClient streams, FilterCriteria filter, Duration pollInterval,
-                 Checkpoints checkpoints, StreamPollerMetrics metrics, Clock clock, String region) {
+                 Checkpoints checkpoints, StreamPollerMetrics metrics, Clock clock, String region,
+                 boolean stampWithRuntimeClock) {
         this.table = table;
         this.streams = streams;
         this.filter = filter;
@@ -51,6 +54,13 @@ final class StreamShards {
         this.metrics = metrics;
         this.clock = clock;
         this.region = region;
+        this.stampWithRuntimeClock = stampWithRuntimeClock;
+    }
+
+    /** Makes every shard due for a read, and the stream for a describe, at once. */
+    void lookNow() {
+        nextDescribe = Instant.MIN;
+        shards.values().forEach(shard -> shard.nextFetch = Instant.MIN);
     }
 
     /** The shards to read now: not finished, and with no unfinished parent. Describes the stream first when due. */
@@ -106,7 +116,8 @@ final class StreamShards {
         }
         Instant now = clock.instant();
         List<Record> records = response.records();
-        for (Record record : records) {
+        for (Record read : records) {
+            Record record = stampWithRuntimeClock ? stamped(read, now) : read;
             DynamodbStreamRecord lambda = StreamRecordConverter.toLambda(record, table.streamArn(), region);
             boolean matches = filter.matches(LambdaRecordJson.toJson(lambda));
             Instant arrival = record.dynamodb().approximateCreationDateTime();
@@ -125,6 +136,21 @@ final class StreamShards {
             shard.exhausted = true;
         }
         return !records.isEmpty();
+    }
+
+    /**
+     * {@code record} with its {@code ApproximateCreationDateTime} set to {@code now}, the runtime's
+     * instant when the mapping read it. DynamoDB Local stamps records with the wall clock (rounded down
+     * to the minute); on a runtime whose clock a test moves, that stamp is hours or years away from the
+     * runtime's time, and the handler, which compares it with the TTL to tell Punctual's own delete from
+     * an application's early one, would take every expiry for an early delete. Read at once on a clock
+     * that only moves when the test moves it, the instant of reading is the instant of writing.
+     */
+    private static Record stamped(Record record, Instant now) {
+        if (record.dynamodb() == null) {
+            return record;
+        }
+        return record.toBuilder().dynamodb(record.dynamodb().toBuilder().approximateCreationDateTime(now).build()).build();
     }
 
     private String openIterator(ShardCursor shard) {

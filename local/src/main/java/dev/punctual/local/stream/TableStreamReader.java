@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
 import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
 import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
@@ -36,11 +37,17 @@ final class TableStreamReader implements Runnable {
     private final BatchInvoker invoker;
     private final BooleanSupplier enabled;
     private volatile boolean running = true;
+    /** Looks asked for by {@link #lookNow}, numbered; a pass serves the latest one asked for before it began. */
+    private final AtomicLong looksAsked = new AtomicLong();
+    private long looksServed;
+    /** The latest look whose pass found nothing to read or hand over. */
+    private volatile long quietLook;
 
     TableStreamReader(WatchedTable table, DynamoDbStreamsClient streams,
                       RequestHandler<DynamodbEvent, StreamsEventResponse> handler, FilterCriteria filter,
                       MappingSettings settings, Checkpoints checkpoints, DeadLetters deadLetters,
-                      StreamPollerMetrics metrics, Timer timer, String region, BooleanSupplier enabled) {
+                      StreamPollerMetrics metrics, Timer timer, String region, BooleanSupplier enabled,
+                      boolean stampWithRuntimeClock) {
         this.enabled = enabled;
         this.table = table;
         this.settings = settings;
@@ -49,13 +56,29 @@ final class TableStreamReader implements Runnable {
         this.clock = timer.clock();
         this.pauses = new TimerSleeper(timer);
         this.shards = new StreamShards(table, streams, filter, settings.pollInterval(), checkpoints, metrics, clock,
-                region);
+                region, stampWithRuntimeClock);
         this.invoker = new BatchInvoker(table, handler, settings, checkpoints, deadLetters, metrics, clock, region,
                 this::pause, () -> running);
     }
 
     WatchedTable table() {
         return table;
+    }
+
+    /**
+     * Asks for a pass over every shard now, without waiting for the poll interval to pass on the
+     * timer: for a test that holds time still and wants the stream read up to what was just written.
+     * Returns the look's number, for {@link #quietSince}.
+     */
+    long lookNow() {
+        long look = looksAsked.incrementAndGet();
+        pauses.wake();
+        return look;
+    }
+
+    /** Whether a pass begun after look {@code look} was asked for found nothing to read or hand over. */
+    boolean quietSince(long look) {
+        return quietLook >= look;
     }
 
     /** Asks the reader to stop after the step it is in; records not yet checkpointed are read again next time. */
@@ -72,6 +95,11 @@ final class TableStreamReader implements Runnable {
                     pause(settings.pollInterval());
                     continue;
                 }
+                long look = looksAsked.get();
+                if (look != looksServed) {
+                    shards.lookNow();
+                    looksServed = look;
+                }
                 boolean busy = false;
                 for (ShardCursor shard : shards.ready()) {
                     busy |= step(shard);
@@ -80,7 +108,8 @@ final class TableStreamReader implements Runnable {
                     }
                 }
                 if (!busy) {
-                    pause(settings.pollInterval());
+                    quietLook = look;
+                    idlePause(look);
                 }
             } catch (ResourceNotFoundException e) {
                 LOG.log(System.Logger.Level.INFO, "stream of table {0} is gone; stopped reading it", table.tableName());
@@ -155,6 +184,16 @@ final class TableStreamReader implements Runnable {
     /** Whether the timer's clock has reached {@code instant}. */
     private boolean due(Instant instant) {
         return !clock.instant().isBefore(instant);
+    }
+
+    /** The pause between passes that found nothing: a poll, which {@link #lookNow} cuts short. */
+    private void idlePause(long look) {
+        try {
+            pauses.pollPause(settings.pollInterval(), () -> looksAsked.get() != look);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            running = false;
+        }
     }
 
     private void pause(Duration duration) {

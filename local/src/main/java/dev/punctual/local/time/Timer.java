@@ -19,6 +19,16 @@ public interface Timer {
      */
     Cancellable schedule(Instant at, Runnable action);
 
+    /**
+     * {@link #schedule} for a wake-up that only paces polling (a stream reader's idle pause, a periodic
+     * look for new tables): nothing is owed at that instant, so a {@link ManualTimer} that skips time may
+     * run it once at the end of a skip instead of at each instant it fell due on the way. On a timer that
+     * follows a real clock this is {@link #schedule}.
+     */
+    default Cancellable schedulePoll(Instant at, Runnable action) {
+        return schedule(at, action);
+    }
+
     /** A scheduled action that may still be withdrawn. */
     interface Cancellable {
         /** Withdraws the action; {@code true} if it had not started and now never will. */

@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 /**
  * {@code punctual local --dynamodb-endpoint URL --sfn-endpoint URL}: what it refuses before it attaches to
  * anything, and what it says when the services are not there. Attaching itself is run end to end on moto
- * ({@code MotoPerItemEndToEndIT} in {@code tests/}).
+ * ({@code MotoPerItemEndToEndTest} in {@code tests/}).
  */
 class LocalCommandAttachTest {
 

@@ -79,4 +79,48 @@ class ManualTimerTest {
             previous = due;
         }
     }
+
+    @Test
+    void skipToNextWork_runsPollsDueOnTheWayOnce_atTheNextInstantWithWork() {
+        List<Instant> polled = new ArrayList<>();
+        Runnable[] poll = new Runnable[1];
+        poll[0] = () -> {
+            polled.add(timer.clock().instant());
+            timer.schedulePoll(timer.clock().instant().plusMillis(50), poll[0]);
+        };
+        timer.schedulePoll(T0.plusMillis(50), poll[0]);
+        timer.schedule(T0.plusSeconds(3_600), () -> ran.add("work"));
+
+        assertThat(timer.nextWakeUp()).isEqualTo(T0.plusMillis(50));
+        assertThat(timer.nextWorkWakeUp()).isEqualTo(T0.plusSeconds(3_600));
+        Instant reached = timer.skipToNextWork(T0.plusSeconds(7_200));
+
+        assertThat(reached).isEqualTo(T0.plusSeconds(3_600));
+        assertThat(ran).containsExactly("work");
+        assertThat(polled).containsExactly(T0.plusSeconds(3_600));
+        assertThat(timer.skipToNextWork(T0.plusSeconds(7_200))).isEqualTo(T0.plusSeconds(7_200));
+        assertThat(polled).hasSize(2);
+    }
+
+    @Test
+    void advanceTo_runsPollsAtTheirOwnInstants_likeAnyWakeUp() {
+        timer.schedulePoll(T0.plusSeconds(2), () -> ran.add("poll"));
+        timer.schedule(T0.plusSeconds(1), () -> ran.add("work"));
+
+        List<Instant> at = timer.advance(Duration.ofSeconds(5));
+
+        assertThat(ran).containsExactly("work", "poll");
+        assertThat(at).containsExactly(T0.plusSeconds(1), T0.plusSeconds(2));
+    }
+
+    @Test
+    void cancel_ofAPoll_withdrawsIt() {
+        Timer.Cancellable poll = timer.schedulePoll(T0.plusSeconds(1), () -> ran.add("poll"));
+
+        assertThat(poll.cancel()).isTrue();
+        timer.advance(Duration.ofSeconds(2));
+
+        assertThat(ran).isEmpty();
+        assertThat(timer.pending()).isZero();
+    }
 }

@@ -17,6 +17,8 @@ import java.util.Map;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
@@ -24,7 +26,10 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * the poller handing stream records to the real handler, executions deleting the items, and the
  * handler publishing with the SDK's {@code EventBridgeClient} to the runtime's EventBridge endpoint,
  * whose stored events these tests read. Each test runs its own runtime on free loopback ports.
+ *
+ * <p>Each test has its own runtime and mostly waits for its TTLs: they run side by side.
  */
+@Execution(ExecutionMode.CONCURRENT)
 class ExpiryEventsEndToEndTest {
 
     private static final Duration ALL_EXPIRED = Duration.ofSeconds(60);

@@ -13,6 +13,8 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * Expiry under injected faults, on the real runtime and a manual timer: 5 % of every DynamoDB call
@@ -20,7 +22,10 @@ import org.junit.jupiter.api.Test;
  * reads and deletes, the state machine's deletes) fail, and in windowed mode 5 % of the bucket
  * function's invocations time out after doing their work. Every item must still go, none early, each
  * once (one REMOVE per item in the stream), and nothing may be dead-lettered.
+ *
+ * <p>Each test has its own runtime on its own manual timer: they run side by side.
  */
+@Execution(ExecutionMode.CONCURRENT)
 class FaultInjectionEndToEndTest {
 
     private static final int ITEMS = 3_000;

@@ -32,6 +32,8 @@ import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import software.amazon.awssdk.services.sfn.SfnClient;
 
 /**
@@ -41,7 +43,10 @@ import software.amazon.awssdk.services.sfn.SfnClient;
  * bucket's next generation ({@code <name>-g1}) deletes its items, each once and none early, with
  * nothing dead-lettered. Nobody else comes back to these buckets: no later write needs them. When the
  * status change never arrives, the sweep finds the bucket within its interval.
+ *
+ * <p>Each test has its own runtime on its own manual timer: they run side by side.
  */
+@Execution(ExecutionMode.CONCURRENT)
 class HealedBucketEndToEndTest {
 
     /** The timer's first instant, when the runtime scheduled its sweep. */

@@ -24,8 +24,10 @@ class LocalFaultLogTest {
     @Test
     void everyInjectedFault_isLoggedWithItsErrorAndCallSite_andNoItemKey() throws Exception {
         // Every bucket invocation fails, so the first bucket due logs one; a fifth of DynamoDB calls fail, and
-        // one batch of items due in forty different seconds makes over forty of the handler's (a chunk write
-        // per second, a read of each minute's mark), so it logs some too (all forty pass once in 7,500 runs).
+        // one batch of items due in forty different minutes makes over forty of the handler's (a read of each
+        // minute's runner mark, and the index writes, 25 seconds' chunks to a request), so it logs some too
+        // (all of them pass once in 7,500 runs). Items due in forty seconds of one minute would make only a
+        // mark read and two index writes.
         try (PunctualProcess local = PunctualProcess.start(null, "--mode", "windowed",
                 "--dynamodb-fault", "InternalServerError=0.2", "--lambda-fault", "Lambda.ServiceException=1");
              DynamoDbClient dynamoDb = LocalClients.dynamoDb(local.dynamoDbEndpoint())) {
@@ -36,7 +38,7 @@ class LocalFaultLogTest {
             long first = Instant.now().getEpochSecond() + 20;
             Map<String, Long> ttls = new LinkedHashMap<>();
             for (int i = 0; i < 40; i++) {
-                ttls.put(SECRET + "-" + i, first + i);
+                ttls.put(SECRET + "-" + i, first + i * 60L);
             }
             FaultFixtures.batchWrite(dynamoDb, TABLE, ttls);
 

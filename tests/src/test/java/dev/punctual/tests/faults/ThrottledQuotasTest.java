@@ -17,13 +17,18 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import software.amazon.awssdk.services.sfn.SfnClient;
 
 /**
  * The real handler on the real embedded runtime with Step Functions' quotas enforced: throttled
  * StartExecution and StopExecution calls are retried within the invocation, so nothing is lost,
  * nothing expires early, nothing is scheduled twice and nothing reaches the dead-letter queue.
+ *
+ * <p>Each test has its own runtime and mostly waits (on refills and the SDK's retry pauses): they run side by side.
  */
+@Execution(ExecutionMode.CONCURRENT)
 class ThrottledQuotasTest {
 
     @Test

@@ -6,6 +6,7 @@ import dev.punctual.local.retention.Retention;
 import dev.punctual.local.stepfunctions.asl.Interpreter;
 import dev.punctual.local.stepfunctions.asl.run.TaskResource;
 import dev.punctual.local.stepfunctions.mocking.MockConfiguration;
+import dev.punctual.local.time.InFlight;
 import dev.punctual.local.time.Timer;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -50,6 +51,7 @@ public final class EngineBuilder {
     private long segmentBytes = 16L * 1024 * 1024;
     private int launcherThreads = Math.max(2, Runtime.getRuntime().availableProcessors());
     private MockConfiguration mockConfiguration = MockConfiguration.EMPTY;
+    private InFlight work = new InFlight();
 
     EngineBuilder() {
     }
@@ -124,6 +126,12 @@ public final class EngineBuilder {
         return this;
     }
 
+    /** Where the engine's launcher threads count their work, so its owner can tell when it is idle. */
+    public EngineBuilder inFlight(InFlight counter) {
+        this.work = Objects.requireNonNull(counter, "counter");
+        return this;
+    }
+
     public StepFunctionsEngine build() {
         Objects.requireNonNull(interpreter, "interpreter");
         Objects.requireNonNull(timer, "timer");
@@ -131,7 +139,7 @@ public final class EngineBuilder {
         List<TaskResource> resources = new ArrayList<>(taskResources);
         resources.add(new StartExecutionTaskResource(engineRef::get));
         StepFunctionsEngine engine = new StepFunctionsEngine(interpreter.apply(List.copyOf(resources)), timer,
-                LocalAccount.PARTITION, region, accountId, maxOpenExecutions, closedRetention, launcherThreads);
+                LocalAccount.PARTITION, region, accountId, maxOpenExecutions, closedRetention, launcherThreads, work);
         engineRef.set(engine);
         engine.useMockConfiguration(mockConfiguration);
         if (dataDirectory == null) {

@@ -6,14 +6,12 @@ import dev.punctual.local.stepfunctions.asl.ParsedDefinition;
 import dev.punctual.local.stepfunctions.asl.errors.InvalidDefinitionException;
 import dev.punctual.local.stepfunctions.asl.run.TaskMocks;
 import dev.punctual.local.stepfunctions.mocking.MockConfiguration;
+import dev.punctual.local.time.InFlight;
 import dev.punctual.local.time.Timer;
 import java.time.Clock;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.BiConsumer;
 
@@ -46,14 +44,14 @@ final class ExecutionHost {
     /** The test cases StartExecution may name after a {@code #} (Step Functions Local's mocked service integrations). */
     private volatile MockConfiguration mocks = MockConfiguration.EMPTY;
 
-    ExecutionHost(Interpreter interpreter, Timer timer, EndpointArns arns, Registry registry, int launcherThreads) {
+    ExecutionHost(Interpreter interpreter, Timer timer, EndpointArns arns, Registry registry, int launcherThreads,
+            InFlight work) {
         this.interpreter = interpreter;
         this.timer = timer;
         this.clock = timer.clock();
         this.arns = arns;
         this.registry = registry;
-        this.launcher = new ThreadPoolExecutor(launcherThreads, launcherThreads, 60, TimeUnit.SECONDS,
-                new LinkedBlockingQueue<>(), DaemonThreads.named("sfn-launcher"));
+        this.launcher = work.pool(launcherThreads, DaemonThreads.named("sfn-launcher"));
     }
 
     Journal journal() {

@@ -3,6 +3,7 @@ package dev.punctual.local.stepfunctions.executions;
 import dev.punctual.local.retention.Retention;
 import dev.punctual.local.stepfunctions.asl.Interpreter;
 import dev.punctual.local.stepfunctions.quotas.Quota;
+import dev.punctual.local.time.InFlight;
 import dev.punctual.local.time.Timer;
 import java.time.Duration;
 import java.time.Instant;
@@ -45,10 +46,10 @@ public final class StepFunctionsEngine implements AutoCloseable {
     }
 
     StepFunctionsEngine(Interpreter interpreter, Timer timer, String partition, String region, String accountId,
-            int maxOpenExecutions, Retention closedRetention, int launcherThreads) {
+            int maxOpenExecutions, Retention closedRetention, int launcherThreads, InFlight work) {
         this.registry = new Registry(maxOpenExecutions, new ClosedExecutions(timer, closedRetention));
         this.host = new ExecutionHost(interpreter, timer, new EndpointArns(partition, region, accountId), registry,
-                launcherThreads);
+                launcherThreads, work);
         this.deadlines = new Deadlines(timer, registry::openExecutions);
         this.durability = new Durability(host, registry, deadlines);
         this.stateMachines = new StateMachineOperations(registry, host);

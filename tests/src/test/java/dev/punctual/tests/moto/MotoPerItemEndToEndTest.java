@@ -50,7 +50,7 @@ import software.amazon.awssdk.services.sfn.model.ExecutionStatus;
  * execution left running, after which nothing more can be deleted. Lag is printed, not asserted: it is
  * moto's and this machine's, not AWS's.
  */
-class MotoPerItemEndToEndIT {
+class MotoPerItemEndToEndTest {
 
     private static final String TABLE = "moto-orders";
     private static final String TTL = "expiresAt";
@@ -81,7 +81,7 @@ class MotoPerItemEndToEndIT {
 
     @BeforeAll
     static void startMotoAndAttach() {
-        moto = MotoServer.start(Path.of("target", "moto", "MotoPerItemEndToEndIT.log"));
+        moto = MotoServer.start(Path.of("target", "moto", "MotoPerItemEndToEndTest.log"));
         runtime = AttachedRuntime.start(LocalRuntime.Options.onFreePorts()
                 .withTables(Set.of(TABLE))
                 .attachedTo(new ExternalServices(moto.endpoint(), moto.endpoint())));
@@ -175,7 +175,7 @@ class MotoPerItemEndToEndIT {
         List<Long> lags = due.entrySet().stream()
                 .map(e -> Duration.between(Instant.ofEpochSecond(e.getValue()), removes.get(e.getKey()).get(0).at()).toMillis())
                 .sorted().toList();
-        System.out.printf("MotoPerItemEndToEndIT: lag from TTL to delete on moto, %d items: p50 %d ms, p90 %d ms,"
+        System.out.printf("MotoPerItemEndToEndTest: lag from TTL to delete on moto, %d items: p50 %d ms, p90 %d ms,"
                         + " p99 %d ms, max %d ms (min %d ms)%n", lags.size(), percentile(lags, 50), percentile(lags, 90),
                 percentile(lags, 99), lags.get(lags.size() - 1), lags.get(0));
     }

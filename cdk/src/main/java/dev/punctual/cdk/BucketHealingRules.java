@@ -41,7 +41,7 @@ import software.constructs.Construct;
  * executions; each rule may invoke only that alias (a resource policy naming the rule). Two alarms:
  * deliveries the rules could not make, and buckets given up after their last generation.
  */
-final class BucketHealing extends Construct {
+final class BucketHealingRules extends Construct {
 
     /**
      * How long EventBridge keeps trying to hand a status change to the function (its maximum): a
@@ -59,7 +59,7 @@ final class BucketHealing extends Construct {
      * @param bucketFunctionLogs where the function logs an abandoned bucket
      * @param tableName the table, the dimension of {@link #BUCKETS_ABANDONED}
      */
-    BucketHealing(Construct scope, String id, String stateMachineArn, IFunction bucketFunction, IRole bucketFunctionRole,
+    BucketHealingRules(Construct scope, String id, String stateMachineArn, IFunction bucketFunction, IRole bucketFunctionRole,
             ILogGroup bucketFunctionLogs, String tableName, Optional<ITopic> alarmTopic) {
         super(scope, id);
         LambdaFunctionProps retried = LambdaFunctionProps.builder().maxEventAge(MAX_EVENT_AGE).retryAttempts(RETRY_ATTEMPTS).build();

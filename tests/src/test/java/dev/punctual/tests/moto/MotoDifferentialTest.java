@@ -66,7 +66,7 @@ import software.amazon.awssdk.services.sfn.model.StateMachineType;
  * {@link #MOTO_DEVIATIONS} is moto's (docs/engine.md lists it with its reference), and the test checks it
  * still shows, so that a moto that mends it is noticed.
  */
-class MotoDifferentialIT {
+class MotoDifferentialTest {
 
     private static final ObjectMapper MAPPER = new ObjectMapper();
     private static final String ROLE = "arn:aws:iam::123456789012:role/punctual-local";
@@ -152,7 +152,7 @@ class MotoDifferentialIT {
     static void start() throws IOException {
         Path config = Path.of("target", "moto", "differential-mock-config.json");
         Files.createDirectories(config.getParent());
-        try (InputStream in = Objects.requireNonNull(MotoDifferentialIT.class.getResourceAsStream(
+        try (InputStream in = Objects.requireNonNull(MotoDifferentialTest.class.getResourceAsStream(
                 "/moto/differential-mock-config.json"))) {
             Files.write(config, in.readAllBytes());
         }
