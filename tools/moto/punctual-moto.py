@@ -31,6 +31,9 @@ it is, to see them):
      An AFTER_SEQUENCE_NUMBER iterator, or the NextShardIterator after it, then returns the second of them
      again at every read, for ever: a poller hands it to its function at every poll. AWS documents sequence
      numbers as unique within a shard. The patch numbers and appends records one at a time.
+With --mock-config FILE (or SFN_MOCK_CONFIG=FILE, the variable AWS Step Functions Local reads), StartExecution on
+`<state machine ARN>#<test case>` answers that test case's mocked Task states from the file: moto carries LocalStack's
+code for it, but its loader returns nothing and its StartExecution never looks for the test case.
 And one change for speed alone: the interpreter parses every JSONPath at every use, a few milliseconds each
 with jsonpath-ng, several per state; at ten expiries a second that alone kept moto's one core busy, the
 deletes queued, and lag grew to a minute. Parsed expressions are cached (they are not changed by use).
@@ -170,12 +173,89 @@ def patch_stream_sequence_numbers_unique():
     return "stream records numbered one at a time (concurrent writes shared a sequence number; readers re-read one)"
 
 
+class _Fields:
+    """A mock configuration's JSON object with its fields as attributes: the shape moto's own reader of test cases
+    (moto.stepfunctions.parser.mocking.mock_config, LocalStack's) expects of the file's parsed model."""
+
+    def __init__(self, **fields):
+        self.__dict__.update(fields)
+
+
+def _raw_mock_config(document):
+    """The parsed MockConfigFile.json in the shape moto's _mock_test_case_from_raw reads."""
+    class Returned:
+        def __init__(self, value):
+            self.value = value
+
+        def model_dump(self):
+            return json.loads(json.dumps(self.value))
+
+    def response(body):
+        if "Return" in body:
+            return _Fields(Return=Returned(body["Return"]), Throw=None)
+        thrown = body["Throw"]
+        return _Fields(Return=None, Throw=_Fields(Error=thrown["Error"], Cause=thrown["Cause"]))
+
+    machines = {name: _Fields(TestCases={case: _Fields(root=states) for case, states in machine["TestCases"].items()})
+                for name, machine in document["StateMachines"].items()}
+    responses = {name: {key: response(body) for key, body in invocations.items()}
+                 for name, invocations in document["MockedResponses"].items()}
+    return _Fields(StateMachines=machines, MockedResponses=responses)
+
+
+def patch_mock_config(path):
+    """StartExecution on `<state machine ARN>#<test case>` runs that test case of AWS Step Functions Local's mock
+    configuration file. moto 5.2.1 carries LocalStack's code that answers mocked Tasks, but its loader of the file
+    returns nothing (the reading of SFN_MOCK_CONFIG was left out) and its backend's StartExecution never looks for
+    a test case: this reads the file once and hands the named test case to the new execution."""
+    from moto.stepfunctions.exceptions import InvalidName
+    from moto.stepfunctions.parser import models
+    from moto.stepfunctions.parser.mocking import mock_config
+
+    with open(path, encoding="utf-8") as file:
+        raw = _raw_mock_config(json.load(file))
+    starting = threading.local()
+
+    class ExecutionWithTestCase(models.Execution):
+        # moto's Execution takes no test case, but the worker it makes does (and its Environment answers from it).
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            self.test_case = getattr(starting, "test_case", None)
+
+        def _get_start_execution_worker(self):
+            worker = super()._get_start_execution_worker()
+            worker._mock_test_case = self.test_case
+            return worker
+
+    start = models.StepFunctionsParserBackend.start_execution
+
+    def start_with_test_case(self, state_machine_arn, name=None, execution_input=None, trace_header=None):
+        arn, _, test_case_name = state_machine_arn.partition("#")
+        starting.test_case = None
+        if test_case_name:
+            machine = self.describe_state_machine(arn)
+            try:
+                starting.test_case = mock_config._mock_test_case_from_raw(machine.name, test_case_name, raw)
+            except RuntimeError as missing:
+                raise InvalidName(str(missing))
+        try:
+            return start(self, arn, name, execution_input, trace_header)
+        finally:
+            starting.test_case = None
+
+    models.Execution = ExecutionWithTestCase
+    models.StepFunctionsParserBackend.start_execution = start_with_test_case
+    return f"mock configuration {os.path.basename(path)}: StartExecution on <ARN>#<test case> (moto never read the file)"
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default: %(default)s)")
     parser.add_argument("--port", type=int, default=0, help="port to listen on; 0 picks a free one (default)")
     parser.add_argument("--unpatched", action="store_true", help="run moto as it is, faults included")
     parser.add_argument("--exit-on-stdin-eof", action="store_true", help="stop when standard input closes")
+    parser.add_argument("--mock-config", default=os.environ.get("SFN_MOCK_CONFIG"),
+                        help="AWS Step Functions Local's MockConfigFile.json (default: $SFN_MOCK_CONFIG, as AWS's)")
     args = parser.parse_args()
 
     import moto
@@ -186,6 +266,8 @@ def main():
                                           patch_dynamodb_task_timeout(),
                                           patch_json_path_parsed_once(),
                                           patch_stream_sequence_numbers_unique()]
+    if args.mock_config:
+        patches.append(patch_mock_config(args.mock_config))
     # One line per request is noise; a failed request's traceback is logged at ERROR and still shows.
     logging.getLogger("werkzeug").setLevel(logging.WARNING)
     server = ThreadedMotoServer(ip_address=args.host, port=args.port, verbose=False)

@@ -9,6 +9,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -37,6 +39,11 @@ final class MotoServer implements AutoCloseable {
 
     /** Starts moto and returns once it serves and executes state machines; its output goes to {@code log}. */
     static MotoServer start(Path log) {
+        return start(log, List.of());
+    }
+
+    /** As {@link #start(Path)}, with more of the launcher's options (e.g. {@code --mock-config FILE}). */
+    static MotoServer start(Path log, List<String> options) {
         String launcher = System.getProperty("punctual.moto");
         if (launcher == null) {
             throw new IllegalStateException("system property punctual.moto is not set; run through Maven (surefire sets it)");
@@ -44,7 +51,9 @@ final class MotoServer implements AutoCloseable {
         Process process;
         try {
             Files.createDirectories(log.getParent());
-            process = new ProcessBuilder("python3", launcher, "--port", "0", "--exit-on-stdin-eof")
+            List<String> command = new ArrayList<>(List.of("python3", launcher, "--port", "0", "--exit-on-stdin-eof"));
+            command.addAll(options);
+            process = new ProcessBuilder(command)
                     .redirectErrorStream(true)
                     .start();
         } catch (IOException e) {

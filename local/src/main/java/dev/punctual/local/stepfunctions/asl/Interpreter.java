@@ -8,6 +8,7 @@ import dev.punctual.local.stepfunctions.asl.run.ContextObject;
 import dev.punctual.local.stepfunctions.asl.run.Run;
 import dev.punctual.local.stepfunctions.asl.run.RunObserver;
 import dev.punctual.local.stepfunctions.asl.run.RunOutcome;
+import dev.punctual.local.stepfunctions.asl.run.TaskMocks;
 import dev.punctual.local.stepfunctions.asl.run.TaskResource;
 import dev.punctual.local.stepfunctions.asl.run.TransitionThrottle;
 import dev.punctual.local.stepfunctions.asl.states.Environment;
@@ -92,8 +93,17 @@ public final class Interpreter {
 
     /** Starts a new run of an execution at the definition's {@code StartAt} state. */
     public Run start(ParsedDefinition definition, ContextObject context, JsonNode input, RunObserver observer) {
+        return start(definition, context, input, observer, TaskMocks.NONE);
+    }
+
+    /**
+     * Starts a new run whose mocked Task states answer from {@code mocks} instead of calling their
+     * resources (an execution started with a test case of a mock configuration).
+     */
+    public Run start(ParsedDefinition definition, ContextObject context, JsonNode input, RunObserver observer,
+            TaskMocks mocks) {
         ContextObject withInput = context.input() == null ? context.withInput(input) : context;
-        return launch(definition, withInput, observer, graphRun -> graphRun.start(input));
+        return launch(definition, withInput, observer, mocks, graphRun -> graphRun.start(input));
     }
 
     /**
@@ -105,18 +115,24 @@ public final class Interpreter {
      * @throws IllegalArgumentException if {@code context} has no execution input
      */
     public Run resume(ParsedDefinition definition, ContextObject context, Checkpoint checkpoint, RunObserver observer) {
+        return resume(definition, context, checkpoint, observer, TaskMocks.NONE);
+    }
+
+    /** As {@link #resume(ParsedDefinition, ContextObject, Checkpoint, RunObserver)}, with mocked Task states. */
+    public Run resume(ParsedDefinition definition, ContextObject context, Checkpoint checkpoint, RunObserver observer,
+            TaskMocks mocks) {
         if (context.input() == null) {
             throw new IllegalArgumentException("Resuming execution " + context.executionArn()
                     + " needs its input for $$.Execution.Input; give the context object the start input");
         }
-        return launch(definition, context, observer, graphRun -> graphRun.resume(checkpoint));
+        return launch(definition, context, observer, mocks, graphRun -> graphRun.resume(checkpoint));
     }
 
-    private Run launch(ParsedDefinition definition, ContextObject context, RunObserver observer,
+    private Run launch(ParsedDefinition definition, ContextObject context, RunObserver observer, TaskMocks mocks,
             java.util.function.Consumer<GraphRun> begin) {
         JsonNode executionInput = context.input();
         Environment environment = new Environment(context, executionInput, observer, timer, taskExecutor, random,
-                this::resource, region, transitions);
+                this::resource, region, transitions, Objects.requireNonNull(mocks, "mocks"));
         AtomicBoolean completed = new AtomicBoolean();
         java.util.concurrent.atomic.AtomicReference<Timer.Cancellable> timeout = new java.util.concurrent.atomic.AtomicReference<>();
         GraphRun graphRun = GraphRun.topLevel(environment, definition.graph(), result -> {

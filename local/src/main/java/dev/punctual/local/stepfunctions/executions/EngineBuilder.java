@@ -5,6 +5,7 @@ import dev.punctual.local.retention.Retained;
 import dev.punctual.local.retention.Retention;
 import dev.punctual.local.stepfunctions.asl.Interpreter;
 import dev.punctual.local.stepfunctions.asl.run.TaskResource;
+import dev.punctual.local.stepfunctions.mocking.MockConfiguration;
 import dev.punctual.local.time.InFlight;
 import dev.punctual.local.time.Timer;
 import java.nio.file.Path;
@@ -49,6 +50,7 @@ public final class EngineBuilder {
      */
     private long segmentBytes = 16L * 1024 * 1024;
     private int launcherThreads = Math.max(2, Runtime.getRuntime().availableProcessors());
+    private MockConfiguration mockConfiguration = MockConfiguration.EMPTY;
     private InFlight work = new InFlight();
 
     EngineBuilder() {
@@ -115,6 +117,15 @@ public final class EngineBuilder {
         return this;
     }
 
+    /**
+     * The mock configuration (AWS Step Functions Local's {@code MockConfigFile.json}) whose test cases an
+     * execution uses when StartExecution names one after the state machine ARN: {@code <ARN>#<test case>}.
+     */
+    public EngineBuilder mockConfiguration(MockConfiguration configuration) {
+        this.mockConfiguration = Objects.requireNonNull(configuration, "configuration");
+        return this;
+    }
+
     /** Where the engine's launcher threads count their work, so its owner can tell when it is idle. */
     public EngineBuilder inFlight(InFlight counter) {
         this.work = Objects.requireNonNull(counter, "counter");
@@ -130,6 +141,7 @@ public final class EngineBuilder {
         StepFunctionsEngine engine = new StepFunctionsEngine(interpreter.apply(List.copyOf(resources)), timer,
                 LocalAccount.PARTITION, region, accountId, maxOpenExecutions, closedRetention, launcherThreads, work);
         engineRef.set(engine);
+        engine.useMockConfiguration(mockConfiguration);
         if (dataDirectory == null) {
             return engine;
         }

@@ -12,6 +12,7 @@ import dev.punctual.local.stepfunctions.asl.run.RunObserver;
 import dev.punctual.local.stepfunctions.asl.run.RunOutcome;
 import dev.punctual.local.time.Timer;
 import dev.punctual.statemachine.StepFunctionsLimits;
+import dev.punctual.local.stepfunctions.asl.run.TaskMocks;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -32,6 +33,12 @@ final class Execution extends RecordedExecution implements RunObserver {
     private Run run;
     /** Set while parked: the run is withdrawn and this wakes the execution at its Wait's end. */
     private Timer.Cancellable parked;
+    /**
+     * Its mocked Task states' answers when it was started with a test case; one object for its whole life,
+     * so invocations go on being counted after a long Wait parks it. Not journaled: after a restart it
+     * runs on unmocked.
+     */
+    private TaskMocks mocks = TaskMocks.NONE;
 
     Execution(StateMachine stateMachine, StateMachineRevision revision, String name, long startMillis, byte[] input) {
         super(stateMachine, revision, name, startMillis, input);
@@ -44,6 +51,11 @@ final class Execution extends RecordedExecution implements RunObserver {
 
     // ---------------------------------------------------------------- running
 
+    /** Before it is launched: the answers of its mocked Task states (its test case's). */
+    void useMocks(TaskMocks taskMocks) {
+        this.mocks = taskMocks;
+    }
+
     /** Runs the execution from its start, or from {@code checkpoint}. */
     void launch(Checkpoint checkpoint) {
         Run started;
@@ -54,8 +66,8 @@ final class Execution extends RecordedExecution implements RunObserver {
             ContextObject context = new ContextObject(arn(), name, Instant.ofEpochMilli(startMillis),
                     revision.roleArn(), stateMachine.arn, stateMachine.name, executionInput);
             started = checkpoint == null
-                    ? host().interpreter.start(revision.parsed(), context, executionInput, this)
-                    : host().interpreter.resume(revision.parsed(), context, checkpoint, this);
+                    ? host().interpreter.start(revision.parsed(), context, executionInput, this, mocks)
+                    : host().interpreter.resume(revision.parsed(), context, checkpoint, this, mocks);
         } catch (IOException | RuntimeException ex) {
             LOG.log(System.Logger.Level.WARNING, "Execution " + name + " of " + stateMachine.name
                     + " could not be run: " + ex);

@@ -4,6 +4,8 @@ import dev.punctual.functions.DaemonThreads;
 import dev.punctual.local.stepfunctions.asl.Interpreter;
 import dev.punctual.local.stepfunctions.asl.ParsedDefinition;
 import dev.punctual.local.stepfunctions.asl.errors.InvalidDefinitionException;
+import dev.punctual.local.stepfunctions.asl.run.TaskMocks;
+import dev.punctual.local.stepfunctions.mocking.MockConfiguration;
 import dev.punctual.local.time.InFlight;
 import dev.punctual.local.time.Timer;
 import java.time.Clock;
@@ -39,6 +41,8 @@ final class ExecutionHost {
     final ExecutionLog executionLog = new ExecutionLog();
     private final List<ExecutionListener> listeners = new CopyOnWriteArrayList<>();
     private volatile Journal journal = Journal.IN_MEMORY;
+    /** The test cases StartExecution may name after a {@code #} (Step Functions Local's mocked service integrations). */
+    private volatile MockConfiguration mocks = MockConfiguration.EMPTY;
 
     ExecutionHost(Interpreter interpreter, Timer timer, EndpointArns arns, Registry registry, int launcherThreads,
             InFlight work) {
@@ -56,6 +60,27 @@ final class ExecutionHost {
 
     void useJournal(Journal journal) {
         this.journal = journal;
+    }
+
+    void useMockConfiguration(MockConfiguration configuration) {
+        this.mocks = configuration;
+    }
+
+    /**
+     * The mocks of a new execution of {@code sm} started on {@code <ARN>#<testCase>}; {@link TaskMocks#NONE}
+     * without a test case.
+     *
+     * @throws StepFunctionsException {@code InvalidName} when the mock configuration has no such test case
+     *     for the state machine, as Step Functions Local refuses it
+     */
+    TaskMocks mocksFor(StateMachine sm, String testCase) {
+        if (testCase == null) {
+            return TaskMocks.NONE;
+        }
+        return mocks.testCase(sm.name, testCase)
+                .orElseThrow(() -> new StepFunctionsException(ErrorCode.INVALID_NAME, "The mock configuration has no"
+                        + " test case '" + testCase + "' for the state machine '" + sm.name + "'"))
+                .forExecution();
     }
 
     void addListener(ExecutionListener listener) {

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.punctual.local.stepfunctions.asl.errors.StatesRuntimeError;
 import dev.punctual.statemachine.StepFunctionsLimits;
+import dev.punctual.local.stepfunctions.asl.run.TaskMocks;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -60,12 +61,14 @@ final class ExecutionOperations {
      */
     CompletableFuture<StartedExecution> startExecution(String stateMachineArn, String name, String input) {
         startExecutionCalls.increment();
-        StateMachine sm = stateMachines.machine(stateMachineArn);
+        TestCaseArn target = TestCaseArn.of(stateMachineArn);
+        StateMachine sm = stateMachines.machine(target.stateMachineArn());
         String executionName = name == null ? UUID.randomUUID().toString() : name;
         Names.validate("name", executionName);
         byte[] inputBytes = validatePayload(input == null ? "{}" : input);
+        TaskMocks mocks = host.mocksFor(sm, target.testCase());
         if (sm.type == WorkflowType.EXPRESS) {
-            ExpressExecution started = startExpress(sm, executionName, inputBytes);
+            ExpressExecution started = startExpress(sm, executionName, inputBytes, mocks);
             return CompletableFuture.completedFuture(new StartedExecution(started.arn,
                     Instant.ofEpochMilli(started.startMillis)));
         }
@@ -81,6 +84,7 @@ final class ExecutionOperations {
             }
             registry.open();
             created = new Execution(sm, sm.current, executionName, host.clock.millis(), inputBytes);
+            created.useMocks(mocks);
             durable = created.open();
             sm.add(created);
             sm.running.incrementAndGet();
@@ -102,12 +106,14 @@ final class ExecutionOperations {
 
     /** As {@link StepFunctionsEngine#startExecutionAndWait}. */
     CompletableFuture<ExecutionDescription> startExecutionAndWait(String stateMachineArn, String name, String input) {
-        StateMachine sm = stateMachines.machine(stateMachineArn);
+        TestCaseArn target = TestCaseArn.of(stateMachineArn);
+        StateMachine sm = stateMachines.machine(target.stateMachineArn());
         if (sm.type == WorkflowType.EXPRESS) {
             startExecutionCalls.increment();
             String executionName = name == null ? UUID.randomUUID().toString() : name;
             Names.validate("name", executionName);
-            return startExpress(sm, executionName, validatePayload(input == null ? "{}" : input)).closed();
+            return startExpress(sm, executionName, validatePayload(input == null ? "{}" : input),
+                    host.mocksFor(sm, target.testCase())).closed();
         }
         children.listenOn(host);
         return startExecution(stateMachineArn, name, input).thenCompose(started -> {
@@ -120,13 +126,13 @@ final class ExecutionOperations {
         });
     }
 
-    private ExpressExecution startExpress(StateMachine sm, String name, byte[] input) {
+    private ExpressExecution startExpress(StateMachine sm, String name, byte[] input, TaskMocks mocks) {
         synchronized (sm) {
             if (sm.deleting) {
                 throw StateMachineOperations.deleting(sm);
             }
         }
-        return express.start(sm, name, input);
+        return express.start(sm, name, input, mocks);
     }
 
     /**

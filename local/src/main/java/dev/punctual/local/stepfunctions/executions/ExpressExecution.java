@@ -15,6 +15,7 @@ import dev.punctual.local.stepfunctions.asl.run.RunObserver;
 import dev.punctual.local.stepfunctions.asl.run.RunOutcome;
 import dev.punctual.local.time.Timer;
 import dev.punctual.statemachine.StepFunctionsLimits;
+import dev.punctual.local.stepfunctions.asl.run.TaskMocks;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -41,6 +42,8 @@ final class ExpressExecution implements RunObserver {
     final byte[] input;
     private final ExpressExecutions owner;
     private final CompletableFuture<ExecutionDescription> closed = new CompletableFuture<>();
+    /** Its mocked Task states' answers, when it was started with a test case. */
+    private final TaskMocks mocks;
 
     private ExecutionStatus status = ExecutionStatus.RUNNING;
     private long stopMillis;
@@ -55,7 +58,8 @@ final class ExpressExecution implements RunObserver {
     private String currentInput = "";
 
     ExpressExecution(ExpressExecutions owner, StateMachine stateMachine, String name, String arn, long startMillis,
-            byte[] input) {
+            byte[] input, TaskMocks mocks) {
+        this.mocks = mocks;
         this.owner = owner;
         this.stateMachine = stateMachine;
         this.revision = stateMachine.current;
@@ -89,7 +93,7 @@ final class ExpressExecution implements RunObserver {
                 stateMachine.arn, stateMachine.name);
         Run launched;
         try {
-            launched = host().interpreter.start(revision.parsed(), context, MAPPER.readTree(input), this);
+            launched = host().interpreter.start(revision.parsed(), context, MAPPER.readTree(input), this, mocks);
         } catch (IOException | RuntimeException ex) {
             timer.cancel();
             end(ExecutionStatus.FAILED, null, StatesRuntimeError.NAME,

@@ -1,5 +1,6 @@
 package dev.punctual.local.stepfunctions.executions;
 
+import dev.punctual.local.stepfunctions.asl.run.TaskMocks;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -40,9 +41,9 @@ final class ExpressExecutions {
      * Starts an execution of {@code sm}: no name-based idempotency (the same name twice runs twice), an
      * ARN of its own, nothing journaled.
      */
-    ExpressExecution start(StateMachine sm, String name, byte[] input) {
+    ExpressExecution start(StateMachine sm, String name, byte[] input, TaskMocks mocks) {
         String arn = host.arns.expressExecution(sm.name, name, UUID.randomUUID().toString());
-        ExpressExecution execution = new ExpressExecution(this, sm, name, arn, host.clock.millis(), input);
+        ExpressExecution execution = new ExpressExecution(this, sm, name, arn, host.clock.millis(), input, mocks);
         requests.increment();
         running.add(execution);
         host.launcher.execute(execution::launch);

@@ -40,6 +40,11 @@ public final class StepFunctionsEngine implements AutoCloseable {
     private final ExecutionOperations executions;
     private volatile Recovery recovery = Recovery.NONE;
 
+    /** As {@link EngineBuilder#mockConfiguration}. */
+    void useMockConfiguration(dev.punctual.local.stepfunctions.mocking.MockConfiguration configuration) {
+        host.useMockConfiguration(configuration);
+    }
+
     StepFunctionsEngine(Interpreter interpreter, Timer timer, String partition, String region, String accountId,
             int maxOpenExecutions, Retention closedRetention, int launcherThreads, InFlight work) {
         this.registry = new Registry(maxOpenExecutions, new ClosedExecutions(timer, closedRetention));

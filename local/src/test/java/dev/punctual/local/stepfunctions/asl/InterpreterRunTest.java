@@ -70,19 +70,8 @@ class InterpreterRunTest {
     void taskWaitingForAThread_hasNotStarted_soItsTimeoutCountsFromTheCall() {
         java.util.Deque<Runnable> queued = new java.util.ArrayDeque<>();
         java.util.concurrent.atomic.AtomicInteger calls = new java.util.concurrent.atomic.AtomicInteger();
-        TaskResource counting = new TaskResource() {
-            @Override
-            public boolean supports(String arn) {
-                return arn.equals("arn:aws:states:::dynamodb:deleteItem");
-            }
-
-            @Override
-            public java.util.concurrent.CompletionStage<JsonNode> invoke(String arn, JsonNode parameters,
-                    ContextObject context) {
-                calls.incrementAndGet();
-                return java.util.concurrent.CompletableFuture.completedFuture(Json.parse("{}"));
-            }
-        };
+        TaskResource counting = deleteItem(calls,
+                () -> java.util.concurrent.CompletableFuture.completedFuture(Json.parse("{}")));
         Interpreter queueing = new Interpreter(timer, List.of(counting), queued::add, new Random(1), "us-east-1");
         ParsedDefinition definition = queueing.parse("{\"StartAt\":\"D\",\"States\":{\"D\":{\"Type\":\"Task\","
                 + "\"Resource\":\"arn:aws:states:::dynamodb:deleteItem\",\"TimeoutSeconds\":30,\"Retry\":[{\"ErrorEquals\":"
@@ -152,6 +141,78 @@ class InterpreterRunTest {
                 + "\"End\":true}}}", "{}");
 
         assertThat(outcome.error()).isEqualTo("Lambda.ResourceNotFoundException");
+    }
+
+    @Test
+    void task_whenResourceThrowsAnError_failsTheExecutionWithStatesRuntimeNotCaughtNorRetried() {
+        RecordingObserver observer = runFailingResource(() -> {
+            throw new NoClassDefFoundError("dev/punctual/Missing for item secret-42");
+        });
+
+        assertFailedInsideTheRuntime(observer, "java.lang.NoClassDefFoundError");
+    }
+
+    @Test
+    void task_whenResourceAnswersWithAnError_failsTheExecutionWithStatesRuntimeNotCaughtNorRetried() {
+        RecordingObserver observer = runFailingResource(
+                () -> java.util.concurrent.CompletableFuture.failedFuture(new OutOfMemoryError("secret-42")));
+
+        assertFailedInsideTheRuntime(observer, "java.lang.OutOfMemoryError");
+    }
+
+    /**
+     * Runs a Task that retries and catches everything on a resource that fails with a Java Error, on a
+     * task executor that, like a pool's thread, lets what escapes a task end that task and nothing else.
+     */
+    private RecordingObserver runFailingResource(
+            java.util.function.Supplier<java.util.concurrent.CompletionStage<JsonNode>> answer) {
+        java.util.concurrent.atomic.AtomicInteger calls = new java.util.concurrent.atomic.AtomicInteger();
+        TaskResource failing = deleteItem(calls, answer);
+        List<Throwable> escaped = new java.util.concurrent.CopyOnWriteArrayList<>();
+        Interpreter pooled = new Interpreter(timer, List.of(failing), task -> {
+            try {
+                task.run();
+            } catch (Throwable uncaught) {
+                escaped.add(uncaught);
+            }
+        }, new Random(1), "us-east-1");
+        RecordingObserver observer = new RecordingObserver();
+        pooled.start(pooled.parse("{\"StartAt\":\"D\",\"States\":{\"D\":{\"Type\":\"Task\","
+                + "\"Resource\":\"arn:aws:states:::dynamodb:deleteItem\",\"Retry\":[{\"ErrorEquals\":[\"States.ALL\"],"
+                + "\"IntervalSeconds\":1,\"MaxAttempts\":3}],\"Catch\":[{\"ErrorEquals\":[\"States.ALL\"],\"Next\":\"C\"}],"
+                + "\"End\":true},\"C\":{\"Type\":\"Pass\",\"End\":true}}}"), CONTEXT, Json.parse("{}"), observer);
+        timer.runAll(1_000);
+
+        assertThat(escaped).as("nothing escapes the task thread").isEmpty();
+        assertThat(calls).as("States.Runtime is not retried").hasValue(1);
+        return observer;
+    }
+
+    /** {@code dynamodb:deleteItem}, counting its calls and answering each with {@code answer}. */
+    private static TaskResource deleteItem(java.util.concurrent.atomic.AtomicInteger calls,
+            java.util.function.Supplier<java.util.concurrent.CompletionStage<JsonNode>> answer) {
+        return new TaskResource() {
+            @Override
+            public boolean supports(String arn) {
+                return arn.equals("arn:aws:states:::dynamodb:deleteItem");
+            }
+
+            @Override
+            public java.util.concurrent.CompletionStage<JsonNode> invoke(String arn, JsonNode parameters,
+                    ContextObject context) {
+                calls.incrementAndGet();
+                return answer.get();
+            }
+        };
+    }
+
+    private static void assertFailedInsideTheRuntime(RecordingObserver observer, String errorClass) {
+        RunOutcome outcome = observer.outcome.get();
+        assertThat(outcome).as("the execution ends").isNotNull();
+        assertThat(outcome.status()).isEqualTo(RunOutcome.Status.FAILED);
+        assertThat(outcome.error()).isEqualTo("States.Runtime");
+        assertThat(outcome.cause()).contains("'D'", errorClass).doesNotContain("secret-42");
+        assertThat(observer.eventTypes()).containsSubsequence("TaskStarted", "TaskFailed").doesNotContain("PassStateEntered");
     }
 
     private RunOutcome runToEnd(String definition, String input) {

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.punctual.local.stepfunctions.asl.run.ContextObject;
 import dev.punctual.local.stepfunctions.asl.run.RunObserver;
+import dev.punctual.local.stepfunctions.asl.run.TaskMocks;
 import dev.punctual.local.stepfunctions.asl.run.TaskResource;
 import dev.punctual.local.stepfunctions.asl.run.TransitionThrottle;
 import dev.punctual.local.time.Timer;
@@ -29,6 +30,7 @@ public final class Environment {
     final Function<String, TaskResource> resources;
     final String region;
     final TransitionThrottle transitions;
+    final TaskMocks mocks;
     final Trampoline trampoline = new Trampoline();
     final CancellationScope scope = new CancellationScope(null);
 
@@ -38,11 +40,13 @@ public final class Environment {
      * @param resources the task resource serving a Task's {@code Resource} ARN
      * @param region the Region reported for resources whose ARN names none
      * @param transitions admits each state entered and each retry (Step Functions' state-transition quota)
+     * @param mocks the answers of mocked Task states (the execution's test case), {@link TaskMocks#NONE} for none
      */
     public Environment(ContextObject contextObject, JsonNode executionInput, RunObserver observer, Timer timer,
             Executor taskExecutor, RandomGenerator random, Function<String, TaskResource> resources, String region,
-            TransitionThrottle transitions) {
+            TransitionThrottle transitions, TaskMocks mocks) {
         this.transitions = transitions;
+        this.mocks = mocks;
         this.contextObject = contextObject;
         this.executionInput = executionInput;
         this.observer = observer;

@@ -6,11 +6,15 @@ import dev.punctual.local.stepfunctions.asl.errors.AslError;
 import dev.punctual.local.stepfunctions.asl.errors.StatesRuntimeError;
 import dev.punctual.local.stepfunctions.asl.errors.StatesTaskFailedError;
 import dev.punctual.local.stepfunctions.asl.errors.StatesTimeoutError;
+import dev.punctual.local.stepfunctions.asl.errors.TaskError;
 import dev.punctual.local.stepfunctions.asl.paths.Json;
 import dev.punctual.local.stepfunctions.asl.paths.JsonPaths;
+import dev.punctual.local.stepfunctions.asl.run.TaskMocks;
 import dev.punctual.local.stepfunctions.asl.run.TaskResource;
 import dev.punctual.local.time.Timer;
+import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
@@ -18,7 +22,8 @@ import java.util.concurrent.ExecutionException;
 /**
  * {@code Task}: calls its resource with the effective input on the task executor, races it against
  * {@code TimeoutSeconds}/{@code TimeoutSecondsPath} on the timer ({@code States.Timeout}), and reports
- * the Task (or, for plain Lambda function ARNs, LambdaFunction) history events.
+ * the Task (or, for plain Lambda function ARNs, LambdaFunction) history events. A state the
+ * execution's test case mocks answers from it instead, with the same events, and calls nothing.
  */
 public final class TaskState extends State {
 
@@ -27,6 +32,8 @@ public final class TaskState extends State {
                     StateFields.RESULT_AND_ERRORS),
             Set.of("Resource", "TimeoutSeconds", "TimeoutSecondsPath", "HeartbeatSeconds", "HeartbeatSecondsPath"),
             TaskState::read);
+
+    private static final System.Logger LOG = System.getLogger(TaskState.class.getName());
 
     /** Step Functions' default task time-out: the execution's own limit, one year. */
     static final long DEFAULT_TIMEOUT_SECONDS = 99_999_999L;
@@ -117,13 +124,25 @@ public final class TaskState extends State {
             });
             CompletionStage<JsonNode> call;
             try {
-                call = target.invoke(resource, parameters, environment.contextObject);
-            } catch (RuntimeException e) {
+                Optional<TaskMocks.Answer> mocked = environment.mocks.nextInvocation(name());
+                call = mocked.isPresent() ? answer(mocked.get())
+                        : target.invoke(resource, parameters, environment.contextObject);
+            } catch (Throwable e) {
+                // Thrown rather than returned as a failed stage: still this attempt's end, or the
+                // execution would wait on a call that never answers.
                 finished(attempt, timer, names, prefix, null, e);
                 return;
             }
             call.whenComplete((result, failure) -> finished(attempt, timer, names, prefix, result, failure));
         });
+    }
+
+    /** A mocked invocation: what the test case says the service answered, without calling it. */
+    private static CompletionStage<JsonNode> answer(TaskMocks.Answer answer) {
+        if (answer instanceof TaskMocks.Thrown thrown) {
+            return CompletableFuture.failedFuture(new TaskError(thrown.error(), thrown.cause()));
+        }
+        return CompletableFuture.completedFuture(((TaskMocks.Returned) answer).result().deepCopy());
     }
 
     private void finished(Attempt attempt, Timer.Cancellable timer, ResourceName names, String prefix,
@@ -150,7 +169,7 @@ public final class TaskState extends State {
         });
     }
 
-    private static AslError asError(Throwable failure) {
+    private AslError asError(Throwable failure) {
         Throwable cause = failure;
         while ((cause instanceof CompletionException || cause instanceof ExecutionException) && cause.getCause() != null) {
             cause = cause.getCause();
@@ -158,7 +177,16 @@ public final class TaskState extends State {
         if (cause instanceof AslError asl) {
             return asl;
         }
-        return new StatesTaskFailedError(cause.getClass().getName() + ": " + cause.getMessage());
+        if (cause instanceof Exception) {
+            return new StatesTaskFailedError(cause.getClass().getName() + ": " + cause.getMessage());
+        }
+        // An Error (a class that will not load, memory run out) is this runtime failing, not the task's
+        // service answering: AWS's States.Runtime, "an execution failed due to some exception that it
+        // couldn't process", which no Retry or Catch handles. The cause names the class only, since a
+        // message may quote the task's data; the stack goes to the runtime's log, once, here.
+        LOG.log(System.Logger.Level.ERROR, "Task state '" + name() + "' failed inside the runtime", cause);
+        return new StatesRuntimeError(whileExecuting("The runtime failed while running the task's resource '"
+                + resource + "': " + cause.getClass().getName() + "; its log has the stack trace"));
     }
 
     private long timeout(Attempt attempt) {
