@@ -61,10 +61,12 @@ public final class PunctualTime {
             skipped.advanceTo(instant);
             return;
         }
-        long millis = Duration.between(Instant.now(), instant).toMillis();
-        if (millis > 0) {
+        // Sleeps in whole milliseconds, rounded up, until the wall clock has reached the instant: a sleep of the
+        // remainder's whole milliseconds alone can return a fraction of one before it.
+        Duration remaining;
+        while ((remaining = Duration.between(Instant.now(), instant)).compareTo(Duration.ZERO) > 0) {
             try {
-                Thread.sleep(millis);
+                Thread.sleep(Math.max(1, remaining.plusNanos(999_999).toMillis()));
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new IllegalStateException("Interrupted while waiting for real time to reach " + instant, e);
