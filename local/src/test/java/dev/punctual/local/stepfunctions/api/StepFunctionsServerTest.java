@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import dev.punctual.expiry.ExecutionNames;
 import dev.punctual.local.stepfunctions.asl.Interpreter;
 import dev.punctual.local.stepfunctions.asl.run.ContextObject;
 import dev.punctual.local.stepfunctions.asl.run.TaskResource;
@@ -346,8 +347,12 @@ class StepFunctionsServerTest {
 
         timer.advance(Duration.ofDays(360));
         eventually(() -> describe(first).status() == ExecutionStatus.SUCCEEDED);
-        assertThat(describe(first).output()).contains("ContinuedAsNew").contains("execution:expire-item:sessions-u1-h0");
-        String successor = Arns.execution(machine, "sessions-u1-h0");
+        // The successor's name as expire-item.asl.json renders it (States.Format) is the one the handler's Java
+        // names it by (ExecutionNames.successorName), which the stale-execution stops look for: neither side
+        // may change alone.
+        String successorName = ExecutionNames.successorName("sessions-u1", 0);
+        assertThat(describe(first).output()).contains("ContinuedAsNew").contains("execution:expire-item:" + successorName);
+        String successor = Arns.execution(machine, successorName);
         assertThat(describe(successor).status()).isEqualTo(ExecutionStatus.RUNNING);
         assertThat(deletes).isEmpty();
 
