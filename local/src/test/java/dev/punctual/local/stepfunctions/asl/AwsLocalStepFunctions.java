@@ -8,13 +8,10 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
 import java.io.Writer;
-import java.nio.channels.FileChannel;
-import java.nio.channels.FileLock;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
@@ -112,30 +109,9 @@ final class AwsLocalStepFunctions implements AutoCloseable {
         }
     }
 
-    /**
-     * Installs into {@link #INSTALL} under a file lock: the module's test classes run in a JVM per core, and
-     * two of them may ask for the interpreter at once; {@code npm ci} in one directory from two processes
-     * would remove what the other is writing.
-     */
     private static void install() {
         try {
             Files.createDirectories(INSTALL);
-            try (FileChannel channel = FileChannel.open(INSTALL.resolveSibling("differential-node.lock"),
-                    StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
-                FileLock lock = channel.lock();
-                try {
-                    installHoldingTheLock();
-                } finally {
-                    lock.release();
-                }
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    private static void installHoldingTheLock() throws IOException {
-        try {
             boolean lockChanged = !sameContent(SOURCE.resolve("package-lock.json"), INSTALL.resolve("package-lock.json"));
             for (String file : FILES) {
                 Files.copy(SOURCE.resolve(file), INSTALL.resolve(file), StandardCopyOption.REPLACE_EXISTING);
@@ -154,6 +130,8 @@ final class AwsLocalStepFunctions implements AutoCloseable {
                             + Files.readString(INSTALL.resolve("npm-ci.log")));
                 }
             }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while installing aws-local-stepfunctions", e);
