@@ -6,6 +6,7 @@ import dev.punctual.local.measure.ExpiryTrial;
 import dev.punctual.local.runtime.LocalRuntime;
 import dev.punctual.statemachine.ExpiryMode;
 import java.io.PrintWriter;
+import java.time.Duration;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -21,7 +22,7 @@ import picocli.CommandLine.Spec;
  * bucket makes the later items wait behind the import; windowed mode needs one per bucket.
  */
 @Command(name = "bulk-import", mixinStandardHelpOptions = true,
-        description = "Bulk-import N items due over the next day, then items due 60-120 s later; report how late those expire.")
+        description = "Bulk-import N items due over the next day, then items due a minute or two later; report how late those expire.")
 final class BulkImportCommand implements Callable<Integer> {
 
     @Spec
@@ -35,8 +36,12 @@ final class BulkImportCommand implements Callable<Integer> {
     int items;
 
     @Option(names = "--late-items", defaultValue = "600",
-            description = "Items written after the import, due 60-120 s after it (default: ${DEFAULT-VALUE}).")
+            description = "Items written after the import, due over 60 s from --late-after (default: ${DEFAULT-VALUE}).")
     int lateItems;
+
+    @Option(names = "--late-after", paramLabel = "SECONDS", defaultValue = "60",
+            description = "Seconds from the import's last write to the first late item's TTL (default: ${DEFAULT-VALUE}).")
+    int lateAfter;
 
     @Option(names = "--writers", defaultValue = "8", description = "Concurrent writers (default: ${DEFAULT-VALUE}).")
     int writers;
@@ -55,6 +60,9 @@ final class BulkImportCommand implements Callable<Integer> {
         if (lateItems < 1 || lateItems > 10_000) {
             throw new ParameterException(spec.commandLine(), "--late-items must be 1-10000, got " + lateItems);
         }
+        if (lateAfter < 1 || lateAfter > 3_600) {
+            throw new ParameterException(spec.commandLine(), "--late-after must be 1-3600 seconds, got " + lateAfter);
+        }
         if (writers < 1 || writers > 64) {
             throw new ParameterException(spec.commandLine(), "--writers must be 1-64, got " + writers);
         }
@@ -65,12 +73,12 @@ final class BulkImportCommand implements Callable<Integer> {
         try (LocalRuntime runtime = RuntimeStarter.start(options)) {
             if (!json) {
                 out.printf("Mode %s, Step Functions quotas %s%n", expiryMode, QuotaOptions.describe(options.quotas()));
-                out.printf("Importing %d items due over the next day into %s, then %d items due 60-120 s later...%n",
-                        items, table, lateItems);
+                out.printf("Importing %d items due over the next day into %s, then %d items due %d-%d s later...%n",
+                        items, table, lateItems, lateAfter, lateAfter + 60);
                 out.flush();
             }
             BulkImportReport report = new BulkImportTrial(runtime)
-                    .run(table, items, lateItems, writers, ExpiryTrial.Progress.NONE);
+                    .run(table, items, lateItems, Duration.ofSeconds(lateAfter), writers, ExpiryTrial.Progress.NONE);
             out.println(json ? report.toJson().replaceFirst("}$", ",\"mode\":\"" + expiryMode.label() + "\",\"awsQuotas\":"
                     + options.quotas().ratesEnforced() + "}") : report.toText());
             out.flush();

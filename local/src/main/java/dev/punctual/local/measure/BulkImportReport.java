@@ -10,12 +10,14 @@ import java.util.Locale;
  *
  * @param importSeconds from the first write of the import until the stream mapping had no work left
  *     (every record of the import handled, throttled ones retried until they succeeded)
+ * @param lateAfterSeconds from the import's last write to the first late-wave item's TTL; the wave is
+ *     due over the minute from there
  * @param late items deleted more than {@link #LATE} after their TTL, or not at all within the wait
  * @param lagMillis lag of each deleted late-wave item, sorted
  * @param handling how the stream handler kept up while the import was written
  */
 public record BulkImportReport(int importItems, double writeSeconds, double importSeconds, int lateWaveItems,
-                               int late, int missed, int early, long[] lagMillis, ThrottleCounts throttled,
+                               long lateAfterSeconds, int late, int missed, int early, long[] lagMillis, ThrottleCounts throttled,
                                ImportHandling handling) {
 
     /** Lag beyond which an expiry counts as late: Punctual's promise is the second. */
@@ -28,26 +30,26 @@ public record BulkImportReport(int importItems, double writeSeconds, double impo
     public String toJson() {
         return String.format(Locale.ROOT,
                 "{\"importItems\":%d,\"importWriteSeconds\":%.1f,\"importSchedulingSeconds\":%.1f,"
-                        + "\"lateWaveItems\":%d,\"late\":%d,\"missed\":%d,\"early\":%d,"
+                        + "\"lateWaveItems\":%d,\"lateAfterSeconds\":%d,\"late\":%d,\"missed\":%d,\"early\":%d,"
                         + "\"lagMs\":{\"p50\":%d,\"p99\":%d,\"max\":%d},"
                         + "\"throttled\":{\"startExecution\":%d,\"stopExecution\":%d,\"stateTransitions\":%d},\"handler\":%s}",
-                importItems, writeSeconds, importSeconds, lateWaveItems, late, missed, early, lag(50), lag(99),
-                Percentiles.max(lagMillis), throttled.startExecution(), throttled.stopExecution(),
+                importItems, writeSeconds, importSeconds, lateWaveItems, lateAfterSeconds, late, missed, early, lag(50),
+                lag(99), Percentiles.max(lagMillis), throttled.startExecution(), throttled.stopExecution(),
                 throttled.stateTransitions(), handling.toJson());
     }
 
     public String toText() {
         return String.format(Locale.ROOT, String.join("%n",
                 "import             %d items, written in %.1f s, scheduled after %.1f s",
-                "then               %d items due 60-120 s after the import ended",
+                "then               %d items due %d-%d s after the import ended",
                 "late (> 1 s)       %d",
                 "missed             %d",
                 "early              %d   (must be 0)",
                 "lag p50 / p99 / max  %d / %d / %d ms",
                 "throttled          %d StartExecution, %d StopExecution, %d state transitions",
                 "%s"),
-                importItems, writeSeconds, importSeconds, lateWaveItems, late, missed, early, lag(50), lag(99),
-                Percentiles.max(lagMillis), throttled.startExecution(), throttled.stopExecution(),
-                throttled.stateTransitions(), handling.toText());
+                importItems, writeSeconds, importSeconds, lateWaveItems, lateAfterSeconds, lateAfterSeconds + 60, late, missed,
+                early, lag(50), lag(99), Percentiles.max(lagMillis), throttled.startExecution(),
+                throttled.stopExecution(), throttled.stateTransitions(), handling.toText());
     }
 }

@@ -16,8 +16,8 @@ import java.util.Optional;
 /**
  * {@code punctual bulk-import}: a bulk import, then items due soon after it. {@code importItems} items
  * due over the next day (from an hour out) are written as fast as DynamoDB Local takes them with the
- * stream mapping on, then {@code lateWaveItems} items due 60 to 120 s after the import's last write;
- * the report says how late those expired.
+ * stream mapping on, then {@code lateWaveItems} items due over the minute from {@code waveLead} after
+ * the import's last write; the report says how late those expired.
  */
 public final class BulkImportTrial {
 
@@ -25,9 +25,7 @@ public final class BulkImportTrial {
     private static final Duration IMPORT_SPREAD = Duration.ofDays(1);
     /** ...from this far out. */
     private static final Duration IMPORT_LEAD = Duration.ofHours(1);
-    /** The late wave is due from this long after the import's last write... */
-    private static final Duration WAVE_LEAD = Duration.ofSeconds(60);
-    /** ...over this span. */
+    /** The late wave is due over this span, from its lead after the import's last write. */
     private static final Duration WAVE_SPREAD = Duration.ofSeconds(60);
     /** How long after the late wave's last TTL the run stops waiting for its deletes. */
     private static final Duration WAVE_LIMIT = Duration.ofMinutes(15);
@@ -45,9 +43,10 @@ public final class BulkImportTrial {
 
     /**
      * Imports {@code importItems} items into a new {@code table} on {@code writers} threads, then writes
-     * {@code lateWaveItems}; waits until the late wave is deleted, or 15 minutes after its last TTL.
+     * {@code lateWaveItems} due from {@code waveLead} after its last write; waits until the late wave is
+     * deleted, or 15 minutes after its last TTL.
      */
-    public BulkImportReport run(String table, int importItems, int lateWaveItems, int writers,
+    public BulkImportReport run(String table, int importItems, int lateWaveItems, Duration waveLead, int writers,
             ExpiryTrial.Progress progress) throws InterruptedException {
         TrialTable trialTable = TrialTable.create(runtime, table, polls);
         Clock clock = polls.clock();
@@ -66,7 +65,7 @@ public final class BulkImportTrial {
                 streamAtEnd.recordsHandled() - streamBefore.recordsHandled(), streamAtEnd.invocations() - streamBefore.invocations(),
                 HandlerCalls.between(callsBefore, runtime.handlerCalls().snapshot()));
 
-        long[] waveTtls = TrialTable.spread(written.plus(WAVE_LEAD).getEpochSecond(), lateWaveItems, WAVE_SPREAD.toSeconds());
+        long[] waveTtls = TrialTable.spread(written.plus(waveLead).getEpochSecond(), lateWaveItems, WAVE_SPREAD.toSeconds());
         trialTable.writeInOrder(waveTtls, BulkImportTrial::waveItemId);
 
         Quiet importScheduling = new Quiet(clock.instant());
@@ -80,8 +79,8 @@ public final class BulkImportTrial {
         List<Optional<Instant>> deletedAt = waveDeletions(table, lateWaveItems);
         runtime.deletions().forget(table);
         Instant scheduled = importScheduling.since == null ? clock.instant() : importScheduling.since;
-        return report(importItems, Duration.between(start, written), Duration.between(start, scheduled), waveTtls,
-                deletedAt, runtime.throttled().since(throttledBefore), handling);
+        return report(importItems, Duration.between(start, written), Duration.between(start, scheduled), waveLead,
+                waveTtls, deletedAt, runtime.throttled().since(throttledBefore), handling);
     }
 
     /** The import is scheduled once the mapping has read it all and stopped invoking the function. */
@@ -113,7 +112,8 @@ public final class BulkImportTrial {
         return deletedAt;
     }
 
-    private static BulkImportReport report(int importItems, Duration writing, Duration scheduling, long[] waveTtls,
+    private static BulkImportReport report(int importItems, Duration writing, Duration scheduling, Duration waveLead,
+            long[] waveTtls,
             List<Optional<Instant>> deletedAt, ThrottleCounts throttled, ImportHandling handling) {
         int late = 0;
         int missed = 0;
@@ -135,7 +135,7 @@ public final class BulkImportTrial {
         }
         long[] sorted = lags.stream().mapToLong(Long::longValue).sorted().toArray();
         return new BulkImportReport(importItems, writing.toMillis() / 1e3, scheduling.toMillis() / 1e3, waveTtls.length,
-                late, missed, early, sorted, throttled, handling);
+                waveLead.toSeconds(), late, missed, early, sorted, throttled, handling);
     }
 
     private static String waveItemId(int index) {
