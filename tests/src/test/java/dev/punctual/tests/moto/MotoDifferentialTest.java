@@ -14,7 +14,8 @@ import dev.punctual.local.stepfunctions.asl.run.TaskResource;
 import dev.punctual.local.stepfunctions.executions.StepFunctionsEngine;
 import dev.punctual.local.stepfunctions.mocking.MockConfiguration;
 import dev.punctual.local.stepfunctions.tasks.DynamoDbTaskResource;
-import dev.punctual.local.time.ClockTimer;
+import dev.punctual.local.time.InFlight;
+import dev.punctual.local.time.ManualTimer;
 import dev.punctual.statemachine.StateMachineDefinitions;
 import dev.punctual.testing.Await;
 import java.io.IOException;
@@ -23,11 +24,11 @@ import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.time.Instant;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
@@ -37,6 +38,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -65,6 +67,10 @@ import software.amazon.awssdk.services.sfn.model.StateMachineType;
  * entered. Where they do not, the AWS documentation decided which side is right; each difference in
  * {@link #MOTO_DEVIATIONS} is moto's (docs/engine.md lists it with its reference), and the test checks it
  * still shows, so that a moto that mends it is noticed.
+ *
+ * <p>Our engine runs on a manual timer moved whenever it is idle ({@link SkipWhenIdle}): a bucket whose
+ * runner fails backs off eight times, up to 30 s each, in no wall time. moto's side runs on the wall
+ * clock; its cases never wait long (their Waits are in the past, and its runner failure is not retried).
  */
 class MotoDifferentialTest {
 
@@ -73,8 +79,8 @@ class MotoDifferentialTest {
     private static final String TABLE = "differential-items";
     private static final String FUNCTION = "arn:aws:lambda:us-east-1:123456789012:function:punctual-mocked";
     private static final String RUNNER = "punctual-run-bucket";
-    /** The longest a case runs: the failing bucket's eight retries back off up to 30 s each (full jitter). */
-    private static final Duration CLOSED = Duration.ofSeconds(240);
+    /** The longest a case may take in wall time: generous, as none waits on the wall clock for long. */
+    private static final Duration CLOSED = Duration.ofSeconds(120);
     /** How long the case moto never ends is watched before it is stopped (while the others run). */
     private static final Duration NEVER_ENDS = Duration.ofSeconds(20);
 
@@ -142,7 +148,8 @@ class MotoDifferentialTest {
     private static MotoServer moto;
     private static StepFunctionsEngine engine;
     private static StepFunctionsServer server;
-    private static ExecutorService timerActions;
+    private static SkipWhenIdle time;
+    private static ExecutorService tasks;
     private static ExecutorService cases;
     private static DynamoDbClient dynamoDb;
     private static SfnClient ours;
@@ -160,14 +167,21 @@ class MotoDifferentialTest {
                 List.of("--mock-config", config.toAbsolutePath().toString()));
         dynamoDb = LocalClients.dynamoDb(moto.endpoint());
         theirs = LocalClients.stepFunctions(moto.endpoint());
-        timerActions = Executors.newSingleThreadExecutor();
-        ClockTimer timer = new ClockTimer(Clock.systemUTC(), timerActions, "differential-timer");
+        ManualTimer timer = ManualTimer.startingAt(Instant.now());
+        InFlight work = new InFlight();
+        tasks = work.pool(16, task -> {
+            Thread thread = new Thread(task, "differential-task");
+            thread.setDaemon(true);
+            return thread;
+        });
         engine = StepFunctionsEngine.builder()
-                .interpreter(resources -> new Interpreter(timer, resources, Executors.newCachedThreadPool()))
+                .interpreter(resources -> new Interpreter(timer, resources, tasks))
                 .taskResources(List.of(new DynamoDbTaskResource(dynamoDb), new NoFunctions()))
                 .timer(timer)
+                .inFlight(work)
                 .mockConfiguration(MockConfiguration.read(config))
                 .build();
+        time = SkipWhenIdle.start(timer, work);
         server = StepFunctionsServer.start(engine, new InetSocketAddress("127.0.0.1", 0));
         ours = LocalClients.stepFunctions(java.net.URI.create("http://127.0.0.1:" + server.port()));
 
@@ -191,7 +205,7 @@ class MotoDifferentialTest {
 
     @AfterAll
     static void stop() {
-        for (AutoCloseable closeable : new AutoCloseable[] {ours, theirs, dynamoDb, server, engine, moto}) {
+        for (AutoCloseable closeable : new AutoCloseable[] {ours, theirs, dynamoDb, server, engine, time, moto}) {
             if (closeable != null) {
                 try {
                     closeable.close();
@@ -200,7 +214,7 @@ class MotoDifferentialTest {
                 }
             }
         }
-        for (ExecutorService executor : new ExecutorService[] {cases, timerActions}) {
+        for (ExecutorService executor : new ExecutorService[] {cases, tasks}) {
             if (executor != null) {
                 executor.shutdownNow();
             }
@@ -323,8 +337,9 @@ class MotoDifferentialTest {
     private static Outcome run(SfnClient sfn, Case c, boolean neverEnds) {
         c.before.run();
         String machine = arnOf(sfn, c.machine);
-        String execution = sfn.startExecution(b -> b.stateMachineArn(c.testCase == null ? machine : machine + "#" + c.testCase)
-                .name(c.name).input(c.input)).executionArn();
+        Supplier<String> start = () -> sfn.startExecution(b -> b.stateMachineArn(
+                c.testCase == null ? machine : machine + "#" + c.testCase).name(c.name).input(c.input)).executionArn();
+        String execution = sfn == ours ? time.during(start) : start.get();
         Duration limit = neverEnds ? NEVER_ENDS : CLOSED;
         try {
             Await.until(() -> c.name + " closes", limit, Duration.ofMillis(100),
