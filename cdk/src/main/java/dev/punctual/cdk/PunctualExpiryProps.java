@@ -48,6 +48,7 @@ public final class PunctualExpiryProps {
     private final boolean tracing;
     private final ApplicationLogLevel logLevel;
     private final int maxConcurrency;
+    private final int bucketDeleteConcurrency;
     private final RetentionDays logRetention;
     private final Path functionJar;
     private final Duration lagAlarmThreshold;
@@ -76,6 +77,7 @@ public final class PunctualExpiryProps {
         this.tracing = b.tracing;
         this.logLevel = Objects.requireNonNull(b.logLevel, "logLevel");
         this.maxConcurrency = requireRange("maxConcurrency", b.maxConcurrency, 1, StreamWiring.MAX_MAX_CONCURRENCY);
+        this.bucketDeleteConcurrency = bucketDeleteConcurrency(mode, b.bucketDeleteConcurrency);
         this.logRetention = Objects.requireNonNull(b.logRetention, "logRetention");
         this.functionJar = b.functionJar;
         this.lagAlarmThreshold = Objects.requireNonNull(b.lagAlarmThreshold, "lagAlarmThreshold");
@@ -146,6 +148,14 @@ public final class PunctualExpiryProps {
         return maxConcurrency;
     }
 
+    /**
+     * The bucket delete concurrency: deletes the bucket function has in flight at once, windowed; the
+     * default in a mode without a bucket function, where nothing reads it.
+     */
+    public int bucketDeleteConcurrency() {
+        return bucketDeleteConcurrency;
+    }
+
     public RetentionDays logRetention() {
         return logRetention;
     }
@@ -198,6 +208,24 @@ public final class PunctualExpiryProps {
         return requested == null || requested;
     }
 
+    /**
+     * Only a mode that deletes in buckets ({@link ExpiryMode#deletesInBuckets()}: windowed) has a bucket
+     * function whose deletes it paces; asking for it in another mode is a misunderstanding worth reporting
+     * rather than ignoring, as {@link #cancelStale} is in windowed mode.
+     */
+    private static int bucketDeleteConcurrency(ExpiryMode mode, Integer requested) {
+        if (requested == null) {
+            return StreamWiring.DEFAULT_BUCKET_CONCURRENCY;
+        }
+        if (!mode.deletesInBuckets()) {
+            throw new IllegalArgumentException("bucketDeleteConcurrency applies only to modes that delete in buckets: "
+                    + mode.label() + " mode has no bucket function (each item's own execution deletes it); leave"
+                    + " bucketDeleteConcurrency unset with mode(ExpiryMode." + mode.name() + "), or set"
+                    + " mode(ExpiryMode.WINDOWED)");
+        }
+        return requireRange("bucketDeleteConcurrency", requested, 1, StreamWiring.MAX_MAX_CONCURRENCY);
+    }
+
     private static int requireRange(String name, int value, int min, int max) {
         if (value < min || value > max) {
             throw new IllegalArgumentException(name + " must be between " + min + " and " + max + ", got " + value);
@@ -219,6 +247,7 @@ public final class PunctualExpiryProps {
         private boolean tracing;
         private ApplicationLogLevel logLevel = ApplicationLogLevel.INFO;
         private int maxConcurrency = StreamWiring.DEFAULT_MAX_CONCURRENCY;
+        private Integer bucketDeleteConcurrency;
         private RetentionDays logRetention = RetentionDays.ONE_MONTH;
         private Path functionJar;
         private Duration lagAlarmThreshold = DEFAULT_LAG_ALARM_THRESHOLD;
@@ -314,6 +343,18 @@ public final class PunctualExpiryProps {
          * {@link StreamWiring#DEFAULT_MAX_CONCURRENCY}. */
         public Builder maxConcurrency(int maxConcurrency) {
             this.maxConcurrency = maxConcurrency;
+            return this;
+        }
+
+        /**
+         * Windowed mode: the bucket delete concurrency, DeleteItems the bucket function has in flight at
+         * once when a second's items fall due, 1 to {@link StreamWiring#MAX_MAX_CONCURRENCY}, default
+         * {@link StreamWiring#DEFAULT_BUCKET_CONCURRENCY} (the local runtime's
+         * {@code --bucket-delete-concurrency} has the same default). Per-item mode has no bucket function;
+         * setting it there is rejected.
+         */
+        public Builder bucketDeleteConcurrency(int bucketDeleteConcurrency) {
+            this.bucketDeleteConcurrency = bucketDeleteConcurrency;
             return this;
         }
 

@@ -56,6 +56,7 @@ final class TemplateParameters {
     static final String MAX_RETRY_ATTEMPTS = "MaxRetryAttempts";
     static final String MAX_RECORD_AGE_SECONDS = "MaxRecordAgeSeconds";
     static final String MAX_CONCURRENCY = "MaxConcurrency";
+    static final String BUCKET_DELETE_CONCURRENCY = "BucketDeleteConcurrency";
     static final String EXPIRY_EVENT_BUS_NAME = "ExpiryEventBusName";
     static final String INCLUDE_OLD_IMAGE = "IncludeOldImage";
     static final String LAG_ALARM_THRESHOLD_MS = "LagAlarmThresholdMs";
@@ -94,6 +95,7 @@ final class TemplateParameters {
     private final CfnParameter maxRetryAttempts;
     private final CfnParameter maxRecordAgeSeconds;
     private final CfnParameter maxConcurrency;
+    private final CfnParameter bucketDeleteConcurrency;
     private final CfnParameter expiryEventBusName;
     private final CfnParameter includeOldImage;
     private final CfnParameter lagAlarmThresholdMs;
@@ -150,6 +152,10 @@ final class TemplateParameters {
                 "Stream records older than this go to the dead-letter queue");
         this.maxConcurrency = numberParameter(MAX_CONCURRENCY, StreamWiring.DEFAULT_MAX_CONCURRENCY, 1,
                 StreamWiring.MAX_MAX_CONCURRENCY, "StartExecution calls in flight at once within a batch");
+        this.bucketDeleteConcurrency = numberParameter(BUCKET_DELETE_CONCURRENCY,
+                StreamWiring.DEFAULT_BUCKET_CONCURRENCY, 1, StreamWiring.MAX_MAX_CONCURRENCY, "Windowed mode: the"
+                        + " bucket delete concurrency, DeleteItems the bucket function has in flight at once when a"
+                        + " second's items fall due (per-item mode has no bucket function and ignores this)");
         this.expiryEventBusName = CfnParameter.Builder.create(stack, EXPIRY_EVENT_BUS_NAME).type("String")
                 .defaultValue("")
                 .allowedPattern("^[/.\\-_A-Za-z0-9]{0," + MAX_NAME_LENGTH + "}$")
@@ -288,6 +294,9 @@ final class TemplateParameters {
                 CfnQueries.when(expiryEventsOn, busArn));
         function.addPropertyOverride("Environment.Variables." + ExpiryEvents.ENV_INCLUDE_OLD_IMAGE,
                 CfnQueries.when(includeOldImageOn, "true"));
+        expiry.bucketFunction().ifPresent(bucket -> CfnQueries.defaultChild(bucket, CfnFunction.class)
+                .addPropertyOverride("Environment.Variables." + StreamWiring.ENV_MAX_CONCURRENCY,
+                        bucketDeleteConcurrency.getValueAsString()));
 
         for (Function each : expiry.functions()) {
             CfnFunction cfn = CfnQueries.defaultChild(each, CfnFunction.class);
@@ -338,6 +347,7 @@ final class TemplateParameters {
                 ": ttl=", ttlAttribute.getValueAsString(),
                 " cancel=", cancelStale.getValueAsString(),
                 " concurrency=", maxConcurrency.getValueAsString(),
+                " bucketDeletes=", bucketDeleteConcurrency.getValueAsString(),
                 " log=", logLevel.getValueAsString(),
                 " tracing=", tracing.getValueAsString(),
                 " bus=", expiryEventBusName.getValueAsString(),
@@ -363,7 +373,8 @@ final class TemplateParameters {
         return Map.of(
                 "ParameterGroups", List.of(
                         group("Table", TABLE_STREAM_ARN, TTL_ATTRIBUTE),
-                        group("Scheduling", MODE, CANCEL_STALE, MAX_CONCURRENCY, BACKFILL_ON_CREATE),
+                        group("Scheduling", MODE, CANCEL_STALE, MAX_CONCURRENCY, BUCKET_DELETE_CONCURRENCY,
+                                BACKFILL_ON_CREATE),
                         group("Stream mapping", BATCH_SIZE, PARALLELIZATION_FACTOR, MAX_RETRY_ATTEMPTS,
                                 MAX_RECORD_AGE_SECONDS),
                         group("Expiry events", EXPIRY_EVENT_BUS_NAME, INCLUDE_OLD_IMAGE),

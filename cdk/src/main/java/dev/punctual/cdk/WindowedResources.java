@@ -101,6 +101,8 @@ final class WindowedResources implements ModeResources {
         Map<String, String> environment = new LinkedHashMap<>();
         environment.put(StreamWiring.ENV_STATE_MACHINE_ARN, identity.arn());
         environment.put(StreamWiring.ENV_SCHEDULE_TABLE, scheduleIndex.getTableName());
+        // Set even at its default, so the template says how the deployed function paces its deletes.
+        environment.put(StreamWiring.ENV_MAX_CONCURRENCY, Integer.toString(factory.props().bucketDeleteConcurrency()));
         return factory.function("BucketFunction",
                 "Punctual: deletes a due bucket's items at their second, or cascades a coarse bucket",
                 PunctualExpiry.BUCKET_HANDLER, PunctualExpiry.BUCKET_MEMORY_MB, PunctualExpiry.BUCKET_TIMEOUT,

@@ -46,6 +46,7 @@ class PunctualExpiryPropsTest {
         assertThat(props.maxRetryAttempts()).isEqualTo(StreamWiring.DEFAULT_MAX_RETRY_ATTEMPTS);
         assertThat(props.maxRecordAge()).isEqualTo(StreamWiring.DEFAULT_MAX_RECORD_AGE);
         assertThat(props.maxConcurrency()).isEqualTo(StreamWiring.DEFAULT_MAX_CONCURRENCY);
+        assertThat(props.bucketDeleteConcurrency()).isEqualTo(StreamWiring.DEFAULT_BUCKET_CONCURRENCY);
         assertThat(props.parallelizationFactor()).isEqualTo(1);
         assertThat(props.cancelStale()).isTrue();
         assertThat(props.tracing()).isFalse();
@@ -71,6 +72,30 @@ class PunctualExpiryPropsTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("windowed mode never stops executions");
         assertThat(valid().cancelStale(false).build().cancelStale()).isFalse();
+    }
+
+    @Test
+    void build_whenWindowed_takesABucketDeleteConcurrencyWithinTheBounds_andNamesItOutsideThem() {
+        assertThat(valid().mode(ExpiryMode.WINDOWED).build().bucketDeleteConcurrency())
+                .isEqualTo(StreamWiring.DEFAULT_BUCKET_CONCURRENCY);
+        assertThat(valid().mode(ExpiryMode.WINDOWED).bucketDeleteConcurrency(1).build().bucketDeleteConcurrency()).isEqualTo(1);
+        assertThat(valid().mode(ExpiryMode.WINDOWED).bucketDeleteConcurrency(StreamWiring.MAX_MAX_CONCURRENCY).build()
+                .bucketDeleteConcurrency()).isEqualTo(StreamWiring.MAX_MAX_CONCURRENCY);
+        assertThatThrownBy(() -> valid().mode(ExpiryMode.WINDOWED).bucketDeleteConcurrency(0).build())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("bucketDeleteConcurrency must be between 1 and 256, got 0");
+        assertThatThrownBy(() -> valid().mode(ExpiryMode.WINDOWED)
+                .bucketDeleteConcurrency(StreamWiring.MAX_MAX_CONCURRENCY + 1).build())
+                .hasMessageContaining("bucketDeleteConcurrency").hasMessageContaining("got 257");
+    }
+
+    @Test
+    void build_whenPerItem_bucketDeleteConcurrencyIsRejected_sinceThereIsNoBucketFunction() {
+        assertThatThrownBy(() -> valid().bucketDeleteConcurrency(StreamWiring.DEFAULT_BUCKET_CONCURRENCY).build())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("bucketDeleteConcurrency applies only to modes that delete in buckets")
+                .hasMessageContaining("per-item mode has no bucket function")
+                .hasMessageContaining("mode(ExpiryMode.WINDOWED)");
     }
 
     @Test

@@ -3,6 +3,7 @@ package dev.punctual.cdk;
 import static dev.punctual.cdk.TemplateParameters.ALARM_TOPIC_ARN;
 import static dev.punctual.cdk.TemplateParameters.BACKFILL_ON_CREATE;
 import static dev.punctual.cdk.TemplateParameters.BATCH_SIZE;
+import static dev.punctual.cdk.TemplateParameters.BUCKET_DELETE_CONCURRENCY;
 import static dev.punctual.cdk.TemplateParameters.CANCEL_STALE;
 import static dev.punctual.cdk.TemplateParameters.EXPIRY_EVENT_BUS_NAME;
 import static dev.punctual.cdk.TemplateParameters.INCLUDE_OLD_IMAGE;
@@ -64,11 +65,15 @@ class PunctualTemplateStackTest {
     /** The two parameters without a default. */
     static final Map<String, String> REQUIRED = Map.of(TABLE_STREAM_ARN, STREAM_ARN, TTL_ATTRIBUTE, TTL);
 
-    /** Every other parameter away from its default (CancelStale only where the mode reads it). */
+    /**
+     * Every other parameter away from its default (CancelStale only where the mode reads it; the per-item
+     * template ignores BucketDeleteConcurrency, as the construct would refuse it there).
+     */
     static final Map<String, String> CHANGED = Map.ofEntries(
             Map.entry(BATCH_SIZE, "500"), Map.entry(PARALLELIZATION_FACTOR, "4"),
             Map.entry(MAX_RETRY_ATTEMPTS, "3"), Map.entry(MAX_RECORD_AGE_SECONDS, "7200"),
-            Map.entry(MAX_CONCURRENCY, "64"), Map.entry(EXPIRY_EVENT_BUS_NAME, BUS),
+            Map.entry(MAX_CONCURRENCY, "64"), Map.entry(BUCKET_DELETE_CONCURRENCY, "128"),
+            Map.entry(EXPIRY_EVENT_BUS_NAME, BUS),
             Map.entry(INCLUDE_OLD_IMAGE, "true"), Map.entry(LAG_ALARM_THRESHOLD_MS, "2500"),
             Map.entry(ALARM_TOPIC_ARN, TOPIC_ARN), Map.entry(TRACING, "true"), Map.entry(LOG_LEVEL, "DEBUG"),
             Map.entry(LOG_RETENTION_DAYS, "90"), Map.entry(BACKFILL_ON_CREATE, "true"));
@@ -157,6 +162,12 @@ class PunctualTemplateStackTest {
                         Set.of(perItemMapping + " MaximumRecordAgeInSeconds")),
                 change(ExpiryMode.PER_ITEM, MAX_CONCURRENCY, "64", Set.of(
                         "PerItem/Function/Resource Environment", "PerItem/Function/CurrentVersion/Resource Description")),
+                change(ExpiryMode.WINDOWED, BUCKET_DELETE_CONCURRENCY, "128", Set.of(
+                        "Windowed/BucketFunction/Resource Environment",
+                        "Windowed/BucketFunction/CurrentVersion/Resource Description",
+                        "Windowed/Function/CurrentVersion/Resource Description")),
+                change(ExpiryMode.PER_ITEM, BUCKET_DELETE_CONCURRENCY, "128", Set.of(
+                        "PerItem/Function/CurrentVersion/Resource Description")),
                 change(ExpiryMode.PER_ITEM, EXPIRY_EVENT_BUS_NAME, BUS, Set.of(
                         "PerItem/Function/Resource Environment", "PerItem/Function/CurrentVersion/Resource Description",
                         "PerItem/FunctionRole/DefaultPolicy/Resource PolicyDocument")),
@@ -287,6 +298,7 @@ class PunctualTemplateStackTest {
         values.put(EXPIRY_EVENT_BUS_NAME, longest);
         values.put(CANCEL_STALE, "false");
         values.put(MAX_CONCURRENCY, "256");
+        values.put(BUCKET_DELETE_CONCURRENCY, "256");
         values.put(LOG_LEVEL, "DEBUG");
         values.put(TRACING, "false");
         values.put(INCLUDE_OLD_IMAGE, "false");
@@ -458,6 +470,8 @@ class PunctualTemplateStackTest {
                     .tracing(true).logLevel(ApplicationLogLevel.DEBUG).logRetention(RetentionDays.THREE_MONTHS);
             if (mode == ExpiryMode.PER_ITEM) {
                 props.cancelStale(false);
+            } else {
+                props.bucketDeleteConcurrency(128);
             }
         }
         new PunctualExpiry(reference, "Expiry", props.build());

@@ -26,6 +26,7 @@ final class SynthesizedStacks {
     static final java.time.Duration ATTACHED_LAG_THRESHOLD = java.time.Duration.ofMillis(2_500);
     static final String ALARM_TOPIC_ARN = "arn:aws:sns:eu-west-1:123456789012:punctual-alarms";
     static final String EVENT_BUS_ARN = "arn:aws:events:eu-west-1:123456789012:event-bus/orders-expiries";
+    static final int ATTACHED_BUCKET_DELETE_CONCURRENCY = 128;
 
     /** One synthesized configuration. */
     record Synthesized(PunctualExpiry expiry, TemplateJson template, Stack stack) {
@@ -53,8 +54,8 @@ final class SynthesizedStacks {
     }
 
     /**
-     * An imported table in windowed mode with tracing on, an alarm topic and expiry events to the
-     * default bus, cdk-nag included.
+     * An imported table in windowed mode with tracing on, an alarm topic, expiry events to the default
+     * bus and a bucket delete concurrency of {@link #ATTACHED_BUCKET_DELETE_CONCURRENCY}, cdk-nag included.
      */
     static Synthesized windowedAttached() {
         return WindowedAttached.INSTANCE;
@@ -114,6 +115,7 @@ final class SynthesizedStacks {
             ExistingTableStack stack = new ExistingTableStack(app, "WindowedAttached", StackProps.builder().build(),
                     ATTACHED_TABLE, ATTACHED_STREAM_ARN, ATTACHED_TTL, builder -> builder
                             .mode(ExpiryMode.WINDOWED)
+                            .bucketDeleteConcurrency(ATTACHED_BUCKET_DELETE_CONCURRENCY)
                             .tracing(true)
                             .alarmTopic(Topic.fromTopicArn(new Stack(app, "Shared"), "AlarmTopic", ALARM_TOPIC_ARN))
                             .expiryEvents(EventBus.fromEventBusName(new Stack(app, "Events"), "DefaultBus", "default")));

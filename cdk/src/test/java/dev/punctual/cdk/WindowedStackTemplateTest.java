@@ -116,10 +116,11 @@ class WindowedStackTemplateTest {
     }
 
     @Test
-    void bucketFunction_environment_namesItsOwnMachineByFormattedArn_andTheIndex() {
+    void bucketFunction_environment_namesItsOwnMachineByFormattedArn_theIndex_andTheDefaultBucketDeleteConcurrency() {
         assertThat(environment(expiry.bucketFunction().orElseThrow())).containsExactlyInAnyOrderEntriesOf(Map.of(
                 StreamWiring.ENV_STATE_MACHINE_ARN, stateMachineArn(),
                 StreamWiring.ENV_SCHEDULE_TABLE, ref(expiry.scheduleIndex().orElseThrow()),
+                StreamWiring.ENV_MAX_CONCURRENCY, "64",
                 "POWERTOOLS_SERVICE_NAME", "punctual",
                 "POWERTOOLS_LOG_LEVEL", "INFO",
                 "JAVA_TOOL_OPTIONS", "-XX:+TieredCompilation -XX:TieredStopAtLevel=1"));
@@ -345,7 +346,23 @@ class WindowedStackTemplateTest {
                         .isEqualTo("[\"" + SynthesizedStacks.ALARM_TOPIC_ARN + "\"]"));
     }
 
+    @Test
+    void bucketFunction_environment_carriesTheBucketDeleteConcurrencySet_andTheStreamFunctionKeepsItsOwn() {
+        SynthesizedStacks.Synthesized attached = SynthesizedStacks.windowedAttached();
+        PunctualExpiry attachedExpiry = attached.expiry();
+
+        assertThat(environment(attached.template(), attachedExpiry.bucketFunction().orElseThrow()))
+                .containsEntry(StreamWiring.ENV_MAX_CONCURRENCY,
+                        Integer.toString(SynthesizedStacks.ATTACHED_BUCKET_DELETE_CONCURRENCY));
+        assertThat(environment(attached.template(), attachedExpiry.function()))
+                .containsEntry(StreamWiring.ENV_MAX_CONCURRENCY, Integer.toString(StreamWiring.DEFAULT_MAX_CONCURRENCY));
+    }
+
     private static Map<String, String> environment(IConstruct function) {
+        return environment(template, function);
+    }
+
+    private static Map<String, String> environment(TemplateJson template, IConstruct function) {
         Map<String, String> rendered = new LinkedHashMap<>();
         template.propertiesOf(function).at("/Environment/Variables").fields()
                 .forEachRemaining(e -> rendered.put(e.getKey(), render(e.getValue())));

@@ -30,10 +30,10 @@ final class AwsClients {
     /** Longest one attempt may take. */
     static final Duration ATTEMPT_TIMEOUT = Duration.ofSeconds(5);
     /**
-     * Connections a DynamoDB client keeps: a one-second bucket deletes its items concurrently, and
-     * each delete in flight holds one.
+     * Connections a DynamoDB client keeps at least: a one-second bucket deletes its items concurrently,
+     * and each delete in flight holds one.
      */
-    static final int DYNAMODB_CONNECTIONS = StreamWiring.DEFAULT_BUCKET_CONCURRENCY;
+    static final int MIN_DYNAMODB_CONNECTIONS = StreamWiring.DEFAULT_BUCKET_CONCURRENCY;
 
     private AwsClients() {
     }
@@ -70,7 +70,7 @@ final class AwsClients {
     static DynamoDbClient dynamoDb(ExpirySettings settings) {
         DynamoDbClientBuilder builder = DynamoDbClient.builder()
                 .httpClientBuilder(Apache5HttpClient.builder()
-                        .maxConnections(DYNAMODB_CONNECTIONS)
+                        .maxConnections(dynamoDbConnections(settings))
                         .connectionTimeout(Duration.ofSeconds(2))
                         .socketTimeout(ATTEMPT_TIMEOUT))
                 .overrideConfiguration(o -> o.retryStrategy(RetryMode.STANDARD)
@@ -79,6 +79,15 @@ final class AwsClients {
         boolean local = local(settings.dynamoDbEndpoint().isPresent(), settings);
         settings.dynamoDbEndpoint().ifPresent(builder::endpointOverride);
         return builder.credentialsProvider(credentials(local)).region(region(local, settings)).build();
+    }
+
+    /**
+     * Connections for a DynamoDB client: one per call in flight at once ({@code settings.maxConcurrency()},
+     * the bucket function's deletes), and never fewer than {@link #MIN_DYNAMODB_CONNECTIONS}, so a bucket
+     * delete concurrency above the default is not capped by the pool.
+     */
+    static int dynamoDbConnections(ExpirySettings settings) {
+        return Math.max(MIN_DYNAMODB_CONNECTIONS, settings.maxConcurrency());
     }
 
     /**

@@ -22,21 +22,23 @@ public enum ExpiryMode {
      * execution in the console. About four state transitions per item; bounded by the
      * open-execution and StartExecution quotas.
      */
-    PER_ITEM("per-item", true),
+    PER_ITEM("per-item", true, false),
 
     /**
      * Items are indexed into time buckets and one {@code expire-bucket} execution runs per non-empty
      * bucket: each item is still deleted at its own TTL second, at a small fraction of the cost,
      * with open executions bounded by the number of buckets, not items.
      */
-    WINDOWED("windowed", false);
+    WINDOWED("windowed", false, true);
 
     private final String label;
     private final boolean stopsStaleExecutions;
+    private final boolean deletesInBuckets;
 
-    ExpiryMode(String label, boolean stopsStaleExecutions) {
+    ExpiryMode(String label, boolean stopsStaleExecutions, boolean deletesInBuckets) {
         this.label = label;
         this.stopsStaleExecutions = stopsStaleExecutions;
+        this.deletesInBuckets = deletesInBuckets;
     }
 
     /**
@@ -47,6 +49,16 @@ public enum ExpiryMode {
      */
     public boolean stopsStaleExecutions() {
         return stopsStaleExecutions;
+    }
+
+    /**
+     * Whether a bucket function deletes the mode's items, a due second's several at once: as many in
+     * flight as the bucket delete concurrency ({@link StreamWiring#DEFAULT_BUCKET_CONCURRENCY} by
+     * default). Per item, each item's own execution deletes it. That setting is only offered (construct,
+     * local runtime) where this holds.
+     */
+    public boolean deletesInBuckets() {
+        return deletesInBuckets;
     }
 
     /** The name used on the command line and in {@link StreamWiring#ENV_MODE}. */

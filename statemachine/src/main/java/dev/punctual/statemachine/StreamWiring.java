@@ -33,9 +33,12 @@ public final class StreamWiring {
     /** Default for {@link #ENV_MAX_CONCURRENCY}. */
     public static final int DEFAULT_MAX_CONCURRENCY = 16;
     /**
-     * The bucket function's default for {@link #ENV_MAX_CONCURRENCY}: deletes in flight at once. A
-     * DeleteItem takes a few milliseconds in AWS, so 64 at once delete a thousand items in about a
-     * hundred milliseconds; the function's DynamoDB client keeps as many connections.
+     * The bucket function's default for {@link #ENV_MAX_CONCURRENCY}, the bucket delete concurrency:
+     * deletes in flight at once. A DeleteItem takes a few milliseconds in AWS, so 64 at once delete a
+     * thousand items in about a hundred milliseconds; the function's DynamoDB client keeps at least as
+     * many connections. The construct's {@code bucketDeleteConcurrency} and the local runtime's
+     * {@code --bucket-delete-concurrency} both default to it, so local figures pace deletes as a
+     * deployment does.
      */
     public static final int DEFAULT_BUCKET_CONCURRENCY = 64;
     /** Upper bound for {@link #ENV_MAX_CONCURRENCY}: beyond it the StartExecution throttle bites first. */

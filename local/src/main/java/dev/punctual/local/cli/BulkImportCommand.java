@@ -49,6 +49,9 @@ final class BulkImportCommand implements Callable<Integer> {
     @Mixin
     QuotaOptions quotaOptions;
 
+    @Mixin
+    BucketDeleteOptions bucketDeleteOptions;
+
     @Option(names = "--json", description = "Print one JSON object instead of the table.")
     boolean json;
 
@@ -68,7 +71,8 @@ final class BulkImportCommand implements Callable<Integer> {
         }
         ExpiryMode expiryMode = RuntimeOptions.mode(spec, mode);
         PrintWriter out = spec.commandLine().getOut();
-        LocalRuntime.Options options = LocalRuntime.Options.onFreePorts().withMode(expiryMode).withQuotas(quotaOptions.quotas());
+        LocalRuntime.Options options = bucketDeleteOptions.applyTo(spec,
+                LocalRuntime.Options.onFreePorts().withMode(expiryMode).withQuotas(quotaOptions.quotas()));
         String table = "punctual-import-" + System.currentTimeMillis();
         try (LocalRuntime runtime = RuntimeStarter.start(options)) {
             if (!json) {

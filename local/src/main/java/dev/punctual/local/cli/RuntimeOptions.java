@@ -34,18 +34,21 @@ final class RuntimeOptions {
     @Mixin
     FaultOptions faults;
 
+    @Mixin
+    BucketDeleteOptions bucketDeletes;
+
     LocalRuntime.Options toRuntimeOptions(CommandSpec spec, int dynamoDbPort, int stepFunctionsPort) {
         checkPort(spec, "--dynamodb-port", dynamoDbPort);
         checkPort(spec, "--sfn-port", stepFunctionsPort);
         if (dataDirectory != null) {
             checkDataDirectory(spec, dataDirectory);
         }
-        return LocalRuntime.Options.defaults()
+        return bucketDeletes.applyTo(spec, LocalRuntime.Options.defaults()
                 .withPorts(dynamoDbPort, stepFunctionsPort)
                 .withDataDirectory(dataDirectory)
                 .withTables(new LinkedHashSet<>(tables))
                 .withCancelStale(!noCancelStale)
-                .withMode(mode(spec, mode));
+                .withMode(mode(spec, mode)));
     }
 
     void applyFaults(CommandSpec spec, LocalRuntime runtime) {

@@ -62,6 +62,9 @@ final class SoakCommand implements Callable<Integer> {
     @Mixin
     RetentionOptions retentionOptions;
 
+    @Mixin
+    BucketDeleteOptions bucketDeleteOptions;
+
     @Override
     public Integer call() throws InterruptedException {
         if (minutes < 1 || minutes > 7 * 24 * 60) {
@@ -78,8 +81,9 @@ final class SoakCommand implements Callable<Integer> {
             RuntimeOptions.checkDataDirectory(spec, dataDirectory);
         }
         PrintWriter out = spec.commandLine().getOut();
-        LocalRuntime.Options options = LocalRuntime.Options.onFreePorts().withDataDirectory(dataDirectory)
-                .withMode(RuntimeOptions.mode(spec, mode)).withRetention(retentionOptions.retention());
+        LocalRuntime.Options options = bucketDeleteOptions.applyTo(spec, LocalRuntime.Options.onFreePorts()
+                .withDataDirectory(dataDirectory).withMode(RuntimeOptions.mode(spec, mode))
+                .withRetention(retentionOptions.retention()));
         String table = "punctual-soak-" + System.currentTimeMillis();
         try (LocalRuntime runtime = RuntimeStarter.start(options)) {
             out.printf(Locale.ROOT, "Soak: %d items a second for %d minutes, TTLs %d-%d s out, mode %s, %s; max heap %d MB%n",

@@ -91,6 +91,9 @@ abstract class TrialCommand implements Callable<Integer> {
     @Mixin
     FaultOptions faultOptions;
 
+    @Mixin
+    BucketDeleteOptions bucketDeleteOptions;
+
     @Option(names = "--expiry-events", negatable = true,
             description = "Publish ItemExpired events while the trial runs, as a table with expiryEvents on would"
                     + " (demo: on; bench: off, as the construct's default).")
@@ -156,13 +159,13 @@ abstract class TrialCommand implements Callable<Integer> {
         String table = "punctual-" + spec.name() + "-" + System.currentTimeMillis();
         ExpiryTrial.Settings settings = new ExpiryTrial.Settings(table, items, Duration.ofSeconds(spreadSeconds),
                 Duration.ofSeconds(leadSeconds), GRACE, writers);
+        LocalRuntime.Options options = bucketDeleteOptions.applyTo(spec, LocalRuntime.Options.onFreePorts()
+                .withDataDirectory(dataDirectory).withMode(expiryMode).withQuotas(quotaOptions.quotas())
+                .withEvents(publishesExpiryEvents(), 0).withRetention(retentionFor(items + warmupItems)));
         if (!json) {
             out.printf("Starting the embedded runtime (DynamoDB Local, Step Functions API, stream poller)...%n");
             out.flush();
         }
-        LocalRuntime.Options options = LocalRuntime.Options.onFreePorts().withDataDirectory(dataDirectory)
-                .withMode(expiryMode).withQuotas(quotaOptions.quotas()).withEvents(publishesExpiryEvents(), 0)
-                .withRetention(retentionFor(items + warmupItems));
         try (LocalRuntime runtime = RuntimeStarter.start(options);
              ConsoleServer console = serveConsole() ? consoleOptions.startOnAnyPortIfDefaultTaken(runtime) : null) {
             if (console != null) {

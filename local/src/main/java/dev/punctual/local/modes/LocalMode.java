@@ -90,8 +90,11 @@ public interface LocalMode {
         /** Closes {@code closeable} with the runtime, before what was registered earlier. */
         <T extends AutoCloseable> T register(T closeable);
 
-        /** Threads of the engine's Task states: what a function's concurrency beyond them only queues on. */
-        int taskThreads();
+        /**
+         * Windowed mode's bucket delete concurrency: deletes the bucket function has in flight at once, as the
+         * construct's {@code bucketDeleteConcurrency} sets it in AWS (same default).
+         */
+        int bucketDeleteConcurrency();
 
         /** Where a bucket function tells the phases of its one-second buckets, for the trial's timeline. */
         BucketPhases bucketPhases();

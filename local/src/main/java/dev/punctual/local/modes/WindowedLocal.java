@@ -67,13 +67,13 @@ public final class WindowedLocal implements LocalMode {
     }
 
     /**
-     * The bucket function's environment, as the CDK construct sets it in Lambda, but with as many
-     * deletes in flight as the state machine's task threads: DynamoDB Local runs a table's deletes one
-     * at a time, so more threads only queue on its lock.
+     * The bucket function's environment, as the CDK construct sets it in Lambda, with the same bucket
+     * delete concurrency. DynamoDB Local runs a table's deletes one at a time, so deletes beyond the
+     * first queue on its lock; they are in flight all the same, as they would be in AWS.
      */
-    private static Map<String, String> bucketFunctionEnvironment(Context context, String stateMachineArn) {
+    static Map<String, String> bucketFunctionEnvironment(Context context, String stateMachineArn) {
         return Map.of(
-                StreamWiring.ENV_MAX_CONCURRENCY, Integer.toString(context.taskThreads()),
+                StreamWiring.ENV_MAX_CONCURRENCY, Integer.toString(context.bucketDeleteConcurrency()),
                 StreamWiring.ENV_STATE_MACHINE_ARN, stateMachineArn,
                 StreamWiring.ENV_SCHEDULE_TABLE, ScheduleIndexTable.LOCAL_TABLE_NAME,
                 StreamWiring.ENV_STEP_FUNCTIONS_ENDPOINT, context.stepFunctionsEndpoint().toString(),

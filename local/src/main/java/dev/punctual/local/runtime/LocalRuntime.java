@@ -24,6 +24,7 @@ import dev.punctual.local.stream.WatchedTable;
 import dev.punctual.local.timeline.BucketPhaseRecorder;
 import dev.punctual.local.time.Timer;
 import dev.punctual.statemachine.ExpiryMode;
+import dev.punctual.statemachine.StreamWiring;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -183,6 +184,10 @@ public interface LocalRuntime extends AutoCloseable {
      *     AWS CLI does, rather than through the in-process transport (the default, several times cheaper
      *     per StartExecution)
      * @param mode how every watched table's expirations are scheduled: per-item (the default) or windowed
+     * @param bucketDeleteConcurrency windowed mode's bucket delete concurrency: DeleteItems the bucket
+     *     function has in flight at once, 1 to {@link StreamWiring#MAX_MAX_CONCURRENCY}, default
+     *     {@link StreamWiring#DEFAULT_BUCKET_CONCURRENCY} as the construct's {@code bucketDeleteConcurrency};
+     *     per-item mode has no bucket function and ignores it
      * @param expiryEvents whether the handler publishes {@code ItemExpired} events to the runtime's
      *     EventBridge endpoint (the endpoint runs either way)
      * @param eventsPort the EventBridge endpoint's port on 127.0.0.1, 0 for a free one
@@ -198,8 +203,8 @@ public interface LocalRuntime extends AutoCloseable {
      */
     record Options(int dynamoDbPort, int stepFunctionsPort, Path dataDirectory, Set<String> tables,
                    boolean cancelStale, MappingSettings mapping, QuotaSettings quotas,
-                   boolean handlerOverHttp, ExpiryMode mode, boolean expiryEvents, int eventsPort,
-                   Timer timer, ExternalServices external, RetentionSettings retention) {
+                   boolean handlerOverHttp, ExpiryMode mode, int bucketDeleteConcurrency, boolean expiryEvents,
+                   int eventsPort, Timer timer, ExternalServices external, RetentionSettings retention) {
 
         public Options {
             Objects.requireNonNull(retention, "retention");
@@ -207,6 +212,10 @@ public interface LocalRuntime extends AutoCloseable {
             Objects.requireNonNull(mapping, "mapping");
             Objects.requireNonNull(quotas, "quotas");
             Objects.requireNonNull(mode, "mode");
+            if (bucketDeleteConcurrency < 1 || bucketDeleteConcurrency > StreamWiring.MAX_MAX_CONCURRENCY) {
+                throw new IllegalArgumentException("bucketDeleteConcurrency must be between 1 and "
+                        + StreamWiring.MAX_MAX_CONCURRENCY + ", got " + bucketDeleteConcurrency);
+            }
         }
 
         /**
@@ -273,6 +282,10 @@ public interface LocalRuntime extends AutoCloseable {
             return toBuilder().mode(expiryMode).build();
         }
 
+        public Options withBucketDeleteConcurrency(int concurrency) {
+            return toBuilder().bucketDeleteConcurrency(concurrency).build();
+        }
+
         public Options withEvents(boolean publish, int port) {
             return toBuilder().events(publish, port).build();
         }
@@ -312,6 +325,7 @@ public interface LocalRuntime extends AutoCloseable {
             private QuotaSettings quotas = QuotaSettings.ratesUnlimited();
             private boolean handlerOverHttp;
             private ExpiryMode mode = ExpiryMode.PER_ITEM;
+            private int bucketDeleteConcurrency = StreamWiring.DEFAULT_BUCKET_CONCURRENCY;
             private boolean expiryEvents = true;
             private int eventsPort;
             private Timer timer;
@@ -331,6 +345,7 @@ public interface LocalRuntime extends AutoCloseable {
                 quotas = options.quotas;
                 handlerOverHttp = options.handlerOverHttp;
                 mode = options.mode;
+                bucketDeleteConcurrency = options.bucketDeleteConcurrency;
                 expiryEvents = options.expiryEvents;
                 eventsPort = options.eventsPort;
                 timer = options.timer;
@@ -386,6 +401,11 @@ public interface LocalRuntime extends AutoCloseable {
                 return this;
             }
 
+            public Builder bucketDeleteConcurrency(int concurrency) {
+                bucketDeleteConcurrency = concurrency;
+                return this;
+            }
+
             /** Whether the handler publishes expiry events, and the EventBridge endpoint's port (0: a free one). */
             public Builder events(boolean publish, int port) {
                 expiryEvents = publish;
@@ -411,7 +431,7 @@ public interface LocalRuntime extends AutoCloseable {
 
             public Options build() {
                 return new Options(dynamoDbPort, stepFunctionsPort, dataDirectory, tables, cancelStale, mapping, quotas,
-                        handlerOverHttp, mode, expiryEvents, eventsPort, timer, external, retention);
+                        handlerOverHttp, mode, bucketDeleteConcurrency, expiryEvents, eventsPort, timer, external, retention);
             }
         }
     }

@@ -37,7 +37,7 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 final class LocalStepFunctions implements AutoCloseable {
 
     /** Threads that call DynamoDB for Task states: deletes are short blocking calls into DynamoDB Local. */
-    static final int TASK_THREADS = 16;
+    private static final int TASK_THREADS = 16;
 
     private final Lifetimes owned;
     private final Throttles throttles;

@@ -47,21 +47,24 @@ final class ModeContext implements LocalMode.Context {
     private final LambdaFunctions functions;
     private final FunctionHost host;
     private final BucketPhases bucketPhases;
+    private final int bucketDeleteConcurrency;
     private final Lifetimes owned;
 
     /**
      * @param dynamoDb the runtime's client, for the mode's tables
      * @param functions where the engine's Lambda Task states find in-process functions
      * @param bucketPhases what the runtime records of windowed buckets' phases
+     * @param bucketDeleteConcurrency the runtime's {@link LocalRuntime.Options#bucketDeleteConcurrency()}
      * @param owned what the runtime closes, the latest first
      */
     ModeContext(DynamoDbClient dynamoDb, URI dynamoDbEndpoint, LambdaFunctions functions, FunctionHost host,
-            BucketPhases bucketPhases, Lifetimes owned) {
+            BucketPhases bucketPhases, int bucketDeleteConcurrency, Lifetimes owned) {
         this.dynamoDb = dynamoDb;
         this.dynamoDbEndpoint = dynamoDbEndpoint;
         this.functions = functions;
         this.host = host;
         this.bucketPhases = bucketPhases;
+        this.bucketDeleteConcurrency = bucketDeleteConcurrency;
         this.owned = owned;
     }
 
@@ -181,7 +184,7 @@ final class ModeContext implements LocalMode.Context {
     }
 
     @Override
-    public int taskThreads() {
-        return LocalStepFunctions.TASK_THREADS;
+    public int bucketDeleteConcurrency() {
+        return bucketDeleteConcurrency;
     }
 }

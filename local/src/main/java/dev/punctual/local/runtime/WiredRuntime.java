@@ -110,7 +110,8 @@ final class WiredRuntime implements LocalRuntime {
             stepFunctions.engine().addListener(new ExecutionStatusPublisher(eventRules, LocalAccount.REGION, LocalAccount.ACCOUNT_ID));
             FunctionHost host = new FunctionHost(punctualDynamoDb, clock, new TimerSleeper(timer), metrics, costMeter,
                     stepFunctions, faults, eventRules);
-            ModeContext parts = new ModeContext(dynamoDb, dynamoDbServer.endpoint(), functions, host, bucketPhases, owned);
+            ModeContext parts = new ModeContext(dynamoDb, dynamoDbServer.endpoint(), functions, host, bucketPhases,
+                    options.bucketDeleteConcurrency(), owned);
             mode = LocalModes.of(options.mode()).wire(parts);
             LocalBackfill.wire(parts, options.mode(), mode);
             events = owned.own(EventStore.in(options.under("events"),

@@ -1,6 +1,7 @@
 package dev.punctual.local.runtime;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.punctual.local.retention.RetentionSettings;
 import dev.punctual.local.stepfunctions.quotas.Quota;
@@ -9,6 +10,7 @@ import dev.punctual.local.stream.MappingSettings;
 import dev.punctual.local.time.ManualClock;
 import dev.punctual.local.time.ManualTimer;
 import dev.punctual.statemachine.ExpiryMode;
+import dev.punctual.statemachine.StreamWiring;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -30,6 +32,8 @@ class LocalRuntimeOptionsTest {
         assertThat(options.expiryEvents()).isTrue();
         assertThat(options.handlerOverHttp()).isFalse();
         assertThat(options.mode()).isEqualTo(ExpiryMode.PER_ITEM);
+        assertThat(options.bucketDeleteConcurrency()).as("the construct's default")
+                .isEqualTo(StreamWiring.DEFAULT_BUCKET_CONCURRENCY);
         assertThat(options.quotas().ratesEnforced()).isFalse();
         assertThat(options.timer()).isNull();
         assertThat(options.attached()).isFalse();
@@ -63,16 +67,31 @@ class LocalRuntimeOptionsTest {
                 .withMaxOpenExecutions(5)
                 .withHandlerOverHttp(true)
                 .withMode(ExpiryMode.WINDOWED)
+                .withBucketDeleteConcurrency(8)
                 .withTimer(timer)
                 .attachedTo(services)
                 .withRetention(retention);
 
         assertThat(options).isEqualTo(new LocalRuntime.Options(1, 2, Path.of("data"), Set.of("orders"), false, mapping,
                 quotas.with(Quota.OPEN_EXECUTIONS, 5), true,
-                ExpiryMode.WINDOWED, false, 3, timer, services, retention));
+                ExpiryMode.WINDOWED, 8, false, 3, timer, services, retention));
         assertThat(options.attached()).isTrue();
         assertThat(options.maxOpenExecutions()).isEqualTo(5);
         assertThat(options.toBuilder().build()).isEqualTo(options);
+    }
+
+    @Test
+    void bucketDeleteConcurrency_outsideTheConstructsBounds_isRefused_namingTheSetting() {
+        LocalRuntime.Options options = LocalRuntime.Options.onFreePorts().withMode(ExpiryMode.WINDOWED);
+
+        assertThat(options.withBucketDeleteConcurrency(1).bucketDeleteConcurrency()).isEqualTo(1);
+        assertThat(options.withBucketDeleteConcurrency(StreamWiring.MAX_MAX_CONCURRENCY).bucketDeleteConcurrency())
+                .isEqualTo(StreamWiring.MAX_MAX_CONCURRENCY);
+        assertThatThrownBy(() -> options.withBucketDeleteConcurrency(0))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("bucketDeleteConcurrency must be between 1 and 256, got 0");
+        assertThatThrownBy(() -> options.withBucketDeleteConcurrency(StreamWiring.MAX_MAX_CONCURRENCY + 1))
+                .hasMessageContaining("got 257");
     }
 
     @Test
