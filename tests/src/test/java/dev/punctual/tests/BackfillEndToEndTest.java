@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.punctual.local.runtime.LocalClients;
 import dev.punctual.local.runtime.LocalDefaults;
 import dev.punctual.local.runtime.LocalRuntime;
+import dev.punctual.local.runtime.SkippedTime;
 import dev.punctual.local.stepfunctions.executions.ExecutionDescription;
 import dev.punctual.local.stepfunctions.executions.ExecutionStatus;
 import dev.punctual.local.stepfunctions.executions.HistoryEvent;
@@ -22,11 +23,13 @@ import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.BooleanSupplier;
 import java.util.stream.Collectors;
@@ -46,21 +49,42 @@ import software.amazon.awssdk.services.sfn.SfnClient;
  * backfill can schedule its items: they were written before Punctual was attached. Every backfill is
  * started as the AWS CLI would, over the Step Functions API, with only {@code {"table": ...}} or the
  * options a test needs.
+ *
+ * <p>Time is skipped ({@link SkippedTime}): it moves from one instant the runtime owes work at to the next
+ * and stands still at each until all due there is done, so items due hours out are deleted in milliseconds,
+ * each while the runtime's clock reads its TTL second, and a run's work all happens at the instant it began.
+ * The two runs paced at one start a second cannot be settled mid-page (see {@link #awaitPaced}); their time
+ * moves to each start the run sleeps for, and what those tests check is what gets scheduled, not when.
  */
 class BackfillEndToEndTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final Duration STEP = Duration.ofMillis(100);
-    private static final Duration WAIT = Duration.ofSeconds(90);
+    /**
+     * How far the runtime's time may move while a test waits for an unpaced backfill run: a guard on the
+     * runtime's clock against a run that never ends, not a tolerance. Such a run takes no time on that
+     * clock unless its Task is retried (backoffs of up to a minute).
+     */
+    private static final Duration RUN_LIMIT = Duration.ofMinutes(5);
+    /** The longest a run paced at one start a second sleeps between two starts. */
+    private static final Duration PACING = Duration.ofSeconds(1);
+    /** Wall time a paced run may take to get where a test waits for it: a hang guard, not a tolerance. */
+    private static final Duration PACED_WAIT = Duration.ofSeconds(90);
 
     private ManualTimer timer;
+    private SkippedTime time;
     private LocalRuntime runtime;
     private SfnClient sfn;
 
     private void start(ExpiryMode mode) {
-        timer = ManualTimer.startingAt(Instant.now());
-        // Cancellation off: Punctual's own REMOVEs carry DynamoDB Local's real timestamps (see ManualTimeEndToEndTest).
-        runtime = LocalRuntime.start(LocalRuntime.Options.onFreePorts().withCancelStale(false).withMode(mode).withTimer(timer));
+        // The runtime's clock starts a day ahead of the wall clock. Every TTL here is computed on the runtime's
+        // clock and lies within a few hours of its start, past ones included, so none of them is reached on
+        // DynamoDB Local's wall clock while a test runs: its native TTL could not delete a test's item even if
+        // its TTL job ran (the runtime stops it at start). Started at the wall clock's now instead, the wall
+        // clock would run ahead while time stands still here, and reach an item's TTL before this clock does.
+        timer = ManualTimer.startingAt(Instant.now().plus(Duration.ofDays(1)));
+        // The tables have no stream, so the stream handler (and its cancellation of stale executions) sees none.
+        runtime = LocalRuntime.start(LocalRuntime.Options.onFreePorts().withMode(mode).withTimer(timer));
+        time = SkippedTime.of(runtime);
         sfn = LocalClients.stepFunctions(runtime.stepFunctionsEndpoint());
     }
 
@@ -75,13 +99,38 @@ class BackfillEndToEndTest {
     }
 
     private long now() {
-        return timer.clock().instant().getEpochSecond();
+        return time.now().getEpochSecond();
     }
 
-    /** Waits until {@code condition} holds, moving the runtime's time on by {@link #STEP} at each check. */
-    private void awaitMovingTime(String description, BooleanSupplier condition) {
-        Await.until(description, WAIT, () -> {
-            timer.advance(STEP);
+    /**
+     * Moves the runtime's time from each instant it owes work at to the next, settled at each, until
+     * {@code condition} holds; fails if it does not by {@code limit} on the runtime's clock.
+     */
+    private void advanceUntil(String description, Instant limit, BooleanSupplier condition) {
+        time.settle();
+        while (!condition.getAsBoolean()) {
+            Instant next = timer.nextWorkWakeUp();
+            assertThat(next).as("%s by %s on the runtime's clock (now %s): nothing owed before then", description, limit, time.now())
+                    .isNotNull().isBeforeOrEqualTo(limit);
+            time.advanceTo(next);
+        }
+    }
+
+    /**
+     * Waits until {@code condition} holds while a paced run works ({@code startsPerSecond}), moving the
+     * runtime's time only to the next start the run sleeps for. The function sleeps on the runtime's timer in
+     * a pool of its own while the engine's Task waits for it, which the runtime cannot tell from work under
+     * way, so it never settles mid-page and {@link #advanceUntil} cannot move it. Here time moves whenever
+     * work is owed within {@link #PACING}: nothing else is that close while these runs go (their items are due
+     * ten minutes or more out), so each move wakes the run for one start, at its instant, and a slow machine
+     * makes the run slower in wall time, never longer on the runtime's clock.
+     */
+    private void awaitPaced(String description, BooleanSupplier condition) {
+        Await.until(description, PACED_WAIT, () -> {
+            Instant next = timer.nextWorkWakeUp();
+            if (next != null && !next.isAfter(time.now().plus(PACING))) {
+                timer.skipToNextWork(next);
+            }
             return condition.getAsBoolean();
         });
     }
@@ -109,9 +158,18 @@ class BackfillEndToEndTest {
     }
 
     private ExecutionDescription awaitClosed(String executionArn) {
-        awaitMovingTime("backfill " + executionArn + " closed",
-                () -> runtime.stepFunctionsEngine().describeExecution(executionArn).status().isClosed());
+        advanceUntil("backfill " + executionArn + " closed", time.now().plus(RUN_LIMIT), () -> isClosed(executionArn));
         return runtime.stepFunctionsEngine().describeExecution(executionArn);
+    }
+
+    /** {@link #awaitClosed} for a run started while a paced one may still be working: see {@link #awaitPaced}. */
+    private ExecutionDescription awaitClosedWhilePaced(String executionArn) {
+        awaitPaced("backfill " + executionArn + " closed", () -> isClosed(executionArn));
+        return runtime.stepFunctionsEngine().describeExecution(executionArn);
+    }
+
+    private boolean isClosed(String executionArn) {
+        return runtime.stepFunctionsEngine().describeExecution(executionArn).status().isClosed();
     }
 
     private static JsonNode output(ExecutionDescription execution) throws IOException {
@@ -136,10 +194,27 @@ class BackfillEndToEndTest {
         return names;
     }
 
-    private void assertNeverEarly(String table, Map<String, Long> ttls) {
-        ttls.forEach((id, ttl) -> assertThat(runtime.deletions().deletedAt(table, Map.of(ExpiryTable.KEY, AttributeValue.fromS(id))))
-                .as("%s deleted, never before its TTL", id)
-                .hasValueSatisfying(at -> assertThat(at).isAfterOrEqualTo(Instant.ofEpochSecond(ttl))));
+    /** A nanosecond before the earliest of {@code ttls}: time moved no further has reached none of them. */
+    private static Instant beforeFirst(Map<String, Long> ttls) {
+        return Instant.ofEpochSecond(Collections.min(ttls.values())).minusNanos(1);
+    }
+
+    /** The end of the latest of {@code ttls}' seconds. */
+    private static Instant afterLast(Map<String, Long> ttls) {
+        return Instant.ofEpochSecond(Collections.max(ttls.values()) + 1);
+    }
+
+    /**
+     * Each item deleted by Punctual while the runtime's clock read its TTL second: never before its TTL, and
+     * not a second late either, as time stood at each instant until all due there was done.
+     */
+    private void assertEachDeletedInItsOwnSecond(String table, Map<String, Long> ttls) {
+        ttls.forEach((id, ttl) -> {
+            Optional<Instant> deletedAt = runtime.deletions().deletedAt(table, Map.of(ExpiryTable.KEY, AttributeValue.fromS(id)));
+            assertThat(deletedAt).as("%s deleted by Punctual", id).isPresent();
+            assertThat(deletedAt.get()).as("%s deleted inside its TTL second %s, never before it", id, Instant.ofEpochSecond(ttl))
+                    .isAfterOrEqualTo(Instant.ofEpochSecond(ttl)).isBefore(Instant.ofEpochSecond(ttl + 1));
+        });
     }
 
     @Test
@@ -171,13 +246,14 @@ class BackfillEndToEndTest {
                 .map(e -> ExpiryExecutions.nameOf(table, e.getKey(), Long.toString(e.getValue()))).collect(Collectors.toSet());
         assertThat(executionNames(runtime.stateMachineArn())).containsExactlyInAnyOrderElementsOf(expected);
 
-        awaitMovingTime("past-TTL items deleted without time reaching any later TTL", () -> !ids(table).contains("past-0")
+        advanceUntil("past-TTL items deleted", beforeFirst(later), () -> !ids(table).contains("past-0")
                 && !ids(table).contains("past-1"));
-        assertThat(ids(table)).containsAll(later.keySet());
+        assertThat(ids(table)).as("time still before every later TTL").containsAll(later.keySet());
 
-        timer.advanceTo(Instant.ofEpochSecond(now() + 3600 + 30));
-        awaitMovingTime("every item with a TTL deleted", () -> ids(table).equals(Set.of("text-ttl", "no-ttl")));
-        assertNeverEarly(table, later);
+        time.advanceTo(afterLast(later));
+        assertThat(ids(table)).as("every item with a TTL deleted").containsExactlyInAnyOrder("text-ttl", "no-ttl");
+        assertEachDeletedInItsOwnSecond(table, later);
+        assertThat(runtime.deletions().count(table)).as("each item with a TTL deleted once").isEqualTo(all.size());
     }
 
     @Test
@@ -215,7 +291,7 @@ class BackfillEndToEndTest {
         assertThat(buckets).filteredOn(name -> name.endsWith("-e")).allMatch(name -> name.contains("-minute-"));
         assertThat(index.stream().mapToInt(chunk -> chunk.get(ScheduleIndexTable.ENTRIES).l().size()).sum())
                 .as("each item indexed once").isEqualTo(40);
-        awaitMovingTime("the past-TTL item deleted at once", () -> !ids(table).contains("past"));
+        advanceUntil("the past-TTL item deleted at once", beforeFirst(future), () -> !ids(table).contains("past"));
 
         JsonNode second = output(awaitClosed(backfill(Map.of("table", table, "segments", 3))));
 
@@ -226,9 +302,10 @@ class BackfillEndToEndTest {
         assertThat(executionNames(runtime.bucketStateMachineArn().orElseThrow())).as("the same buckets, named by their instant")
                 .containsExactlyInAnyOrderElementsOf(buckets);
 
-        timer.advanceTo(Instant.ofEpochSecond(hour + 1800 + 10));
-        awaitMovingTime("every item deleted", () -> ids(table).isEmpty());
-        assertNeverEarly(table, future);
+        time.advanceTo(afterLast(future));
+        assertThat(ids(table)).as("every item deleted").isEmpty();
+        assertEachDeletedInItsOwnSecond(table, future);
+        assertThat(runtime.deletions().count(table)).as("each item deleted once").isEqualTo(ttls.size());
     }
 
     @Test
@@ -242,7 +319,7 @@ class BackfillEndToEndTest {
         // One start a second for one segment, in pages of 5: the run moves only as the test moves time.
         Map<String, Object> input = Map.of("table", table, "segments", 1, "pageSize", 5, "startsPerSecond", 1);
         String first = backfill(input);
-        awaitMovingTime("a third of the items scheduled", () -> executionNames(runtime.stateMachineArn()).size() >= 20);
+        awaitPaced("a third of the items scheduled", () -> executionNames(runtime.stateMachineArn()).size() >= 20);
 
         sfn.stopExecution(r -> r.executionArn(first).error("Operator.Stop").cause("stopped halfway by the test"));
         assertThat(runtime.stepFunctionsEngine().describeExecution(first).status()).isEqualTo(ExecutionStatus.ABORTED);
@@ -250,7 +327,7 @@ class BackfillEndToEndTest {
         assertThat(scheduledWhenStopped).isLessThan(60);
         long startsBefore = runtime.stepFunctionsEngine().startExecutionCalls();
 
-        JsonNode resumed = output(awaitClosed(backfill(Map.of("table", table))));
+        JsonNode resumed = output(awaitClosedWhilePaced(backfill(Map.of("table", table))));
 
         assertThat(resumed.path(BackfillWorkflow.OUTCOME).asText()).isEqualTo(BackfillWorkflow.OUTCOME_BACKFILLED);
         assertThat(resumed.path(BackfillWorkflow.SEGMENTS).asInt()).as("the stopped run's segments, not the default").isEqualTo(1);
@@ -273,11 +350,11 @@ class BackfillEndToEndTest {
         }
         String table = legacyTable("bf-wstop", ttls);
         String first = backfill(Map.of("table", table, "segments", 1, "pageSize", 5, "startsPerSecond", 1));
-        awaitMovingTime("some buckets started", () -> executionNames(runtime.bucketStateMachineArn().orElseThrow()).size() >= 15);
+        awaitPaced("some buckets started", () -> executionNames(runtime.bucketStateMachineArn().orElseThrow()).size() >= 15);
         sfn.stopExecution(r -> r.executionArn(first));
         assertThat(indexedKeys(table)).hasSizeLessThan(60);
 
-        output(awaitClosed(backfill(Map.of("table", table))));
+        output(awaitClosedWhilePaced(backfill(Map.of("table", table))));
 
         List<String> keys = indexedKeys(table);
         assertThat(keys).as("every item indexed, none twice").hasSize(60).doesNotHaveDuplicates();

@@ -11,8 +11,10 @@ import dev.punctual.local.account.LocalAccount;
 import dev.punctual.local.cli.PunctualCommand;
 import dev.punctual.local.dynamodb.LocalDynamoDbClients;
 import dev.punctual.local.runtime.LocalRuntime;
+import dev.punctual.local.runtime.SkippedTime;
 import dev.punctual.local.stepfunctions.executions.ExecutionSummary;
 import dev.punctual.local.stream.StreamRecordConverter;
+import dev.punctual.local.time.ManualTimer;
 import dev.punctual.statemachine.ExpiryMode;
 import dev.punctual.statemachine.ScheduleIndexTable;
 import dev.punctual.testing.Await;
@@ -43,7 +45,9 @@ import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
  * real handler indexing items into the schedule index, bucket executions run by the engine, and the
  * real bucket function deleting each item. When each item was deleted comes from the runtime's
  * ledger of conditional deletes; the stream shows that no item was deleted twice. Each test has its
- * own table, whose buckets are its own, so the tests run side by side on the real clock.
+ * own table, whose buckets are its own, so the tests run side by side on the real clock: a few seconds
+ * to each TTL, with the real stream's delay and a runner racing the handler, which skipped time does not
+ * show. One test, on how a minute is split, has a runtime of its own on skipped time.
  */
 @Execution(ExecutionMode.CONCURRENT)
 class WindowedEndToEndTest {
@@ -100,38 +104,55 @@ class WindowedEndToEndTest {
         assertDeletedOnce(table, List.of("a", "b", "c"));
     }
 
+    /**
+     * On a runtime of its own, on skipped time: what is checked is how the minute is planned and split, not
+     * what real time does to it, and on the wall clock two items 12 s apart in one minute are up to a
+     * minute's wait away (the rest of this minute is too short when a test starts late in it). Each item is
+     * deleted inside its own second, the later one still present after the earlier one's.
+     */
     @Test
-    void itemsOfAMinuteWrittenOutOfOrder_theEarlierGoesToTheMinutesEarlyPart_eachDeletedAtItsSecond() {
-        ExpiryTable table = table("w-early");
-        long early = secondsFromNow(5);
-        long late = early + 12;
-        if (BucketLevel.MINUTE.startOf(early) != BucketLevel.MINUTE.startOf(late)) {
-            early = BucketLevel.MINUTE.startOf(late) + 1;
-            late = early + 12;
+    void itemsOfAMinuteWrittenOutOfOrder_theEarlierGoesToTheMinutesEarlyPart_eachDeletedInItsSecond() {
+        // A day ahead of the wall clock (a whole minute's 10th second before the end of one), so DynamoDB
+        // Local's wall clock reaches no TTL here while the test runs, even if its own TTL job ran (the runtime
+        // stops it at start); the wall clock would otherwise run ahead while this clock stands still.
+        long minute = (Instant.now().plus(Duration.ofDays(1)).getEpochSecond() / 60 + 1) * 60;
+        ManualTimer timer = ManualTimer.startingAt(Instant.ofEpochSecond(minute - 10));
+        try (LocalRuntime own = LocalRuntime.start(LocalRuntime.Options.onFreePorts().withMode(ExpiryMode.WINDOWED).withTimer(timer));
+                DynamoDbStreamsClient ownStreams = LocalDynamoDbClients.streams(own.dynamoDbEndpoint())) {
+            SkippedTime time = SkippedTime.of(own);
+            ExpiryTable table = ExpiryTable.create(own, "w-early");
+            own.deletions().track(table.name());
+            long early = minute + 5;
+            long late = early + 12;
+            String bucket = Bucket.containing(table.name(), BucketLevel.MINUTE, late).executionName();
+            // The later item first: the minute is planned for it, and its runner wakes after the earlier one's second.
+            table.putWithTtl("late", late);
+            time.settle();
+            assertThat(bucketExecutions(own, table)).as("the minute planned for the later item").containsExactly(bucket);
+            table.putWithTtl("early", early);
+            time.settle();
+            assertThat(bucketExecutions(own, table)).as("the minute's early part started")
+                    .containsExactlyInAnyOrder(bucket, bucket + "-e");
+            List<String> pending = pendingOutput(own, table).lines().filter(line -> line.contains(table.name())).toList();
+            assertThat(pending).as("pending: each item with the runner that holds it").hasSize(2);
+            assertThat(pending.get(0)).contains("\"S\":\"early").contains(bucket + "-e");
+            assertThat(pending.get(1)).contains("\"S\":\"late").contains(bucket).doesNotContain(bucket + "-e");
+
+            time.advanceTo(Instant.ofEpochSecond(early).minusNanos(1));
+            assertThat(table.contains("early")).as("early present until its TTL").isTrue();
+            time.advanceTo(Instant.ofEpochSecond(early + 1).minusNanos(1));
+            assertThat(table.contains("early")).as("early deleted while the clock reads its second").isFalse();
+            time.advanceTo(Instant.ofEpochSecond(late).minusNanos(1));
+            assertThat(table.contains("late")).as("late present until its TTL").isTrue();
+            time.advanceTo(Instant.ofEpochSecond(late + 1).minusNanos(1));
+            assertThat(table.contains("late")).as("late deleted while the clock reads its second").isFalse();
+
+            assertDeletedInItsSecond(own, table, "early", early);
+            assertDeletedInItsSecond(own, table, "late", late);
+            assertDeletedOnce(ownStreams, table, List.of("early", "late"));
+            assertThat(bucketExecutions(own, table)).as("the minute and its early part, no one-second bucket")
+                    .containsExactlyInAnyOrder(bucket, bucket + "-e");
         }
-        String minute = Bucket.containing(table.name(), BucketLevel.MINUTE, late).executionName();
-        // The later item first: the minute is planned for it, and its runner wakes after the earlier one's second.
-        table.putWithTtl("late", late);
-        awaitIndexed(table, late);
-        table.putWithTtl("early", early);
-        Await.until("the minute's early part started", Duration.ofSeconds(5), () -> bucketExecutions(table).contains(minute + "-e"));
-        List<String> pending = pendingOutput(table).lines().filter(line -> line.contains(table.name())).toList();
-        assertThat(pending).as("pending: each item with the runner that holds it").hasSize(2);
-        assertThat(pending.get(0)).contains("\"S\":\"early").contains(minute + "-e");
-        assertThat(pending.get(1)).contains("\"S\":\"late").contains(minute).doesNotContain(minute + "-e");
-
-        long earlyTtl = early;
-        long lateTtl = late;
-        Await.holdsUntil("early present before its TTL", Instant.ofEpochSecond(earlyTtl), () -> table.contains("early"));
-        Await.until("early deleted after its TTL", DELETED_AFTER_TTL, () -> !table.contains("early"));
-        Await.holdsUntil("late present before its TTL", Instant.ofEpochSecond(lateTtl), () -> table.contains("late"));
-        Await.until("late deleted after its TTL", DELETED_AFTER_TTL, () -> !table.contains("late"));
-
-        assertDeletedAtOrAfter(table, "early", early);
-        assertDeletedAtOrAfter(table, "late", late);
-        assertDeletedOnce(table, List.of("early", "late"));
-        assertThat(bucketExecutions(table)).as("the minute and its early part, no one-second bucket")
-                .containsExactlyInAnyOrder(minute, minute + "-e");
     }
 
     @Test
@@ -270,6 +291,10 @@ class WindowedEndToEndTest {
     }
 
     private static String pendingOutput(ExpiryTable table) {
+        return pendingOutput(runtime, table);
+    }
+
+    private static String pendingOutput(LocalRuntime runtime, ExpiryTable table) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
         int code = PunctualCommand.run(new PrintWriter(out, true), new PrintWriter(err, true), "pending",
@@ -286,6 +311,10 @@ class WindowedEndToEndTest {
     }
 
     private static List<String> bucketExecutions(ExpiryTable table) {
+        return bucketExecutions(runtime, table);
+    }
+
+    private static List<String> bucketExecutions(LocalRuntime runtime, ExpiryTable table) {
         String arn = runtime.bucketStateMachineArn().orElseThrow();
         List<String> names = new ArrayList<>();
         for (ExecutionSummary summary : runtime.stepFunctionsEngine().listExecutions(arn, null, 1000, null).items()) {
@@ -305,10 +334,22 @@ class WindowedEndToEndTest {
         assertThat(deletedAt.get()).as("%s deleted at or after its TTL", id).isAfterOrEqualTo(Instant.ofEpochSecond(ttl));
     }
 
+    /** On skipped time, where the ledger has the delete once time is settled: inside the TTL's second, never before. */
+    private static void assertDeletedInItsSecond(LocalRuntime runtime, ExpiryTable table, String id, long ttl) {
+        Optional<Instant> deletedAt = runtime.deletions().deletedAt(table.name(), key(id));
+        assertThat(deletedAt).as("%s deleted by Punctual", id).isPresent();
+        assertThat(deletedAt.get()).as("%s deleted inside its TTL second %s, never before it", id, Instant.ofEpochSecond(ttl))
+                .isAfterOrEqualTo(Instant.ofEpochSecond(ttl)).isBefore(Instant.ofEpochSecond(ttl + 1));
+    }
+
     /** Every REMOVE in the table's stream: one per item means no item was deleted twice. */
     private static void assertDeletedOnce(ExpiryTable table, List<String> ids) {
+        assertDeletedOnce(streams, table, ids);
+    }
+
+    private static void assertDeletedOnce(DynamoDbStreamsClient streams, ExpiryTable table, List<String> ids) {
         List<String> removed = new ArrayList<>();
-        for (DynamodbStreamRecord record : readAll(table)) {
+        for (DynamodbStreamRecord record : readAll(streams, table)) {
             if ("REMOVE".equals(record.getEventName())) {
                 removed.add(record.getDynamodb().getKeys().get(ExpiryTable.KEY).getS());
             }
@@ -318,12 +359,12 @@ class WindowedEndToEndTest {
 
     private static List<DynamodbStreamRecord> readStream(ExpiryTable table, int count) {
         return Await.value(count + " stream records", Duration.ofSeconds(10), () -> {
-            List<DynamodbStreamRecord> records = readAll(table);
+            List<DynamodbStreamRecord> records = readAll(streams, table);
             return records.size() >= count ? Optional.of(records.subList(0, count)) : Optional.empty();
         });
     }
 
-    private static List<DynamodbStreamRecord> readAll(ExpiryTable table) {
+    private static List<DynamodbStreamRecord> readAll(DynamoDbStreamsClient streams, ExpiryTable table) {
         String streamArn = table.watched().streamArn();
         String shardId = streams.describeStream(r -> r.streamArn(streamArn)).streamDescription().shards().get(0).shardId();
         String iterator = streams.getShardIterator(r -> r.streamArn(streamArn).shardId(shardId)

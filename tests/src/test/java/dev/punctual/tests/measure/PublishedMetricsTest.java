@@ -20,6 +20,14 @@ import org.junit.jupiter.params.provider.EnumSource;
  * one {@code ExpiredByPunctual} per item Punctual deleted, no backstop win, and a lag that bounds the
  * measured one from above (it is taken when the REMOVE record is handled, after the stream's delay).
  * Each mode runs on a runtime of its own, so the two run side by side.
+ *
+ * <p>On the wall clock, not a manual timer: {@code ExpiryLag} is the handler's clock when it reads
+ * Punctual's REMOVE minus the TTL, so it measures the stream's and the handler's delay in real time. On
+ * skipped time the runtime stands still at each TTL until its REMOVE is handled, so every point is 0 (as
+ * {@code SkippedTimeTest} asserts of the lag in {@code ItemExpired} events, taken the same way) and so is
+ * the measured lag, and the two lag checks here would hold for a handler that published nothing but
+ * zeros. The counts alone would keep their meaning there, but they come from the same trial, which would
+ * still run here for the lag.
  */
 @Execution(ExecutionMode.CONCURRENT)
 class PublishedMetricsTest {
