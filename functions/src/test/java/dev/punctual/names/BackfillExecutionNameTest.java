@@ -45,4 +45,25 @@ class BackfillExecutionNameTest {
         assertThatThrownBy(() -> new BackfillExecutionName("orders", "20260101T000000Z-c6os3g", "5aoslbh"))
                 .hasMessageContaining("'5aoslbh'");
     }
+
+    @Test
+    void backfillNames_followTheExecutionThatBeganTheRun_andTheOneThatContinuesIt() {
+        String first = "arn:aws:states:us-east-1:123456789012:execution:punctual-backfill:first";
+        String second = "arn:aws:states:us-east-1:123456789012:execution:punctual-backfill:second";
+
+        String run = BackfillExecutionName.runId(NOW, first);
+        assertThat(run).matches("20260101T000000Z-[a-z2-7]{6}").isEqualTo(BackfillExecutionName.runId(NOW, first));
+        String other = BackfillExecutionName.runId(NOW, second);
+        assertThat(other).as("two executions beginning in one second").isNotEqualTo(run);
+
+        String successor = BackfillExecutionName.successor("orders", run, first).toString();
+        assertThat(successor).matches("backfill-orders-" + run + "-[a-z2-7]{8}").hasSizeLessThanOrEqualTo(80)
+                .isEqualTo(BackfillExecutionName.successor("orders", run, first).toString())
+                .isNotEqualTo(BackfillExecutionName.successor("orders", run, second).toString())
+                .isNotEqualTo(BackfillExecutionName.successor("orders", other, first).toString())
+                .isNotEqualTo(BackfillExecutionName.successor("orders", "20260101T000000Z-aaaaaa", first).toString());
+        // Pinned, as the expiry names are: a changed scheme would name a retried step's run or successor anew.
+        assertThat(run).isEqualTo("20260101T000000Z-c6os3g");
+        assertThat(successor).isEqualTo("backfill-orders-20260101T000000Z-c6os3g-5aoslbhq");
+    }
 }

@@ -83,4 +83,12 @@ class BucketExecutionNameTest {
         assertThatThrownBy(() -> new BucketExecutionName(MINUTE, false, -1, 0)).hasMessageContaining("-1");
         assertThatThrownBy(() -> new BucketExecutionName(MINUTE, false, 0, -1)).hasMessageContaining("-1");
     }
+
+    @Test
+    void base_isStableAcrossVersions() {
+        // Pinned and recomputed independently like an item's name: a changed scheme would, after an
+        // upgrade, start buckets a second time.
+        assertThat(BucketExecutionName.Base.of("orders", "minute", Instant.ofEpochSecond(1_800_000_000L)))
+                .hasToString("20270115T080000Z-minute-orders-vivnib");
+    }
 }

@@ -7,6 +7,8 @@ import dev.punctual.expiry.AttributeText;
 import dev.punctual.expiry.ItemKey;
 import dev.punctual.expiry.TtlValue;
 import java.time.Instant;
+import java.util.Base64;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -87,5 +89,72 @@ class ItemExecutionNameTest {
         assertThatThrownBy(() -> new ItemExecutionName(base, "", -2)).hasMessageContaining("-2");
         assertThatThrownBy(() -> new ItemExecutionName(base, "", 0).successor(-1)).hasMessageContaining("-1");
         assertThat(new ItemExecutionName(base, "abcdefgh", 0)).hasToString(base + "-rabcdefgh-h0");
+    }
+
+    @Test
+    void first_isStableAcrossVersions() {
+        // Pinned: a changed scheme would start every pending item a second time after an upgrade.
+        // Recomputed independently: SHA-256 over length-prefixed ("punctual/execution/v1", table,
+        // attribute count, then name, type, value per attribute, TTL text), base32, first 20.
+        assertThat(ItemExecutionName.first("orders", ItemKey.of(Map.of("id", AttributeText.s("a"))), ttl("1795302312")))
+                .hasToString("20261121T230512Z-orders-2qkcspxkyffuktdwa5gr");
+        // Pinned likewise: a changed scheme would start a restart a second time.
+        assertThat(ItemExecutionName.parse("20261121T230512Z-orders-2qkcspxkyffuktdwa5gr").orElseThrow().restarted(NOW))
+                .hasToString("20261121T230512Z-orders-2qkcspxkyffuktdwa5gr-roy3wagcn");
+    }
+
+    @Test
+    void first_startsWithTheRoundedUpExpiryThenTheTable() {
+        String name = ItemExecutionName.first("my.table-v2_x", ItemKey.of(Map.of("id", AttributeText.n("7"))), ttl("1795302311.2"))
+                .toString();
+
+        assertThat(name).matches("20261121T230512Z-my\\.table-v2_x-[a-z2-7]{20}");
+    }
+
+    @Test
+    void first_doesNotDependOnTheOrderKeyAttributesCameIn() {
+        Map<String, AttributeText> forward = new LinkedHashMap<>();
+        forward.put("pk", AttributeText.s("a"));
+        forward.put("sk", AttributeText.n("1"));
+        Map<String, AttributeText> backward = new LinkedHashMap<>();
+        backward.put("sk", AttributeText.n("1"));
+        backward.put("pk", AttributeText.s("a"));
+
+        assertThat(ItemExecutionName.first("t", ItemKey.of(forward), ttl("1767225700")))
+                .isEqualTo(ItemExecutionName.first("t", ItemKey.of(backward), ttl("1767225700")));
+    }
+
+    @Test
+    void first_differsForEveryPartOfTheIdentity() {
+        ItemKey key = ItemKey.of(Map.of("id", AttributeText.s("a")));
+        ItemExecutionName base = ItemExecutionName.first("t", key, ttl("1767225700"));
+
+        assertThat(ItemExecutionName.first("u", key, ttl("1767225700"))).isNotEqualTo(base);
+        assertThat(ItemExecutionName.first("t", ItemKey.of(Map.of("id", AttributeText.s("b"))), ttl("1767225700"))).isNotEqualTo(base);
+        assertThat(ItemExecutionName.first("t", ItemKey.of(Map.of("id", AttributeText.n("1"))), ttl("1767225700")))
+                .isNotEqualTo(ItemExecutionName.first("t", ItemKey.of(Map.of("id", AttributeText.s("1"))), ttl("1767225700")));
+        assertThat(ItemExecutionName.first("t", ItemKey.of(Map.of("idx", AttributeText.s("a"))), ttl("1767225700"))).isNotEqualTo(base);
+        assertThat(ItemExecutionName.first("t", key, ttl("1767225700.0"))).as("same instant, other text").isNotEqualTo(base);
+        assertThat(ItemExecutionName.first("t", ItemKey.of(Map.of("a", AttributeText.s("bc"))), ttl("1767225700")))
+                .isNotEqualTo(ItemExecutionName.first("t", ItemKey.of(Map.of("ab", AttributeText.s("c"))), ttl("1767225700")));
+    }
+
+    @Test
+    void first_digestsBinaryKeysByTheirBytes() {
+        byte[] bytes = {0, 1, 2, (byte) 0xFF};
+        ItemKey padded = ItemKey.of(Map.of("id", AttributeText.b(Base64.getEncoder().encodeToString(bytes))));
+
+        assertThat(ItemExecutionName.first("t", padded, ttl("1767225700")))
+                .isNotEqualTo(ItemExecutionName.first("t", ItemKey.of(Map.of("id", AttributeText.s("AAEC/w=="))), ttl("1767225700")));
+        assertThat(NameText.isLegal(ItemExecutionName.first("t", padded, ttl("1767225700")).toString())).isTrue();
+    }
+
+    @Test
+    void restarted_dependsOnTheHolderNotOnWhoAsks() {
+        ItemExecutionName base = ItemExecutionName.first("t", ItemKey.of(Map.of("id", AttributeText.s("a"))), ttl("1767225700"));
+
+        assertThat(base.restarted(NOW)).isEqualTo(base.restarted(NOW));
+        assertThat(base.restarted(NOW).toString()).startsWith(base + "-r").matches(".*-r[a-z2-7]{8}");
+        assertThat(base.restarted(NOW.plusMillis(1))).isNotEqualTo(base.restarted(NOW));
     }
 }
