@@ -24,8 +24,9 @@ public record BackfillExecutionName(String tableLabel, String runId, String pred
     private static final int PREDECESSOR_DIGEST_CHARS = 8;
     private static final Pattern TABLE_LABEL = Pattern.compile(NameText.TABLE_LABEL_PATTERN);
     private static final Pattern RUN_ID = Pattern.compile(NameText.INSTANT_PATTERN + "-"
-            + NameText.base32Pattern(RUN_DIGEST_CHARS));
-    private static final Pattern PREDECESSOR_DIGEST = Pattern.compile(NameText.base32Pattern(PREDECESSOR_DIGEST_CHARS));
+            + NameText.BASE32_PATTERN + "{" + RUN_DIGEST_CHARS + "}");
+    private static final Pattern PREDECESSOR_DIGEST =
+            Pattern.compile(NameText.BASE32_PATTERN + "{" + PREDECESSOR_DIGEST_CHARS + "}");
     private static final Pattern NAME = Pattern.compile(PREFIX + "(" + TABLE_LABEL.pattern() + ")-(" + RUN_ID.pattern()
             + ")-(" + PREDECESSOR_DIGEST.pattern() + ")");
 

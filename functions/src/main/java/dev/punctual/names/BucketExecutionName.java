@@ -27,7 +27,7 @@ public record BucketExecutionName(Base bucket, boolean early, int hop, int gener
     private static final String LEVEL_PATTERN = "[a-z]+";
     private static final Pattern LEVEL = Pattern.compile(LEVEL_PATTERN);
     private static final Pattern TABLE_LABEL = Pattern.compile(NameText.TABLE_LABEL_PATTERN);
-    private static final Pattern TABLE_DIGEST = Pattern.compile(NameText.base32Pattern(TABLE_DIGEST_CHARS));
+    private static final Pattern TABLE_DIGEST = Pattern.compile(NameText.BASE32_PATTERN + "{" + TABLE_DIGEST_CHARS + "}");
     /**
      * The table label takes what it can, so a label ending in six base32 characters cannot be read
      * as a shorter label and its digest; the price is that a hop or generation of five digits all

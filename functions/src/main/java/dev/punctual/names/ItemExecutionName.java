@@ -51,8 +51,8 @@ public record ItemExecutionName(String base, String restart, long hopsLeft) {
     private static final String SUCCESSOR = "-h";
     private static final int RESTART_CHARS = RESTART_SUFFIX_LENGTH - RESTART.length();
     private static final Pattern BASE = Pattern.compile(NameText.INSTANT_PATTERN + "-" + NameText.TABLE_LABEL_PATTERN
-            + "-" + NameText.base32Pattern(DIGEST_CHARS));
-    private static final Pattern RESTART_DIGEST = Pattern.compile(NameText.base32Pattern(RESTART_CHARS));
+            + "-" + NameText.BASE32_PATTERN + "{" + DIGEST_CHARS + "}");
+    private static final Pattern RESTART_DIGEST = Pattern.compile(NameText.BASE32_PATTERN + "{" + RESTART_CHARS + "}");
     /** Hops as {@link #toString} writes them: no sign, no leading zero, within a long. */
     private static final Pattern NAME = Pattern.compile("(" + BASE.pattern() + ")(?:" + RESTART + "("
             + RESTART_DIGEST.pattern() + "))?(?:" + SUCCESSOR + "(0|[1-9][0-9]{0,17}))?");

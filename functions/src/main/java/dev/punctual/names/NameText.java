@@ -16,6 +16,11 @@ final class NameText {
     static final int TABLE_LABEL_LENGTH = 24;
     /** An instant to the second, {@code uuuuMMdd'T'HHmmss'Z'}: 16 characters for the years 0000 to 9999. */
     static final String INSTANT_PATTERN = "[0-9]{8}T[0-9]{6}Z";
+    /**
+     * One base32 digest character; a digest of {@code n} is {@code BASE32_PATTERN + "{n}"}. A constant, not a
+     * method: patterns are compiled as classes load, where a mutation tester cannot reach a method's body.
+     */
+    static final String BASE32_PATTERN = "[a-z2-7]";
     /** A table label: what {@link #tableLabel} leaves. */
     static final String TABLE_LABEL_PATTERN = "[A-Za-z0-9_.-]{0," + TABLE_LABEL_LENGTH + "}";
 
@@ -23,11 +28,6 @@ final class NameText {
             .withZone(ZoneOffset.UTC).withResolverStyle(ResolverStyle.STRICT);
 
     private NameText() {
-    }
-
-    /** Base32 digest characters, {@code chars} of them. */
-    static String base32Pattern(int chars) {
-        return "[a-z2-7]{" + chars + "}";
     }
 
     /** The instant to the second, first in names so the console sorts executions by it. */

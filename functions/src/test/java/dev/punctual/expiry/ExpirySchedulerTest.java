@@ -123,4 +123,15 @@ class ExpirySchedulerTest {
         assertThat(applied.outcome()).isEqualTo(ExpiryScheduler.Outcome.IGNORED);
         assertThat(executions.calls()).isEmpty();
     }
+
+    @Test
+    void apply_whenANameNotAnItemExecutionsIsHeldByAClosedOne_saysSoRatherThanMakingUpARestart() {
+        ExecutionRequest request = insertAt("1767225700").start().orElseThrow().renamed("not-an-item-name");
+        Decision decision = Decision.schedule(Reason.TTL_SET, "TTL set", request, List.of());
+        scheduler.apply(decision);
+        executions.close("not-an-item-name", Executions.Status.CLOSED);
+
+        assertThatThrownBy(() -> scheduler.apply(decision)).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("'not-an-item-name' is not an item execution's name");
+    }
 }
