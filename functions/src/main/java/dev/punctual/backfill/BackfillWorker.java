@@ -1,10 +1,10 @@
 package dev.punctual.backfill;
 
-import dev.punctual.expiry.ExecutionNames;
 import dev.punctual.expiry.Reason;
 import dev.punctual.expiry.Sleeper;
 import dev.punctual.expiry.StreamChange;
 import dev.punctual.expiry.ThrottleBackoff;
+import dev.punctual.names.BackfillExecutionName;
 import dev.punctual.statemachine.BackfillWorkflow;
 import java.time.Clock;
 import java.time.Duration;
@@ -121,7 +121,7 @@ public final class BackfillWorker {
                 .orElseThrow(() -> new BackfillInputException("Table " + request.table() + " has no TTL enabled"
                         + " (DescribeTimeToLive names no attribute); enable TTL on it, or name the attribute with \""
                         + BackfillWorkflow.TTL_ATTRIBUTE + "\" in the input"));
-        return new BackfillRun(ExecutionNames.backfillRunId(clock.instant(), executionArn), request.table(),
+        return new BackfillRun(BackfillExecutionName.runId(clock.instant(), executionArn), request.table(),
                 request.segments(), ttlAttribute, shape.keyAttributes(), request.pageSize(), request.startsPerSecond(),
                 scheduling.mode().label(), clock.instant(), null);
     }
@@ -216,6 +216,6 @@ public final class BackfillWorker {
 
     /** The name of the execution that carries {@code run} on after {@code executionArn}. */
     public static String successorName(BackfillRun run, String executionArn) {
-        return ExecutionNames.backfillSuccessorName(run.table(), run.id(), executionArn);
+        return BackfillExecutionName.successor(run.table(), run.id(), executionArn).toString();
     }
 }

@@ -16,7 +16,7 @@ import java.util.OptionalLong;
  * @param expiredBy who deleted the item
  * @param deletedAt when the handler read the delete from the stream: the delete happened at most the
  *     stream's delivery delay before
- * @param id the same for every delivery of this REMOVE record ({@link ExecutionNames#expiryEventId})
+ * @param id the same for every delivery of this REMOVE record ({@link dev.punctual.names.Digests#expiryEventId})
  */
 public record Expiry(String table, ItemKey key, String ttl, By expiredBy, Instant deletedAt, String id) {
 

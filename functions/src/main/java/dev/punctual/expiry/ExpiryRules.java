@@ -1,5 +1,7 @@
 package dev.punctual.expiry;
 
+import dev.punctual.names.Digests;
+import dev.punctual.names.ItemExecutionName;
 import dev.punctual.statemachine.ExpiryWorkflow;
 import dev.punctual.statemachine.StepFunctionsLimits;
 import dev.punctual.statemachine.StreamWiring;
@@ -131,14 +133,14 @@ public final class ExpiryRules {
         String oldText = ttlText(change.oldTtl());
         if (change.writer() == StreamChange.Writer.TTL_SERVICE) {
             return Optional.of(new Expiry(change.table(), change.key(), oldText, Expiry.By.NATIVE_TTL, now,
-                    ExecutionNames.expiryEventId(change.table(), change.key(), oldText, change.sequenceNumber())));
+                    Digests.expiryEventId(change.table(), change.key(), oldText, change.sequenceNumber())));
         }
         if (!change.oldImage() || !(TtlValue.check(change.oldTtl(), ttlAttribute, now) instanceof TtlValue.Valid old)
                 || !atExpiry(change, old) || now.isBefore(old.ttl().instant())) {
             return Optional.empty();
         }
         return Optional.of(new Expiry(change.table(), change.key(), oldText, Expiry.By.PUNCTUAL, now,
-                ExecutionNames.expiryEventId(change.table(), change.key(), oldText, change.sequenceNumber())));
+                Digests.expiryEventId(change.table(), change.key(), oldText, change.sequenceNumber())));
     }
 
     /** Whether a delete with no identity was written late enough to be Punctual's at-the-TTL delete. */
@@ -148,12 +150,12 @@ public final class ExpiryRules {
     }
 
     private Decision schedule(StreamChange change, TtlValue.Valid valid, Instant now, Reason reason, List<String> stops) {
-        String name = ExecutionNames.name(change.table(), change.key(), valid.ttl());
+        String name = ItemExecutionName.first(change.table(), change.key(), valid.ttl()).toString();
         long hops = horizonHops(valid.expireAt(), now);
         ExecutionInput input = new ExecutionInput(change.table(), change.key(), ttlAttribute, valid.ttl().text(),
                 valid.expireAt(), hops, name);
         // Room for the longest name a restart can give, so a restart never crosses the limit.
-        int size = input.sizeInBytes() + ExecutionNames.RESTART_SUFFIX_LENGTH;
+        int size = input.sizeInBytes() + ItemExecutionName.RESTART_SUFFIX_LENGTH;
         if (size > StepFunctionsLimits.MAX_PAYLOAD_BYTES) {
             String detail = "execution input of " + size + " bytes exceeds Step Functions' " + StepFunctionsLimits.MAX_PAYLOAD_BYTES
                     + "; not scheduled";
@@ -190,14 +192,14 @@ public final class ExpiryRules {
         if (!(TtlValue.check(change.oldTtl(), ttlAttribute, now) instanceof TtlValue.Valid old)) {
             return List.of();
         }
-        String chainName = ExecutionNames.name(change.table(), change.key(), old.ttl());
+        ItemExecutionName chain = ItemExecutionName.first(change.table(), change.key(), old.ttl());
         List<String> names = new ArrayList<>(4);
-        names.add(chainName);
+        names.add(chain.toString());
         Duration remaining = Duration.between(now, old.expireAt());
         if (remaining.compareTo(ExpiryWorkflow.HORIZON) >= 0) {
             long whole = remaining.dividedBy(ExpiryWorkflow.HORIZON);
             for (long hops = whole; hops <= whole + 2; hops++) {
-                names.add(ExecutionNames.successorName(chainName, hops));
+                names.add(chain.successor(hops).toString());
             }
         }
         return names;

@@ -1,5 +1,7 @@
 package dev.punctual.expiry;
 
+import dev.punctual.names.ItemExecutionName;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -11,7 +13,7 @@ import java.util.Optional;
  * <p>A name held by a <em>closed</em> execution means the same item got the same TTL again after
  * that execution ended: the item was recreated after it expired, or its TTL went back to a value
  * whose execution was stopped. Native TTL would expire such an item, so it is started again under
- * {@link ExecutionNames#restartName}, derived from the closed holder; a duplicate of the record, or
+ * {@link ItemExecutionName#restarted}, derived from the closed holder; a duplicate of the record, or
  * a backfill, meets the same holder and so the same restart name. Names are reusable 90 days after
  * an execution closes; until then, each recreation walks one step further along these names.
  *
@@ -120,13 +122,20 @@ public final class ExpiryScheduler implements Scheduler {
                     return new Applied(Outcome.ALREADY_PENDING, request.name(), stopped);
                 }
                 // Whether it expired the item or failed: this item at this TTL gets a new execution.
-                case CLOSED, FAILED -> request = base.renamed(ExecutionNames.restartName(base.name(), holder.stopDate()));
+                case CLOSED, FAILED -> request = base.renamed(restartName(base.name(), holder.stopDate()));
                 case MISSING -> throw new IllegalStateException("StartExecution said " + request.name()
                         + " exists but DescribeExecution does not find it; retry the record");
                 default -> throw new IllegalStateException("unknown status " + holder.status());
             }
         }
         throw new RestartLimitException(base.name());
+    }
+
+    /** The name the chain {@code name} starts over under after a holder that stopped at {@code holderStopDate}. */
+    private static String restartName(String name, Instant holderStopDate) {
+        return ItemExecutionName.parse(name)
+                .orElseThrow(() -> new IllegalStateException("'" + name + "' is not an item execution's name, which the rules give"))
+                .restarted(holderStopDate).toString();
     }
 
     /** An item got the same TTL back more than {@link #MAX_RESTARTS} times while the names were held. */

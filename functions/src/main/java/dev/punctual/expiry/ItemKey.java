@@ -90,7 +90,7 @@ public record ItemKey(SortedMap<String, AttributeText> attributes) {
     }
 
     /** The bytes a value is measured and digested by: UTF-8 for S and N, the decoded bytes for B. */
-    static byte[] valueBytes(AttributeText value) {
+    public static byte[] valueBytes(AttributeText value) {
         if (value.type() == AttributeType.B) {
             return Base64.getDecoder().decode(value.text());
         }

@@ -6,9 +6,9 @@ import dev.punctual.backfill.BackfillCounts;
 import dev.punctual.backfill.BackfillListener;
 import dev.punctual.backfill.BackfillRun;
 import dev.punctual.backfill.SegmentProgress;
-import dev.punctual.expiry.ExecutionNames;
 import dev.punctual.expiry.ItemKey;
 import dev.punctual.expiry.Reason;
+import dev.punctual.names.Digests;
 import dev.punctual.statemachine.BackfillWorkflow;
 import java.util.Map;
 import java.util.TreeMap;
@@ -60,7 +60,7 @@ final class BackfillLog implements BackfillListener {
     public void itemSkipped(BackfillRun run, ItemKey key, Reason reason, String detail) {
         LOG.warn("backfill skipped an item: " + detail,
                 entry("table", run.table()),
-                entry("keyDigest", ExecutionNames.keyDigest(run.table(), key)),
+                entry("keyDigest", Digests.keyDigest(run.table(), key)),
                 entry("reason", reason.name()),
                 entry("run", run.id()));
     }

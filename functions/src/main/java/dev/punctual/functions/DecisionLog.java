@@ -4,11 +4,11 @@ import static software.amazon.lambda.powertools.logging.argument.StructuredArgum
 
 import dev.punctual.expiry.ChangeProcessor;
 import dev.punctual.expiry.Decision;
-import dev.punctual.expiry.ExecutionNames;
 import dev.punctual.expiry.Scheduled;
 import dev.punctual.expiry.StreamChange;
 import dev.punctual.expiry.ThrottleBackoff;
 import dev.punctual.expiry.ThrottledException;
+import dev.punctual.names.Digests;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -82,7 +82,7 @@ final class DecisionLog implements ChangeProcessor.Listener {
     public void skipped(StreamChange change, String failedSequenceNumber) {
         LOG.info("not tried: an earlier record of the same item failed; reported for retry",
                 entry("table", change.table()),
-                entry("keyDigest", ExecutionNames.keyDigest(change.table(), change.key())),
+                entry("keyDigest", Digests.keyDigest(change.table(), change.key())),
                 entry("outcome", "skipped"),
                 entry("sequenceNumber", change.sequenceNumber()),
                 entry("after", failedSequenceNumber));
@@ -99,7 +99,7 @@ final class DecisionLog implements ChangeProcessor.Listener {
     private static List<Object> common(StreamChange change, Decision decision) {
         List<Object> fields = new ArrayList<>(10);
         fields.add(entry("table", change.table()));
-        fields.add(entry("keyDigest", ExecutionNames.keyDigest(change.table(), change.key())));
+        fields.add(entry("keyDigest", Digests.keyDigest(change.table(), change.key())));
         decision.ttl().ifPresent(ttl -> fields.add(entry("ttl", ttl)));
         fields.add(entry("decision", lower(decision.verdict().name())));
         fields.add(entry("reason", decision.reason().name()));

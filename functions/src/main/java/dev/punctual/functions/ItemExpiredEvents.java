@@ -8,11 +8,11 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.punctual.events.EventEntry;
 import dev.punctual.events.EventPublisher;
-import dev.punctual.expiry.ExecutionNames;
 import dev.punctual.expiry.Expiry;
 import dev.punctual.expiry.ExpiryRules;
 import dev.punctual.expiry.ItemKey;
 import dev.punctual.expiry.StreamChange;
+import dev.punctual.names.Digests;
 import dev.punctual.statemachine.ExpiryEvents;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -91,7 +91,7 @@ final class ItemExpiredEvents {
             LOG.warn("ItemExpired event not accepted by EventBridge after " + EventPublisher.MAX_ATTEMPTS
                             + " tries; the record is reported for retry",
                     entry("table", change.table()),
-                    entry("keyDigest", ExecutionNames.keyDigest(change.table(), change.key())),
+                    entry("keyDigest", Digests.keyDigest(change.table(), change.key())),
                     entry("outcome", "failed"),
                     entry("sequenceNumber", change.sequenceNumber()),
                     entry("failure", String.valueOf(unpublished.getValue())));

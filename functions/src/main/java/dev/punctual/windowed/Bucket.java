@@ -1,13 +1,13 @@
 package dev.punctual.windowed;
 
-import dev.punctual.expiry.ExecutionNames;
+import dev.punctual.names.BucketExecutionName;
 import dev.punctual.statemachine.BucketWorkflow;
 import java.time.Instant;
 import java.util.Objects;
 
 /**
  * One bucket of one table: a level and the second it starts at. Its execution is named from both
- * ({@link ExecutionNames#bucketName}), so every record that needs the bucket starts the same one.
+ * ({@link #baseName}), so every record that needs the bucket starts the same one.
  */
 public record Bucket(String table, BucketLevel level, long start) {
 
@@ -46,9 +46,14 @@ public record Bucket(String table, BucketLevel level, long start) {
         return containing(table, finer, second);
     }
 
-    /** Its execution's name. */
+    /** The name all its executions share: its first execution's, which the others extend ({@link BucketInput#executionName()}). */
+    public BucketExecutionName.Base baseName() {
+        return BucketExecutionName.Base.of(table, level.label(), Instant.ofEpochSecond(start));
+    }
+
+    /** Its first execution's name. */
     public String executionName() {
-        return ExecutionNames.bucketName(table, level.label(), Instant.ofEpochSecond(start));
+        return baseName().toString();
     }
 
     @Override

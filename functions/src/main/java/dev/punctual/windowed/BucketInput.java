@@ -1,6 +1,7 @@
 package dev.punctual.windowed;
 
 import dev.punctual.expiry.JsonText;
+import dev.punctual.names.BucketExecutionName;
 import dev.punctual.statemachine.BucketWorkflow;
 import dev.punctual.statemachine.ExpiryWorkflow;
 import java.time.Duration;
@@ -197,22 +198,11 @@ public record BucketInput(Bucket bucket, String ttlAttribute, Instant wakeAt, in
     }
 
     /**
-     * The execution's name: the bucket's, with {@code -e} for a minute's early part, {@code -h<hop>} for
-     * one-year successors and {@code -g<generation>} for generations that replaced an unfinished one. At
-     * most 55 + 14 characters, within Step Functions' 80.
+     * The execution's name: the bucket's, marked as a minute's early part, a one-year successor and a
+     * generation that replaced an unfinished one where it is one ({@link BucketExecutionName}).
      */
     public String executionName() {
-        StringBuilder name = new StringBuilder(bucket.executionName());
-        if (part() == MinutePart.EARLY) {
-            name.append("-e");
-        }
-        if (hop > 0) {
-            name.append("-h").append(hop);
-        }
-        if (generation > 0) {
-            name.append("-g").append(generation);
-        }
-        return name.toString();
+        return new BucketExecutionName(bucket.baseName(), part() == MinutePart.EARLY, hop, generation).toString();
     }
 
     /** Whether the execution woke before its bucket's time because of the one-year cap. */

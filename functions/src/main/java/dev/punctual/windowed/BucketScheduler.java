@@ -2,13 +2,13 @@ package dev.punctual.windowed;
 
 import dev.punctual.expiry.Decision;
 import dev.punctual.expiry.ExecutionInput;
-import dev.punctual.expiry.ExecutionNames;
 import dev.punctual.expiry.Executions;
 import dev.punctual.expiry.ItemKey;
 import dev.punctual.expiry.Scheduled;
 import dev.punctual.expiry.Scheduler;
 import dev.punctual.expiry.Sleeper;
 import dev.punctual.expiry.ThrottleBackoff;
+import dev.punctual.names.Digests;
 import dev.punctual.statemachine.BucketWorkflow;
 import java.time.Clock;
 import java.time.Instant;
@@ -415,7 +415,7 @@ public final class BucketScheduler implements Scheduler {
     }
 
     private static IndexChunk chunk(ChunkKey second, List<Map.Entry<ItemKey, String>> entries) {
-        return new IndexChunk(second.table(), second.second(), ExecutionNames.chunkDigest(second.table(), second.second(), entries),
+        return new IndexChunk(second.table(), second.second(), Digests.chunkDigest(second.table(), second.second(), entries),
                 entries.stream().map(e -> new IndexEntry(e.getKey(), e.getValue(), second.second())).toList());
     }
 

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.punctual.expiry.AttributeText;
 import dev.punctual.expiry.EventName;
-import dev.punctual.expiry.ExecutionNames;
 import dev.punctual.expiry.Executions;
 import dev.punctual.expiry.ExpiryRules;
 import dev.punctual.expiry.FakeExecutions;
@@ -19,6 +18,7 @@ import dev.punctual.functions.DynamoDbBackfillProgress;
 import dev.punctual.functions.DynamoDbTableReader;
 import dev.punctual.functions.ExpirySettings;
 import dev.punctual.functions.FunctionParts;
+import dev.punctual.names.BackfillExecutionName;
 import dev.punctual.statemachine.BackfillProgressTable;
 import dev.punctual.statemachine.ScheduleIndexTable;
 import dev.punctual.statemachine.StreamWiring;
@@ -444,7 +444,7 @@ class BackfillWorkerTest {
                 .hasMessage("segment 2 is not one of the run's 0 to 1");
         assertThatThrownBy(() -> worker.scanPage(prepared.run(), -1, Duration.ZERO)).isInstanceOf(BackfillInputException.class);
         assertThat(BackfillWorker.successorName(prepared.run(), EXECUTION))
-                .isEqualTo(ExecutionNames.backfillSuccessorName(table, prepared.run().id(), EXECUTION));
+                .isEqualTo(BackfillExecutionName.successor(table, prepared.run().id(), EXECUTION).toString());
     }
 
     @Test

@@ -11,6 +11,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.params.provider.Arguments.arguments;
 
 import dev.punctual.expiry.StreamChange.Writer;
+import dev.punctual.names.ItemExecutionName;
+import dev.punctual.statemachine.StepFunctionsLimits;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -220,13 +222,13 @@ class ExpiryRulesTest {
         int probe = 1_000;
         int probeSize = rules.decide(Changes.withTable(insert(n("1767225700")), "t".repeat(probe)), NOW)
                 .start().orElseThrow().input().sizeInBytes();
-        int atLimit = probe + dev.punctual.statemachine.StepFunctionsLimits.MAX_PAYLOAD_BYTES - ExecutionNames.RESTART_SUFFIX_LENGTH - probeSize;
+        int atLimit = probe + StepFunctionsLimits.MAX_PAYLOAD_BYTES - ItemExecutionName.RESTART_SUFFIX_LENGTH - probeSize;
 
         Decision fits = rules.decide(Changes.withTable(insert(n("1767225700")), "t".repeat(atLimit)), NOW);
         Decision over = rules.decide(Changes.withTable(insert(n("1767225700")), "t".repeat(atLimit + 1)), NOW);
 
-        assertThat(fits.start().orElseThrow().input().sizeInBytes() + ExecutionNames.RESTART_SUFFIX_LENGTH)
-                .isEqualTo(dev.punctual.statemachine.StepFunctionsLimits.MAX_PAYLOAD_BYTES);
+        assertThat(fits.start().orElseThrow().input().sizeInBytes() + ItemExecutionName.RESTART_SUFFIX_LENGTH)
+                .isEqualTo(StepFunctionsLimits.MAX_PAYLOAD_BYTES);
         assertThat(summary(over)).isEqualTo("IGNORE INPUT_TOO_LARGE");
         assertThat(over.detail()).isEqualTo("execution input of 262145 bytes exceeds Step Functions' 262144; not scheduled");
     }
@@ -286,5 +288,23 @@ class ExpiryRulesTest {
             out.append(" stops=").append(stops);
         }
         return out.toString();
+    }
+
+    @Test
+    void longestNames_fitStepFunctionsLimitWithRestartAndSuccessorSuffixes() {
+        String table = "T".repeat(255);
+        ItemKey key = ItemKey.of(Map.of("id", AttributeText.s("x".repeat(2048))));
+        TtlValue ttl = ((TtlValue.Valid) TtlValue.check(AttributeText.n("99999999999"), "ttl", NOW)).ttl();
+        ItemExecutionName base = ItemExecutionName.first(table, key, ttl);
+        ItemExecutionName restart = base.restarted(NOW);
+        String successor = restart.successor(ExpiryRules.horizonHops(Instant.ofEpochSecond(99_999_999_999L), NOW)).toString();
+
+        assertThat(base.toString()).hasSize(ItemExecutionName.MAX_BASE_LENGTH);
+        assertThat(restart.toString()).hasSize(ItemExecutionName.MAX_BASE_LENGTH + ItemExecutionName.RESTART_SUFFIX_LENGTH);
+        assertThat(successor.length()).isLessThanOrEqualTo(StepFunctionsLimits.MAX_NAME_LENGTH);
+        assertThat(StepFunctionsLimits.isValidName(successor)).isTrue();
+        // The largest hop count any schedulable TTL can need, from a 1970 clock, still fits.
+        long maxHops = ExpiryRules.horizonHops(Instant.ofEpochSecond(99_999_999_999L), Instant.EPOCH);
+        assertThat(restart.successor(maxHops).toString().length()).isLessThanOrEqualTo(StepFunctionsLimits.MAX_NAME_LENGTH);
     }
 }

@@ -6,6 +6,7 @@ import static dev.punctual.expiry.Changes.n;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.punctual.names.ItemExecutionName;
 import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -64,7 +65,7 @@ class ExpirySchedulerTest {
         ExpiryScheduler.Applied restarted = scheduler.apply(decision);
         ExpiryScheduler.Applied duplicate = scheduler.apply(decision);
 
-        String restartName = ExecutionNames.restartName(name, executions.executions().get(name).stopDate());
+        String restartName = ItemExecutionName.parse(name).orElseThrow().restarted(executions.executions().get(name).stopDate()).toString();
         assertThat(restarted).isEqualTo(new ExpiryScheduler.Applied(ExpiryScheduler.Outcome.RESTARTED, restartName, List.of()));
         assertThat(executions.input(restartName)).contains("\"chainName\":\"" + restartName + "\"");
         // A duplicate of the recreating record walks to the same restart name, and Step Functions
@@ -121,5 +122,16 @@ class ExpirySchedulerTest {
 
         assertThat(applied.outcome()).isEqualTo(ExpiryScheduler.Outcome.IGNORED);
         assertThat(executions.calls()).isEmpty();
+    }
+
+    @Test
+    void apply_whenANameNotAnItemExecutionsIsHeldByAClosedOne_saysSoRatherThanMakingUpARestart() {
+        ExecutionRequest request = insertAt("1767225700").start().orElseThrow().renamed("not-an-item-name");
+        Decision decision = Decision.schedule(Reason.TTL_SET, "TTL set", request, List.of());
+        scheduler.apply(decision);
+        executions.close("not-an-item-name", Executions.Status.CLOSED);
+
+        assertThatThrownBy(() -> scheduler.apply(decision)).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("'not-an-item-name' is not an item execution's name");
     }
 }

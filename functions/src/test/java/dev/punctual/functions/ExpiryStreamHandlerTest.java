@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The handler on JSON stream events, against a fake of Step Functions, at 2026-01-01T00:00:00Z.
- * Names are pinned: {@code ExecutionNamesTest} derives the scheme independently.
+ * Names are pinned: {@code ItemExecutionNameTest} derives the scheme independently.
  */
 class ExpiryStreamHandlerTest {
 

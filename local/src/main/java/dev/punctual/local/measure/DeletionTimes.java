@@ -1,13 +1,13 @@
 package dev.punctual.local.measure;
 
 import dev.punctual.expiry.AttributeText;
-import dev.punctual.expiry.ExecutionNames;
 import dev.punctual.expiry.ItemKey;
 import dev.punctual.expiry.TtlValue;
 import dev.punctual.local.runtime.LocalRuntime;
 import dev.punctual.local.stepfunctions.executions.HistoryEvent;
 import dev.punctual.local.stepfunctions.executions.StepFunctionsEngine;
 import dev.punctual.local.stepfunctions.executions.StepFunctionsException;
+import dev.punctual.names.ItemExecutionName;
 import dev.punctual.statemachine.Arns;
 import dev.punctual.statemachine.ExpiryWorkflow;
 import java.time.Instant;
@@ -65,8 +65,8 @@ interface DeletionTimes {
         public ItemTimes times(String table, String itemId, long ttl, Instant now) {
             TtlValue valid = ((TtlValue.Valid) TtlValue.check(AttributeText.n(Long.toString(ttl)), TrialTable.TTL_ATTRIBUTE,
                     now)).ttl();
-            String name = ExecutionNames.name(table, ItemKey.of(Map.of(TrialTable.KEY_ATTRIBUTE, AttributeText.s(itemId))),
-                    valid);
+            String name = ItemExecutionName.first(table, ItemKey.of(Map.of(TrialTable.KEY_ATTRIBUTE, AttributeText.s(itemId))),
+                    valid).toString();
             return times(runtime.stepFunctionsEngine(), Arns.execution(runtime.stateMachineArn(), name));
         }
 

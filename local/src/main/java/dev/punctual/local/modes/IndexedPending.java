@@ -3,6 +3,7 @@ package dev.punctual.local.modes;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.punctual.functions.DynamoDbScheduleIndex;
+import dev.punctual.names.BucketExecutionName;
 import dev.punctual.statemachine.BucketWorkflow;
 import dev.punctual.statemachine.ScheduleIndexTable;
 import dev.punctual.windowed.Bucket;
@@ -47,8 +48,8 @@ public final class IndexedPending {
     private final Set<String> running = new HashSet<>();
     /** TTL attribute names by table, from one running bucket execution's input per table. */
     private final Map<String, String> ttlAttributes = new HashMap<>();
-    /** Running early parts of minutes: the minute's execution name, and the second the part stops before. */
-    private final Map<String, Long> earlyParts = new HashMap<>();
+    /** Running early parts of minutes: the part's execution name, and the second the part stops before. */
+    private final Map<BucketExecutionName, Long> earlyParts = new HashMap<>();
 
     /** Reads the running bucket executions once; {@link #items} and {@link #current} use what it found. */
     public IndexedPending(SfnClient sfn, DynamoDbClient dynamoDb, String bucketStateMachineArn, String indexTable) {
@@ -58,16 +59,16 @@ public final class IndexedPending {
         for (ExecutionListItem execution : sfn.listExecutionsPaginator(r -> r.stateMachineArn(bucketStateMachineArn)
                 .statusFilter(ExecutionStatus.RUNNING)).executions()) {
             running.add(execution.name());
-            // Every bucket of a table carries the same TTL attribute: describe one execution per table,
-            // which names end with (<instant>-<level>-<table label>-<table digest>).
-            String name = execution.name();
-            boolean early = name.matches(".*-minute-.*-e(-g\\d+)?$");
-            if (early || tablesSeen.add(name.substring(name.indexOf('-', name.indexOf('-') + 1) + 1).replaceFirst("-h\\d+$", ""))) {
+            // Every bucket of a table carries the same TTL attribute: describe one execution per table (the
+            // part of the name that stands for it), and any execution whose name does not say its table.
+            Optional<BucketExecutionName> name = BucketExecutionName.parse(execution.name());
+            boolean early = name.map(BucketExecutionName::early).orElse(false);
+            if (name.isEmpty() || early || tablesSeen.add(name.get().bucket().tablePart())) {
                 JsonNode input = input(sfn.describeExecution(r -> r.executionArn(execution.executionArn())).input());
                 ttlAttributes.put(input.path(BucketWorkflow.TABLE).asText(), input.path(BucketWorkflow.TTL_ATTRIBUTE).asText());
                 if (early && input.path(BucketWorkflow.UNTIL).isNumber()) {
                     // A minute's early part holds the seconds before its main part's first.
-                    earlyParts.put(name, input.path(BucketWorkflow.UNTIL).asLong());
+                    earlyParts.put(name.get(), input.path(BucketWorkflow.UNTIL).asLong());
                 }
             }
         }
@@ -129,10 +130,10 @@ public final class IndexedPending {
 
     /** The finest running bucket execution whose bucket holds {@code second}: a minute's early part before its main one. */
     private String bucket(String table, long second) {
-        String minute = Bucket.containing(table, BucketLevel.MINUTE, second).executionName();
-        for (Map.Entry<String, Long> early : earlyParts.entrySet()) {
-            if (early.getKey().startsWith(minute + "-e") && second < early.getValue()) {
-                return early.getKey();
+        BucketExecutionName.Base minute = Bucket.containing(table, BucketLevel.MINUTE, second).baseName();
+        for (Map.Entry<BucketExecutionName, Long> early : earlyParts.entrySet()) {
+            if (early.getKey().bucket().equals(minute) && second < early.getValue()) {
+                return early.getKey().toString();
             }
         }
         for (BucketLevel level : BucketLevel.values()) {

@@ -3,7 +3,6 @@ package dev.punctual.tests.support;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.punctual.expiry.AttributeText;
-import dev.punctual.expiry.ExecutionNames;
 import dev.punctual.expiry.ItemKey;
 import dev.punctual.expiry.TtlValue;
 import dev.punctual.local.runtime.LocalRuntime;
@@ -14,6 +13,7 @@ import dev.punctual.local.stepfunctions.executions.HistoryEvent;
 import dev.punctual.local.stepfunctions.executions.Page;
 import dev.punctual.local.stepfunctions.executions.StepFunctionsEngine;
 import dev.punctual.local.stepfunctions.executions.StepFunctionsException;
+import dev.punctual.names.ItemExecutionName;
 import dev.punctual.statemachine.Arns;
 import dev.punctual.statemachine.ExpiryWorkflow;
 import dev.punctual.testing.Await;
@@ -50,7 +50,7 @@ public final class ExpiryExecutions {
         if (!(check instanceof TtlValue.Valid valid)) {
             throw new IllegalArgumentException("TTL " + ttl + " is not one the handler schedules: " + check);
         }
-        return ExecutionNames.name(table, ItemKey.of(Map.of(ExpiryTable.KEY, AttributeText.s(id))), valid.ttl());
+        return ItemExecutionName.first(table, ItemKey.of(Map.of(ExpiryTable.KEY, AttributeText.s(id))), valid.ttl()).toString();
     }
 
     /** The ARN of the execution for item {@code id} with TTL {@code epochSeconds}. */

@@ -1,10 +1,14 @@
 package dev.punctual.local.stepfunctions.executions;
 
-/** Validates state machine and execution names the way Step Functions does. */
+import dev.punctual.statemachine.StepFunctionsLimits;
+
+/**
+ * Validates state machine and execution names the way Step Functions does, by the rule both sides share
+ * ({@link StepFunctionsLimits#isAllowedInName}): letters outside ASCII pass, as on AWS.
+ */
 final class Names {
 
-    static final int MAX_LENGTH = 80;
-    private static final String FORBIDDEN = "?*<>{}[]\"#%\\^|~`$&,;:/";
+    static final int MAX_LENGTH = StepFunctionsLimits.MAX_NAME_LENGTH;
 
     private Names() {
     }
@@ -19,14 +23,10 @@ final class Names {
                     + "' at '" + field + "' failed to satisfy constraint: Member must have length between 1 and "
                     + MAX_LENGTH);
         }
-        for (int i = 0; i < name.length(); i++) {
-            char c = name.charAt(i);
-            if (Character.isWhitespace(c) || Character.isISOControl(c) || Character.isSpaceChar(c)
-                    || FORBIDDEN.indexOf(c) >= 0) {
-                throw new StepFunctionsException(ErrorCode.INVALID_NAME, "Invalid Name: '" + name
-                        + "' (names may not contain whitespace, control characters or any of "
-                        + FORBIDDEN + ")");
-            }
+        if (!StepFunctionsLimits.isValidName(name)) {
+            throw new StepFunctionsException(ErrorCode.INVALID_NAME, "Invalid Name: '" + name
+                    + "' (names may not contain whitespace, control characters, surrogates or any of "
+                    + StepFunctionsLimits.NAME_RESERVED_CHARACTERS + ")");
         }
     }
 }

@@ -6,12 +6,15 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import dev.punctual.expiry.ExecutionNames;
+import dev.punctual.expiry.AttributeText;
+import dev.punctual.expiry.ItemKey;
+import dev.punctual.expiry.TtlValue;
 import dev.punctual.local.stepfunctions.asl.Interpreter;
 import dev.punctual.local.stepfunctions.asl.run.ContextObject;
 import dev.punctual.local.stepfunctions.asl.run.TaskResource;
 import dev.punctual.local.stepfunctions.executions.StepFunctionsEngine;
 import dev.punctual.local.time.ManualTimer;
+import dev.punctual.names.ItemExecutionName;
 import dev.punctual.statemachine.Arns;
 import dev.punctual.statemachine.StateMachineDefinitions;
 import java.net.InetSocketAddress;
@@ -22,6 +25,7 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -334,6 +338,9 @@ class StepFunctionsServerTest {
     void expireItemWorkflow_continuesAsNewExecutionThenDeletesAtTheTtl() throws Exception {
         String machine = createMachine("expire-item", StateMachineDefinitions.expireItem("aws"));
         Instant expireAt = START.plus(Duration.ofDays(400));
+        TtlValue ttl = ((TtlValue.Valid) TtlValue.check(AttributeText.n(Long.toString(expireAt.getEpochSecond())), "ttl", START))
+                .ttl();
+        ItemExecutionName chain = ItemExecutionName.first("sessions", ItemKey.of(Map.of("pk", AttributeText.s("u1"))), ttl);
         String input = MAPPER.writeValueAsString(MAPPER.createObjectNode()
                 .put("table", "sessions")
                 .<com.fasterxml.jackson.databind.node.ObjectNode>set("key", MAPPER.readTree("{\"pk\":{\"S\":\"u1\"}}"))
@@ -341,18 +348,21 @@ class StepFunctionsServerTest {
                 .put("ttl", Long.toString(expireAt.getEpochSecond()))
                 .put("expireAt", expireAt.toString())
                 .put("horizonHops", 1)
-                .put("chainName", "sessions-u1"));
-        String first = sfn.startExecution(b -> b.stateMachineArn(machine).name("sessions-u1").input(input))
+                .put("chainName", chain.toString()));
+        String first = sfn.startExecution(b -> b.stateMachineArn(machine).name(chain.toString()).input(input))
                 .executionArn();
 
         timer.advance(Duration.ofDays(360));
         eventually(() -> describe(first).status() == ExecutionStatus.SUCCEEDED);
         // The successor's name as expire-item.asl.json renders it (States.Format) is the one the handler's Java
-        // names it by (ExecutionNames.successorName), which the stale-execution stops look for: neither side
+        // names it by (ItemExecutionName.successor), which the stale-execution stops look for: neither side
         // may change alone.
-        String successorName = ExecutionNames.successorName("sessions-u1", 0);
+        String successorName = chain.successor(0).toString();
         assertThat(describe(first).output()).contains("ContinuedAsNew").contains("execution:expire-item:" + successorName);
-        String successor = Arns.execution(machine, successorName);
+        String successor = MAPPER.readTree(describe(first).output()).path("successor").asText();
+        assertThat(successor).isEqualTo(Arns.execution(machine, successorName));
+        assertThat(ItemExecutionName.parse(successor.substring(successor.lastIndexOf(':') + 1)))
+                .as("the rendered name read back: the chain, its last hop").contains(chain.successor(0));
         assertThat(describe(successor).status()).isEqualTo(ExecutionStatus.RUNNING);
         assertThat(deletes).isEmpty();
 
