@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.punctual.functions.DaemonThreads;
 import dev.punctual.local.runtime.LocalClients;
 import dev.punctual.local.stepfunctions.api.StepFunctionsServer;
 import dev.punctual.local.stepfunctions.asl.Interpreter;
@@ -169,11 +170,7 @@ class MotoDifferentialTest {
         theirs = LocalClients.stepFunctions(moto.endpoint());
         ManualTimer timer = ManualTimer.startingAt(Instant.now());
         InFlight work = new InFlight();
-        tasks = work.pool(16, task -> {
-            Thread thread = new Thread(task, "differential-task");
-            thread.setDaemon(true);
-            return thread;
-        });
+        tasks = work.pool(16, DaemonThreads.named("differential-task"));
         engine = StepFunctionsEngine.builder()
                 .interpreter(resources -> new Interpreter(timer, resources, tasks))
                 .taskResources(List.of(new DynamoDbTaskResource(dynamoDb), new NoFunctions()))

@@ -72,11 +72,17 @@ final class SkipWhenIdle implements AutoCloseable {
             long begun = callsBegun.get();
             LockSupport.parkNanos(QUIET_NANOS);
             Instant next = timer.nextWorkWakeUp();
-            if (next != null && !next.isAfter(timer.clock().instant().plus(HORIZON)) && work.count() == 0 && work.handedOver() == handedOver && calling.get() == 0
-                    && callsBegun.get() == begun) {
+            if (next != null && !next.isAfter(timer.clock().instant().plus(HORIZON))
+                    && stayedIdle(handedOver, begun)) {
                 timer.skipToNextWork(next);
             }
         }
+    }
+
+    /** Nothing queued or running, nothing handed over and no call begun since the counts were read. */
+    private boolean stayedIdle(long handedOver, long callsBegunBefore) {
+        return work.count() == 0 && work.handedOver() == handedOver && calling.get() == 0
+                && callsBegun.get() == callsBegunBefore;
     }
 
     @Override
