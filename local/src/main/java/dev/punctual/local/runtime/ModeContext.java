@@ -95,13 +95,14 @@ final class ModeContext implements LocalMode.Context {
 
     @Override
     public void function(String name, int memoryMb, RequestHandler<Map<String, Object>, Map<String, Object>> handler) {
-        functions.register(name, payload -> host.invoke(memoryMb, () -> invoke(name, handler, payload)));
+        functions.register(name, payload -> host.invoke(memoryMb, () -> invoke(name, memoryMb, handler, payload)));
     }
 
     /** One invocation, its payload converted as Lambda's runtime converts it. */
-    private JsonNode invoke(String name, RequestHandler<Map<String, Object>, Map<String, Object>> handler, JsonNode payload) {
+    private JsonNode invoke(String name, int memoryMb, RequestHandler<Map<String, Object>, Map<String, Object>> handler,
+                            JsonNode payload) {
         Map<String, Object> input = PAYLOADS.convertValue(payload, new TypeReference<Map<String, Object>>() { });
-        return PAYLOADS.valueToTree(handler.handleRequest(input, new LocalLambdaContext(name, LocalAccount.REGION, host.clock())));
+        return PAYLOADS.valueToTree(handler.handleRequest(input, new LocalLambdaContext(name, memoryMb, LocalAccount.REGION, host.clock())));
     }
 
     @Override

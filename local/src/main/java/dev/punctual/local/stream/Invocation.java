@@ -4,6 +4,7 @@ import com.amazonaws.services.lambda.runtime.RequestHandler;
 import com.amazonaws.services.lambda.runtime.events.DynamodbEvent;
 import com.amazonaws.services.lambda.runtime.events.DynamodbEvent.DynamodbStreamRecord;
 import com.amazonaws.services.lambda.runtime.events.StreamsEventResponse;
+import dev.punctual.statemachine.StreamWiring;
 import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.List;
@@ -44,7 +45,8 @@ final class Invocation {
         event.setRecords(new ArrayList<>(records));
         StreamsEventResponse response;
         try {
-            response = handler.handleRequest(event, new LocalLambdaContext(LocalLambdaContext.functionName(tableName), region, clock));
+            response = handler.handleRequest(event, new LocalLambdaContext(LocalLambdaContext.functionName(tableName),
+                    StreamWiring.STREAM_FUNCTION_MEMORY_MB, region, clock));
         } catch (RuntimeException | Error e) {
             return new FailedWhole("function threw " + e.getClass().getName() + ": " + e.getMessage(), "Unhandled");
         }

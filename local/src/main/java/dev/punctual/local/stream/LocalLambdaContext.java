@@ -11,7 +11,8 @@ import java.util.UUID;
 
 /**
  * The Lambda context a locally invoked function sees: a fresh request ID per invocation, a function
- * name and ARN derived from the table, a logger that writes to this process's log, and the remaining
+ * name and ARN derived from the table, the memory the deployed function is given, a logger that writes
+ * to this process's log, and the remaining
  * time of an invocation with the deployed function's timeout ({@link StreamWiring#FUNCTION_TIMEOUT}),
  * counted on the poller's clock. The timeout is not enforced: the handler budgets its backoff by it.
  */
@@ -36,12 +37,17 @@ public final class LocalLambdaContext implements Context {
     private final String requestId = UUID.randomUUID().toString();
     private final String functionName;
     private final String region;
+    private final int memoryMb;
     private final Clock clock;
     private final long deadlineMillis;
 
-    /** An invocation of {@code functionName} that begins now on {@code clock}. */
-    public LocalLambdaContext(String functionName, String region, Clock clock) {
+    /**
+     * An invocation of {@code functionName}, deployed with {@code memoryMb} (what Powertools logs as
+     * {@code function_memory_size}), that begins now on {@code clock}.
+     */
+    public LocalLambdaContext(String functionName, int memoryMb, String region, Clock clock) {
         this.functionName = functionName;
+        this.memoryMb = memoryMb;
         this.region = region;
         this.clock = clock;
         this.deadlineMillis = clock.millis() + StreamWiring.FUNCTION_TIMEOUT.toMillis();
@@ -102,7 +108,7 @@ public final class LocalLambdaContext implements Context {
 
     @Override
     public int getMemoryLimitInMB() {
-        return 512;
+        return memoryMb;
     }
 
     @Override
