@@ -29,7 +29,8 @@ import org.junit.jupiter.api.TestMethodOrder;
  * The console's HTTP edge, with requests written byte for byte (the JDK's client will not send a
  * foreign {@code Host}): redrive refuses a cross-origin POST and a request whose {@code Host} is not
  * the loopback address (DNS rebinding), and runs when its own page asks; a bad path or id is a 404
- * page and the console keeps serving. The dead letter is real: at an open-execution quota of 1, the
+ * page and the console keeps serving; {@code /api/executions} offers the machines per-item mode runs and
+ * refuses windowed mode's. The dead letter is real: at an open-execution quota of 1, the
  * second item's StartExecution fails until the mapping gives its batch up. The refusals run first and
  * check the dead letter is still there to redrive.
  */
@@ -125,6 +126,11 @@ class ConsoleHttpTest {
         assertThat(badLimit.body()).contains("limit must be 1-500");
         assertThat(request("GET", "/", Map.of("Host", host())).status()).isEqualTo(200);
         assertThat(request("GET", "/api/overview", Map.of("Host", "localhost:" + console.port())).status()).isEqualTo(200);
+    }
+
+    @Test
+    @Order(6)
+    void executions_offerTheMachinesOfThisMode_only() throws IOException {
         Response executions = request("GET", "/api/executions", Map.of("Host", host()));
         assertThat(executions.status()).isEqualTo(200);
         assertThat(executions.body()).as("per item, the one machine to list").contains("\"stateMachines\":[\""
