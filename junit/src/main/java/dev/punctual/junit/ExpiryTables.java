@@ -30,7 +30,7 @@ public final class ExpiryTables {
         runtime.dynamoDb().updateTimeToLive(b -> b.tableName(name)
                 .timeToLiveSpecification(t -> t.enabled(true).attributeName(ttlAttribute)));
         runtime.streamPoller().discoverTables();
-        runtime.deletions().track(name);
+        runtime.observations().deletions().track(name);
         return name;
     }
 }

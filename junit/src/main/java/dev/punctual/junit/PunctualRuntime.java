@@ -30,12 +30,12 @@ final class PunctualRuntime implements AutoCloseable {
     private PunctualRuntime(LocalRuntime runtime, PunctualTime time) {
         this.runtime = runtime;
         this.time = time;
-        this.dynamoDb = LocalDynamoDbClients.dynamoDb(runtime.dynamoDbEndpoint());
-        this.dynamoDbAsync = DynamoDbAsyncClient.builder().endpointOverride(runtime.dynamoDbEndpoint())
+        this.dynamoDb = LocalDynamoDbClients.dynamoDb(runtime.endpoints().dynamoDb());
+        this.dynamoDbAsync = DynamoDbAsyncClient.builder().endpointOverride(runtime.endpoints().dynamoDb())
                 .region(LocalAccount.region()).credentialsProvider(LocalAccount.CREDENTIALS)
                 .httpClientBuilder(NettyNioAsyncHttpClient.builder()).build();
         this.tables = new ExpiryTables(runtime);
-        this.expired = new ExpiredItems(runtime.events());
+        this.expired = new ExpiredItems(runtime.observations().events());
     }
 
     /** A runtime in {@code mode} on free loopback ports; on a manual timer from {@code start}, or real time when null. */

@@ -98,7 +98,7 @@ class ExtensionOptionsTest {
         dynamoDb.putItem(b -> b.tableName(table).item(item("o-1", time.now().plus(Duration.ofHours(1)))));
         Instant before = time.now();
         time.advance(Duration.ofMinutes(10));
-        SEEN.put(name, new Seen(runtime.dynamoDbEndpoint(), dynamoDb.listTables().tableNames(), before, time.now()));
+        SEEN.put(name, new Seen(runtime.endpoints().dynamoDb(), dynamoDb.listTables().tableNames(), before, time.now()));
     }
 
     static class FirstSharer {
@@ -148,7 +148,7 @@ class ExtensionOptionsTest {
             });
             assertThat(dynamoDb.getItem(b -> b.tableName(table).key(Map.of("id", AttributeValue.fromS("o-1")))
                     .consistentRead(true)).hasItem()).isFalse();
-            SEEN.put("real", new Seen(runtime.dynamoDbEndpoint(), List.of(table), before, after));
+            SEEN.put("real", new Seen(runtime.endpoints().dynamoDb(), List.of(table), before, after));
         }
     }
 
@@ -166,7 +166,7 @@ class ExtensionOptionsTest {
             assertThat(dynamoDb.getItem(read).join().hasItem()).as("a second before its TTL").isTrue();
             time.advance(Duration.ofSeconds(1));
             assertThat(dynamoDb.getItem(read).join().hasItem()).as("at its TTL").isFalse();
-            SEEN.put("async", new Seen(runtime.dynamoDbEndpoint(), dynamoDb.listTables().join().tableNames(), START, time.now()));
+            SEEN.put("async", new Seen(runtime.endpoints().dynamoDb(), dynamoDb.listTables().join().tableNames(), START, time.now()));
         }
     }
 }

@@ -85,7 +85,7 @@ class BackfillEndToEndTest {
         // The tables have no stream, so the stream handler (and its cancellation of stale executions) sees none.
         runtime = LocalRuntime.start(LocalRuntime.Options.onFreePorts().withMode(mode).withTimer(timer));
         time = SkippedTime.of(runtime);
-        sfn = LocalClients.stepFunctions(runtime.stepFunctionsEndpoint());
+        sfn = LocalClients.stepFunctions(runtime.endpoints().stepFunctions());
     }
 
     @AfterEach
@@ -144,7 +144,7 @@ class BackfillEndToEndTest {
                 .attributeDefinitions(a -> a.attributeName(ExpiryTable.KEY).attributeType(ScalarAttributeType.S)));
         dynamoDb.updateTimeToLive(r -> r.tableName(name).timeToLiveSpecification(t -> t.enabled(true).attributeName(ExpiryTable.TTL)));
         ExpiryTable.batchWrite(dynamoDb, name, ttls);
-        runtime.deletions().track(name);
+        runtime.observations().deletions().track(name);
         return name;
     }
 
@@ -210,7 +210,7 @@ class BackfillEndToEndTest {
      */
     private void assertEachDeletedInItsOwnSecond(String table, Map<String, Long> ttls) {
         ttls.forEach((id, ttl) -> {
-            Optional<Instant> deletedAt = runtime.deletions().deletedAt(table, Map.of(ExpiryTable.KEY, AttributeValue.fromS(id)));
+            Optional<Instant> deletedAt = runtime.observations().deletions().deletedAt(table, Map.of(ExpiryTable.KEY, AttributeValue.fromS(id)));
             assertThat(deletedAt).as("%s deleted by Punctual", id).isPresent();
             assertThat(deletedAt.get()).as("%s deleted inside its TTL second %s, never before it", id, Instant.ofEpochSecond(ttl))
                     .isAfterOrEqualTo(Instant.ofEpochSecond(ttl)).isBefore(Instant.ofEpochSecond(ttl + 1));
@@ -244,7 +244,7 @@ class BackfillEndToEndTest {
         assertThat(result.path(BackfillWorkflow.SKIPPED).asLong()).isEqualTo(2);
         Set<String> expected = all.entrySet().stream()
                 .map(e -> ExpiryExecutions.nameOf(table, e.getKey(), Long.toString(e.getValue()))).collect(Collectors.toSet());
-        assertThat(executionNames(runtime.stateMachineArn())).containsExactlyInAnyOrderElementsOf(expected);
+        assertThat(executionNames(LocalDefaults.stateMachineArn())).containsExactlyInAnyOrderElementsOf(expected);
 
         advanceUntil("past-TTL items deleted", beforeFirst(later), () -> !ids(table).contains("past-0")
                 && !ids(table).contains("past-1"));
@@ -253,7 +253,7 @@ class BackfillEndToEndTest {
         time.advanceTo(afterLast(later));
         assertThat(ids(table)).as("every item with a TTL deleted").containsExactlyInAnyOrder("text-ttl", "no-ttl");
         assertEachDeletedInItsOwnSecond(table, later);
-        assertThat(runtime.deletions().count(table)).as("each item with a TTL deleted once").isEqualTo(all.size());
+        assertThat(runtime.observations().deletions().count(table)).as("each item with a TTL deleted once").isEqualTo(all.size());
     }
 
     @Test
@@ -275,12 +275,12 @@ class BackfillEndToEndTest {
 
         JsonNode first = output(awaitClosed(backfill(Map.of("table", table, "segments", 3))));
         List<Map<String, AttributeValue>> index = indexOf(table);
-        Set<String> buckets = new HashSet<>(executionNames(runtime.bucketStateMachineArn().orElseThrow()));
+        Set<String> buckets = new HashSet<>(executionNames(runtime.mode().windowed().orElseThrow().bucketStateMachineArn()));
 
         assertThat(first.path(BackfillWorkflow.MODE).asText()).isEqualTo("windowed");
         assertThat(first.path(BackfillWorkflow.SCHEDULED).asLong()).isEqualTo(40);
         assertThat(first.path(BackfillWorkflow.DELETED_NOW).asLong()).isEqualTo(1);
-        assertThat(executionNames(runtime.stateMachineArn())).as("no per-item execution").isEmpty();
+        assertThat(executionNames(LocalDefaults.stateMachineArn())).as("no per-item execution").isEmpty();
         // Segments scan in parallel, so a minute's items can reach it out of order: one found after the
         // minute was planned for a later second goes to the minute's early part (<minute>-e), never to a
         // bucket of its own.
@@ -299,13 +299,13 @@ class BackfillEndToEndTest {
                 .isNotEqualTo(first.path(BackfillWorkflow.RUN).asText());
         assertThat(second.path(BackfillWorkflow.SCHEDULED).asLong()).isEqualTo(40);
         assertThat(indexOf(table)).as("the same chunks, named by their content's digest").isEqualTo(index);
-        assertThat(executionNames(runtime.bucketStateMachineArn().orElseThrow())).as("the same buckets, named by their instant")
+        assertThat(executionNames(runtime.mode().windowed().orElseThrow().bucketStateMachineArn())).as("the same buckets, named by their instant")
                 .containsExactlyInAnyOrderElementsOf(buckets);
 
         time.advanceTo(afterLast(future));
         assertThat(ids(table)).as("every item deleted").isEmpty();
         assertEachDeletedInItsOwnSecond(table, future);
-        assertThat(runtime.deletions().count(table)).as("each item deleted once").isEqualTo(ttls.size());
+        assertThat(runtime.observations().deletions().count(table)).as("each item deleted once").isEqualTo(ttls.size());
     }
 
     @Test
@@ -319,11 +319,11 @@ class BackfillEndToEndTest {
         // One start a second for one segment, in pages of 5: the run moves only as the test moves time.
         Map<String, Object> input = Map.of("table", table, "segments", 1, "pageSize", 5, "startsPerSecond", 1);
         String first = backfill(input);
-        awaitPaced("a third of the items scheduled", () -> executionNames(runtime.stateMachineArn()).size() >= 20);
+        awaitPaced("a third of the items scheduled", () -> executionNames(LocalDefaults.stateMachineArn()).size() >= 20);
 
         sfn.stopExecution(r -> r.executionArn(first).error("Operator.Stop").cause("stopped halfway by the test"));
         assertThat(runtime.stepFunctionsEngine().describeExecution(first).status()).isEqualTo(ExecutionStatus.ABORTED);
-        int scheduledWhenStopped = executionNames(runtime.stateMachineArn()).size();
+        int scheduledWhenStopped = executionNames(LocalDefaults.stateMachineArn()).size();
         assertThat(scheduledWhenStopped).isLessThan(60);
         long startsBefore = runtime.stepFunctionsEngine().startExecutionCalls();
 
@@ -334,7 +334,7 @@ class BackfillEndToEndTest {
         assertThat(resumed.path(BackfillWorkflow.SCANNED).asLong()).as("each item read once over the run").isEqualTo(60);
         Set<String> expected = ttls.entrySet().stream()
                 .map(e -> ExpiryExecutions.nameOf(table, e.getKey(), Long.toString(e.getValue()))).collect(Collectors.toSet());
-        assertThat(executionNames(runtime.stateMachineArn())).containsExactlyInAnyOrderElementsOf(expected);
+        assertThat(executionNames(LocalDefaults.stateMachineArn())).containsExactlyInAnyOrderElementsOf(expected);
         // The second execution went on from the saved position: its StartExecution calls cover the items left,
         // plus at most the page in flight when the first was stopped, plus its own start.
         assertThat(runtime.stepFunctionsEngine().startExecutionCalls() - startsBefore)
@@ -350,7 +350,7 @@ class BackfillEndToEndTest {
         }
         String table = legacyTable("bf-wstop", ttls);
         String first = backfill(Map.of("table", table, "segments", 1, "pageSize", 5, "startsPerSecond", 1));
-        awaitPaced("some buckets started", () -> executionNames(runtime.bucketStateMachineArn().orElseThrow()).size() >= 15);
+        awaitPaced("some buckets started", () -> executionNames(runtime.mode().windowed().orElseThrow().bucketStateMachineArn()).size() >= 15);
         sfn.stopExecution(r -> r.executionArn(first));
         assertThat(indexedKeys(table)).hasSizeLessThan(60);
 
@@ -358,7 +358,7 @@ class BackfillEndToEndTest {
 
         List<String> keys = indexedKeys(table);
         assertThat(keys).as("every item indexed, none twice").hasSize(60).doesNotHaveDuplicates();
-        assertThat(executionNames(runtime.stateMachineArn())).as("no per-item execution").isEmpty();
+        assertThat(executionNames(LocalDefaults.stateMachineArn())).as("no per-item execution").isEmpty();
     }
 
     @Test
@@ -384,7 +384,7 @@ class BackfillEndToEndTest {
         JsonNode finished = output(awaitClosed(successor));
         assertThat(finished.path(BackfillWorkflow.OUTCOME).asText()).isEqualTo(BackfillWorkflow.OUTCOME_BACKFILLED);
         assertThat(finished.path(BackfillWorkflow.SCANNED).asLong()).isEqualTo(items);
-        assertThat(executionNames(runtime.stateMachineArn())).hasSize(items);
+        assertThat(executionNames(LocalDefaults.stateMachineArn())).hasSize(items);
     }
 
     @Test
@@ -397,7 +397,7 @@ class BackfillEndToEndTest {
 
         assertThat(result.path(BackfillWorkflow.COMPLETE).asBoolean()).isTrue();
         assertThat(result.path(BackfillWorkflow.SCANNED).asLong()).isZero();
-        assertThat(executionNames(runtime.stateMachineArn())).isEmpty();
+        assertThat(executionNames(LocalDefaults.stateMachineArn())).isEmpty();
         assertThat(history(execution)).noneMatch(event -> event.type().endsWith("Failed"));
     }
 

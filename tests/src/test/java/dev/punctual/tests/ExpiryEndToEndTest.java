@@ -67,7 +67,7 @@ class ExpiryEndToEndTest {
     static void connect(LocalRuntime shared) {
         runtime = shared;
         executions = new ExpiryExecutions(shared);
-        streams = LocalDynamoDbClients.streams(shared.dynamoDbEndpoint());
+        streams = LocalDynamoDbClients.streams(shared.endpoints().dynamoDb());
     }
 
     @AfterAll
@@ -199,7 +199,7 @@ class ExpiryEndToEndTest {
                 LocalAccount.REGION)));
         List<StreamsEventResponse> responses = new ArrayList<>();
         try (ExpiryStreamHandler handler = new ExpiryStreamHandler(
-                    FunctionParts.builder(runtime.handlerEnvironment(table.watched())).build())) {
+                    FunctionParts.builder(runtime.mode().handlerEnvironment(table.watched())).build())) {
             responses.add(handler.handleRequest(event, TestLambdaContext.invocation()));
             responses.add(handler.handleRequest(event, TestLambdaContext.invocation()));
         }

@@ -92,7 +92,7 @@ class PunctualCliTest {
         String name = ExpiryExecutions.nameOf(table.name(), "a", Long.toString(ttl));
         executions.awaitStarted(executions.arn(name), Duration.ofSeconds(5));
 
-        Run run = punctual(QUICK_TIMEOUT, "pending", "--sfn-endpoint", runtime.stepFunctionsEndpoint().toString(),
+        Run run = punctual(QUICK_TIMEOUT, "pending", "--sfn-endpoint", runtime.endpoints().stepFunctions().toString(),
                 "--table", table.name());
 
         assertThat(run.exitCode()).as("exit code; stderr:%n%s", run.err()).isZero();

@@ -65,7 +65,7 @@ class WindowedEndToEndTest {
     @BeforeAll
     static void start() {
         runtime = LocalRuntime.start(LocalRuntime.Options.onFreePorts().withMode(ExpiryMode.WINDOWED));
-        streams = LocalDynamoDbClients.streams(runtime.dynamoDbEndpoint());
+        streams = LocalDynamoDbClients.streams(runtime.endpoints().dynamoDb());
     }
 
     @AfterAll
@@ -76,7 +76,7 @@ class WindowedEndToEndTest {
 
     private static ExpiryTable table(String prefix) {
         ExpiryTable table = ExpiryTable.create(runtime, prefix);
-        runtime.deletions().track(table.name());
+        runtime.observations().deletions().track(table.name());
         return table;
     }
 
@@ -118,10 +118,10 @@ class WindowedEndToEndTest {
         long minute = (Instant.now().plus(Duration.ofDays(1)).getEpochSecond() / 60 + 1) * 60;
         ManualTimer timer = ManualTimer.startingAt(Instant.ofEpochSecond(minute - 10));
         try (LocalRuntime own = LocalRuntime.start(LocalRuntime.Options.onFreePorts().withMode(ExpiryMode.WINDOWED).withTimer(timer));
-                DynamoDbStreamsClient ownStreams = LocalDynamoDbClients.streams(own.dynamoDbEndpoint())) {
+                DynamoDbStreamsClient ownStreams = LocalDynamoDbClients.streams(own.endpoints().dynamoDb())) {
             SkippedTime time = SkippedTime.of(own);
             ExpiryTable table = ExpiryTable.create(own, "w-early");
-            own.deletions().track(table.name());
+            own.observations().deletions().track(table.name());
             long early = minute + 5;
             long late = early + 12;
             String bucket = Bucket.containing(table.name(), BucketLevel.MINUTE, late).executionName();
@@ -223,7 +223,7 @@ class WindowedEndToEndTest {
 
         // The ledger records a delete once DynamoDB Local has answered it, a moment after the item is gone.
         Await.until("deleted at once, by Punctual", Duration.ofSeconds(5),
-                () -> !table.contains("a") && runtime.deletions().deletedAt(table.name(), key("a")).isPresent());
+                () -> !table.contains("a") && runtime.observations().deletions().deletedAt(table.name(), key("a")).isPresent());
     }
 
     @Test
@@ -253,7 +253,7 @@ class WindowedEndToEndTest {
         Collections.reverse(reordered);
 
         try (ExpiryStreamHandler handler = new ExpiryStreamHandler(
-                    FunctionParts.builder(runtime.handlerEnvironment(table.watched())).build())) {
+                    FunctionParts.builder(runtime.mode().handlerEnvironment(table.watched())).build())) {
             assertThat(handler.handleRequest(event(records), TestLambdaContext.invocation()).getBatchItemFailures()).isEmpty();
             assertThat(handler.handleRequest(event(reordered), TestLambdaContext.invocation()).getBatchItemFailures()).isEmpty();
         }
@@ -298,8 +298,8 @@ class WindowedEndToEndTest {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
         int code = PunctualCommand.run(new PrintWriter(out, true), new PrintWriter(err, true), "pending",
-                "--sfn-endpoint", runtime.stepFunctionsEndpoint().toString(),
-                "--dynamodb-endpoint", runtime.dynamoDbEndpoint().toString(), "--table", table.name());
+                "--sfn-endpoint", runtime.endpoints().stepFunctions().toString(),
+                "--dynamodb-endpoint", runtime.endpoints().dynamoDb().toString(), "--table", table.name());
         assertThat(code).as(err.toString()).isZero();
         return out.toString();
     }
@@ -315,7 +315,7 @@ class WindowedEndToEndTest {
     }
 
     private static List<String> bucketExecutions(LocalRuntime runtime, ExpiryTable table) {
-        String arn = runtime.bucketStateMachineArn().orElseThrow();
+        String arn = runtime.mode().windowed().orElseThrow().bucketStateMachineArn();
         List<String> names = new ArrayList<>();
         for (ExecutionSummary summary : runtime.stepFunctionsEngine().listExecutions(arn, null, 1000, null).items()) {
             if (summary.name().contains("-" + table.name().substring(0, Math.min(24, table.name().length())))) {
@@ -328,15 +328,15 @@ class WindowedEndToEndTest {
     private static void assertDeletedAtOrAfter(ExpiryTable table, String id, long ttl) {
         // The ledger is written when the delete call returns, a moment after the item is gone from the table.
         Await.until(id + " in the deletion ledger", Duration.ofSeconds(2),
-                () -> runtime.deletions().deletedAt(table.name(), key(id)).isPresent());
-        Optional<Instant> deletedAt = runtime.deletions().deletedAt(table.name(), key(id));
+                () -> runtime.observations().deletions().deletedAt(table.name(), key(id)).isPresent());
+        Optional<Instant> deletedAt = runtime.observations().deletions().deletedAt(table.name(), key(id));
         assertThat(deletedAt).as("%s deleted by Punctual", id).isPresent();
         assertThat(deletedAt.get()).as("%s deleted at or after its TTL", id).isAfterOrEqualTo(Instant.ofEpochSecond(ttl));
     }
 
     /** On skipped time, where the ledger has the delete once time is settled: inside the TTL's second, never before. */
     private static void assertDeletedInItsSecond(LocalRuntime runtime, ExpiryTable table, String id, long ttl) {
-        Optional<Instant> deletedAt = runtime.deletions().deletedAt(table.name(), key(id));
+        Optional<Instant> deletedAt = runtime.observations().deletions().deletedAt(table.name(), key(id));
         assertThat(deletedAt).as("%s deleted by Punctual", id).isPresent();
         assertThat(deletedAt.get()).as("%s deleted inside its TTL second %s, never before it", id, Instant.ofEpochSecond(ttl))
                 .isAfterOrEqualTo(Instant.ofEpochSecond(ttl)).isBefore(Instant.ofEpochSecond(ttl + 1));

@@ -113,7 +113,7 @@ public final class BackfillBenchmark implements Callable<Integer> {
         }
         ScheduledExecutorService sampler = Executors.newSingleThreadScheduledExecutor();
         try (LocalRuntime runtime = LocalRuntime.start(options);
-             SfnClient sfn = LocalClients.stepFunctions(runtime.stepFunctionsEndpoint())) {
+             SfnClient sfn = LocalClients.stepFunctions(runtime.endpoints().stepFunctions())) {
             Instant start = Instant.now();
             String table = "adopted-" + start.getEpochSecond();
             System.out.printf("Mode %s; %d items with TTLs over %d s in %s; %d CPUs, max heap %d MiB%n", expiryMode, items, spread,
@@ -126,10 +126,10 @@ public final class BackfillBenchmark implements Callable<Integer> {
             });
             System.out.printf("written          %d items in %.1f s; the table holds %d%n", items, written / 1000.0,
                     itemCount(runtime.dynamoDb(), table));
-            runtime.deletions().track(table);
+            runtime.observations().deletions().track(table);
 
             if (dynamoDbFault != null) {
-                runtime.dynamoDbFaults().parse(dynamoDbFault, System.nanoTime());
+                runtime.faults().dynamoDb().parse(dynamoDbFault, System.nanoTime());
                 System.out.printf("faults           DynamoDB %s%n", dynamoDbFault);
             }
             runtime.stepFunctionsEngine().resetPeakOpenExecutions();
@@ -194,7 +194,7 @@ public final class BackfillBenchmark implements Callable<Integer> {
             if (group == null) {
                 continue;
             }
-            Optional<Instant> deletedAt = runtime.deletions().deletedAt(table, Map.of(KEY, AttributeValue.fromS(id(i))));
+            Optional<Instant> deletedAt = runtime.observations().deletions().deletedAt(table, Map.of(KEY, AttributeValue.fromS(id(i))));
             group.add(ttl, deletedAt);
         }
         before.print("due before the backfill started");

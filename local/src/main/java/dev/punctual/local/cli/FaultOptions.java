@@ -31,10 +31,10 @@ final class FaultOptions {
     void apply(CommandSpec spec, LocalRuntime runtime) {
         try {
             if (dynamoDbFault != null) {
-                runtime.dynamoDbFaults().parse(dynamoDbFault, System.nanoTime());
+                runtime.faults().dynamoDb().parse(dynamoDbFault, System.nanoTime());
             }
             if (lambdaFault != null) {
-                runtime.lambdaFaults().parse(lambdaFault, System.nanoTime());
+                runtime.faults().lambda().parse(lambdaFault, System.nanoTime());
             }
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());

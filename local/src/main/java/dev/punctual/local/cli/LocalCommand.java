@@ -5,6 +5,7 @@ import dev.punctual.local.runtime.AttachedRuntime;
 import dev.punctual.local.runtime.ExternalServices;
 import dev.punctual.local.runtime.LocalDefaults;
 import dev.punctual.local.runtime.LocalRuntime;
+import dev.punctual.local.stepfunctions.executions.Recovery;
 import dev.punctual.statemachine.ExpiryMode;
 import java.io.PrintWriter;
 import java.net.URI;
@@ -106,15 +107,15 @@ final class LocalCommand implements Callable<Integer> {
             stopped.countDown();
         }, "punctual-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
-        out.printf("DynamoDB Local      %s   (started in %d ms)%n", runtime.dynamoDbEndpoint(), runtime.dynamoDbStartTime().toMillis());
-        out.printf("Step Functions API  %s%n", runtime.stepFunctionsEndpoint());
-        out.printf("EventBridge         %s   (%s)%n", runtime.eventsEndpoint(), options.expiryEvents()
+        out.printf("DynamoDB Local      %s   (started in %d ms)%n", runtime.endpoints().dynamoDb(), runtime.observations().dynamoDbStartTime().toMillis());
+        out.printf("Step Functions API  %s%n", runtime.endpoints().stepFunctions());
+        out.printf("EventBridge         %s   (%s)%n", runtime.endpoints().events(), options.expiryEvents()
                 ? "ItemExpired events on bus " + LocalDefaults.EVENT_BUS + "; watch them with: punctual events --follow"
-                        + (runtime.eventsEndpoint().getPort() == LocalDefaults.EVENTS_PORT ? "" : " --events-endpoint " + runtime.eventsEndpoint())
+                        + (runtime.endpoints().events().getPort() == LocalDefaults.EVENTS_PORT ? "" : " --events-endpoint " + runtime.endpoints().events())
                 : "expiry events off (--no-expiry-events)");
         out.println(ConsoleOptions.line(console));
         out.printf("Mode                %s%n", options.mode());
-        out.printf("State machine       %s%n", runtime.scheduledStateMachineArn());
+        out.printf("State machine       %s%n", runtime.mode().stateMachineArn());
         runtime.mode().facts().forEach((label, value) -> out.printf("%-20s%s%n", label, value));
         out.printf("Quotas              %s%n", QuotaOptions.describe(options.quotas()));
         out.printf("Keeping             %s%n", RetentionOptions.describe(options.retention()));
@@ -122,9 +123,10 @@ final class LocalCommand implements Callable<Integer> {
             out.printf("Injected faults     %s (each logged as it happens)%n", runtimeOptions.faults.describe());
         }
         out.printf("Data                %s%n", options.dataDirectory() == null ? "in memory" : options.dataDirectory().toAbsolutePath());
-        if (runtime.recovery().executionsResumed() > 0 || runtime.recovery().recordsReplayed() > 0) {
-            out.printf("Recovered           %d pending executions in %d ms%n", runtime.recovery().executionsResumed(),
-                    runtime.recovery().duration().toMillis());
+        Recovery recovery = runtime.stepFunctionsEngine().recovery();
+        if (recovery.executionsResumed() > 0 || recovery.recordsReplayed() > 0) {
+            out.printf("Recovered           %d pending executions in %d ms%n", recovery.executionsResumed(),
+                    recovery.duration().toMillis());
         }
         out.printf("Watching            %s%n", options.tables().isEmpty()
                 ? "every table with a stream and TTL enabled (checked every second)" : String.join(", ", options.tables()));

@@ -176,8 +176,8 @@ abstract class TrialCommand implements Callable<Integer> {
             }
             faultOptions.apply(spec, runtime);
             if (!json) {
-                out.printf("DynamoDB Local %s, Step Functions %s, data %s, mode %s%n", runtime.dynamoDbEndpoint(),
-                        runtime.stepFunctionsEndpoint(), dataDirectory == null ? "in memory" : dataDirectory, expiryMode);
+                out.printf("DynamoDB Local %s, Step Functions %s, data %s, mode %s%n", runtime.endpoints().dynamoDb(),
+                        runtime.endpoints().stepFunctions(), dataDirectory == null ? "in memory" : dataDirectory, expiryMode);
                 out.printf("Step Functions quotas %s%n", QuotaOptions.describe(options.quotas()));
                 out.printf("Writing %d items to table %s with TTLs over %d s, starting in %d s...%n",
                         items, table, spreadSeconds, leadSeconds);
@@ -198,27 +198,27 @@ abstract class TrialCommand implements Callable<Integer> {
             }
             AccuracyReport report;
             runtime.stepFunctionsEngine().resetPeakOpenExecutions();
-            CostMeter.Snapshot before = runtime.costs();
+            CostMeter.Snapshot before = runtime.observations().costs();
             try (Bars bars = new Bars(items, !json && !noProgress)) {
                 report = new ExpiryTrial(runtime).run(settings, bars);
             }
-            CostMeter.Snapshot cost = runtime.costs().minus(before);
+            CostMeter.Snapshot cost = runtime.observations().costs().minus(before);
             if (json) {
                 Map<String, String> extra = new LinkedHashMap<>();
                 extra.put("mode", "\"" + expiryMode.label() + "\"");
                 extra.put("cost", cost.toJson(report.deleted()));
-                extra.put("metrics", PublishedMetrics.of(runtime.metrics(), table).toJson());
-                extra.put("faults", runtime.injectedFaults().toJson());
+                extra.put("metrics", PublishedMetrics.of(runtime.observations().metrics(), table).toJson());
+                extra.put("faults", runtime.faults().injected().toJson());
                 extra.put("timeline", report.timeline().toJson(timeline));
                 out.println(report.toJson(extra));
             } else {
                 out.println();
                 out.println(report.toText());
                 out.println(cost.toText(report.deleted()));
-                out.println(PublishedMetrics.of(runtime.metrics(), table).toText());
-                if (runtime.injectedFaults().total() > 0) {
-                    out.printf("Injected faults: %d, by call site: %s%n", runtime.injectedFaults().total(),
-                            runtime.injectedFaults().bySite());
+                out.println(PublishedMetrics.of(runtime.observations().metrics(), table).toText());
+                if (runtime.faults().injected().total() > 0) {
+                    out.printf("Injected faults: %d, by call site: %s%n", runtime.faults().injected().total(),
+                            runtime.faults().injected().bySite());
                 }
                 out.println(report.timeline().toText(timeline));
                 out.println(report.verdict());

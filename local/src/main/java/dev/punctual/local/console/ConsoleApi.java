@@ -6,8 +6,10 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.punctual.local.events.EventStore;
 import dev.punctual.local.modes.PendingWork;
+import dev.punctual.local.modes.WindowedParts;
 import dev.punctual.local.retention.Retained;
 import dev.punctual.local.runtime.LocalClients;
+import dev.punctual.local.runtime.LocalDefaults;
 import dev.punctual.local.runtime.LocalRuntime;
 import dev.punctual.local.stepfunctions.executions.ExecutionDescription;
 import dev.punctual.local.stepfunctions.executions.ExecutionStatus;
@@ -58,10 +60,10 @@ final class ConsoleApi implements AutoCloseable {
         this.runtime = runtime;
         this.clock = clock;
         this.expiries = new ExpiryRecorder(clock, runtime.options().retention().of(Retained.EXPIRIES));
-        runtime.deletions().addListener(expiries);
+        runtime.observations().deletions().addListener(expiries);
         runtime.stepFunctionsEngine().addListener(expiries);
-        this.sfn = LocalClients.stepFunctions(runtime.stepFunctionsEndpoint());
-        this.dynamoDb = LocalClients.dynamoDb(runtime.dynamoDbEndpoint());
+        this.sfn = LocalClients.stepFunctions(runtime.endpoints().stepFunctions());
+        this.dynamoDb = LocalClients.dynamoDb(runtime.endpoints().dynamoDb());
         this.pending = runtime.mode().pendingWork(new PendingWork.Sources(runtime.stepFunctionsEngine(), clock, sfn, dynamoDb));
     }
 
@@ -91,7 +93,7 @@ final class ConsoleApi implements AutoCloseable {
         counters.put("missed", this.pending.countDueBefore(now.minus(MISSED_AFTER)));
         counters.put("superseded", expiries.superseded());
         counters.put("failedExecutions", expiries.failedExecutions());
-        counters.put("deadLetters", runtime.deadLetters().list().stream().filter(l -> l.redriven().isEmpty()).count());
+        counters.put("deadLetters", runtime.streamPoller().deadLetters().list().stream().filter(l -> l.redriven().isEmpty()).count());
         ArrayNode lag = body.putArray("lag");
         for (ExpiryRecorder.LagSecond second : expiries.lagBySecond()) {
             lag.addArray().add(second.epochSecond()).add(second.p50()).add(second.p99()).add(second.count());
@@ -161,9 +163,9 @@ final class ConsoleApi implements AutoCloseable {
         ObjectNode body = JSON.createObjectNode();
         body.put("now", clock.millis());
         body.put("publishing", runtime.options().expiryEvents());
-        body.put("endpoint", runtime.eventsEndpoint().toString());
+        body.put("endpoint", runtime.endpoints().events().toString());
         ArrayNode items = body.putArray("items");
-        List<EventStore.StoredEvent> events = runtime.events().all();
+        List<EventStore.StoredEvent> events = runtime.observations().events().all();
         for (int i = events.size() - 1; i >= 0 && items.size() < limit; i--) {
             EventStore.StoredEvent event = events.get(i);
             JsonNode detail = event.event().path("detail");
@@ -197,8 +199,7 @@ final class ConsoleApi implements AutoCloseable {
         body.put("now", clock.millis());
         body.put("stateMachineArn", arn);
         ArrayNode machines = body.putArray("stateMachines");
-        machines.add(runtime.stateMachineArn());
-        runtime.bucketStateMachineArn().ifPresent(machines::add);
+        stateMachines().forEach(machines::add);
         ArrayNode items = body.putArray("items");
         for (ExecutionSummary summary : page.items()) {
             ObjectNode row = items.addObject();
@@ -278,7 +279,7 @@ final class ConsoleApi implements AutoCloseable {
         ObjectNode body = JSON.createObjectNode();
         body.put("now", clock.millis());
         ArrayNode items = body.putArray("items");
-        List<DeadLetter> letters = new ArrayList<>(runtime.deadLetters().list());
+        List<DeadLetter> letters = new ArrayList<>(runtime.streamPoller().deadLetters().list());
         letters.sort((a, b) -> b.timestamp().compareTo(a.timestamp()));
         for (DeadLetter letter : letters) {
             ObjectNode row = items.addObject();
@@ -294,12 +295,12 @@ final class ConsoleApi implements AutoCloseable {
 
     /** Whether a dead letter with this id exists. */
     boolean deadLetterExists(String id) {
-        return runtime.deadLetters().find(id).isPresent();
+        return runtime.streamPoller().deadLetters().find(id).isPresent();
     }
 
     /** {@code POST /api/dead-letters/<id>/redrive}: hands the batch to the handler again. */
     ObjectNode redrive(String id) {
-        RedriveResult result = runtime.deadLetters().redrive(id);
+        RedriveResult result = runtime.streamPoller().deadLetters().redrive(id);
         ObjectNode body = JSON.createObjectNode();
         body.put("id", result.id());
         body.put("succeeded", result.succeeded());
@@ -329,13 +330,21 @@ final class ConsoleApi implements AutoCloseable {
 
     private String stateMachineArn(String requested) {
         if (requested == null || requested.isEmpty()) {
-            return runtime.scheduledStateMachineArn();
+            return runtime.mode().stateMachineArn();
         }
-        if (requested.equals(runtime.stateMachineArn()) || runtime.bucketStateMachineArn().filter(requested::equals).isPresent()) {
+        List<String> machines = stateMachines();
+        if (machines.contains(requested)) {
             return requested;
         }
         throw new IllegalArgumentException("stateMachine must be one of Punctual's state machines: "
-                + runtime.stateMachineArn() + runtime.bucketStateMachineArn().map(a -> " or " + a).orElse(""));
+                + String.join(" or ", machines));
+    }
+
+    /** The state machines whose executions the console lists: expire-item, deployed in every mode, and windowed mode's expire-bucket. */
+    private List<String> stateMachines() {
+        List<String> machines = new ArrayList<>(List.of(LocalDefaults.stateMachineArn()));
+        runtime.mode().windowed().map(WindowedParts::bucketStateMachineArn).ifPresent(machines::add);
+        return machines;
     }
 
     private static ExecutionStatus parseStatus(String status) {
@@ -361,7 +370,7 @@ final class ConsoleApi implements AutoCloseable {
 
     @Override
     public void close() {
-        runtime.deletions().removeListener(expiries);
+        runtime.observations().deletions().removeListener(expiries);
         runtime.stepFunctionsEngine().removeListener(expiries);
         pending.close();
         sfn.close();

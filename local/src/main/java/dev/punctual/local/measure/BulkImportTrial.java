@@ -50,11 +50,11 @@ public final class BulkImportTrial {
             ExpiryTrial.Progress progress) throws InterruptedException {
         TrialTable trialTable = TrialTable.create(runtime, table, polls);
         Clock clock = polls.clock();
-        runtime.deletions().track(table);
+        runtime.observations().deletions().track(table);
         StreamPoller poller = runtime.streamPoller();
-        ThrottleCounts throttledBefore = runtime.throttled();
+        ThrottleCounts throttledBefore = runtime.observations().throttled();
         StreamPollerMetrics.Snapshot streamBefore = poller.metrics().snapshot();
-        Map<String, Long> callsBefore = runtime.handlerCalls().snapshot();
+        Map<String, Long> callsBefore = runtime.observations().handlerCalls().snapshot();
         Instant start = clock.instant();
         long firstImportTtl = start.plus(IMPORT_LEAD).getEpochSecond();
         long[] importTtls = TrialTable.spread(firstImportTtl, importItems, IMPORT_SPREAD.toSeconds());
@@ -63,7 +63,7 @@ public final class BulkImportTrial {
         StreamPollerMetrics.Snapshot streamAtEnd = poller.metrics().snapshot();
         ImportHandling handling = new ImportHandling(importItems, Duration.between(start, written),
                 streamAtEnd.recordsHandled() - streamBefore.recordsHandled(), streamAtEnd.invocations() - streamBefore.invocations(),
-                HandlerCalls.between(callsBefore, runtime.handlerCalls().snapshot()));
+                HandlerCalls.between(callsBefore, runtime.observations().handlerCalls().snapshot()));
 
         long[] waveTtls = TrialTable.spread(written.plus(waveLead).getEpochSecond(), lateWaveItems, WAVE_SPREAD.toSeconds());
         trialTable.writeInOrder(waveTtls, BulkImportTrial::waveItemId);
@@ -77,10 +77,10 @@ public final class BulkImportTrial {
             return deleted == lateWaveItems && importScheduling.since != null;
         });
         List<Optional<Instant>> deletedAt = waveDeletions(table, lateWaveItems);
-        runtime.deletions().forget(table);
+        runtime.observations().deletions().forget(table);
         Instant scheduled = importScheduling.since == null ? clock.instant() : importScheduling.since;
         return report(importItems, Duration.between(start, written), Duration.between(start, scheduled), waveLead,
-                waveTtls, deletedAt, runtime.throttled().since(throttledBefore), handling);
+                waveTtls, deletedAt, runtime.observations().throttled().since(throttledBefore), handling);
     }
 
     /** The import is scheduled once the mapping has read it all and stopped invoking the function. */
@@ -107,7 +107,7 @@ public final class BulkImportTrial {
     private List<Optional<Instant>> waveDeletions(String table, int lateWaveItems) {
         List<Optional<Instant>> deletedAt = new ArrayList<>(lateWaveItems);
         for (int i = 0; i < lateWaveItems; i++) {
-            deletedAt.add(runtime.deletions().deletedAt(table, TrialTable.key(waveItemId(i))));
+            deletedAt.add(runtime.observations().deletions().deletedAt(table, TrialTable.key(waveItemId(i))));
         }
         return deletedAt;
     }

@@ -50,12 +50,12 @@ interface DeletionTimes {
     record Ledger(LocalRuntime runtime) implements DeletionTimes {
         @Override
         public ItemTimes times(String table, String itemId, long ttl, Instant now) {
-            return new ItemTimes(null, runtime.deletions().deletedAt(table, TrialTable.key(itemId)).orElse(null));
+            return new ItemTimes(null, runtime.observations().deletions().deletedAt(table, TrialTable.key(itemId)).orElse(null));
         }
 
         @Override
         public long deletedSoFar(String table, int items, boolean allScheduled, int open) {
-            return runtime.deletions().count(table);
+            return runtime.observations().deletions().count(table);
         }
     }
 
@@ -67,7 +67,7 @@ interface DeletionTimes {
                     now)).ttl();
             String name = ItemExecutionName.first(table, ItemKey.of(Map.of(TrialTable.KEY_ATTRIBUTE, AttributeText.s(itemId))),
                     valid).toString();
-            return times(runtime.stepFunctionsEngine(), Arns.execution(runtime.stateMachineArn(), name));
+            return times(runtime.stepFunctionsEngine(), Arns.execution(runtime.mode().stateMachineArn(), name));
         }
 
         @Override

@@ -1,8 +1,10 @@
 package dev.punctual.local.measure;
 
+import dev.punctual.local.modes.WindowedParts;
 import dev.punctual.local.runtime.LocalRuntime;
 import dev.punctual.local.stepfunctions.quotas.ThrottleCounts;
 import dev.punctual.local.stream.StreamPoller;
+import dev.punctual.local.timeline.BucketPhaseRecorder;
 import dev.punctual.statemachine.BucketWorkflow;
 import java.time.Clock;
 import java.time.Duration;
@@ -12,6 +14,7 @@ import java.util.Arrays;
 import java.util.BitSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
@@ -140,11 +143,13 @@ public final class ExpiryTrial {
     public AccuracyReport run(Settings settings, Progress progress) throws InterruptedException {
         TrialTable table = TrialTable.create(runtime, settings.table(), polls);
         // The ledger records when each conditional delete returned: windowed mode's delete times.
-        runtime.deletions().track(settings.table());
-        runtime.bucketPhases().track(settings.table());
+        runtime.observations().deletions().track(settings.table());
+        // Windowed mode's bucket function tells each bucket's phases; per item there are none to track.
+        Optional<BucketPhaseRecorder> bucketPhases = runtime.mode().windowed().map(WindowedParts::bucketPhases);
+        bucketPhases.ifPresent(recorder -> recorder.track(settings.table()));
         long[] ttls = settings.ttls(clock.instant());
         StreamPoller poller = runtime.streamPoller();
-        ThrottleCounts throttledBefore = runtime.throttled();
+        ThrottleCounts throttledBefore = runtime.observations().throttled();
         AtomicLongArray writtenAt;
         poller.setEnabled(false);
         // Read the baselines while the poller is off: once it is on, an execution it starts before the
@@ -179,15 +184,17 @@ public final class ExpiryTrial {
                     probes.seenGoneEarly().get(i)));
             timeline.item(ttls[i], times.wokeAt(), times.deletedAt());
         }
-        for (long second : Arrays.stream(ttls).distinct().toArray()) {
-            runtime.bucketPhases().phases(settings.table(), second).ifPresent(bucket -> timeline.bucket(second,
-                    bucket.invoked(), bucket.woke(), bucket.sealed(), bucket.read(), bucket.items()));
-        }
-        runtime.deletions().forget(settings.table());
-        runtime.bucketPhases().forget(settings.table());
+        bucketPhases.ifPresent(recorder -> {
+            for (long second : Arrays.stream(ttls).distinct().toArray()) {
+                recorder.phases(settings.table(), second).ifPresent(bucket -> timeline.bucket(second,
+                        bucket.invoked(), bucket.woke(), bucket.sealed(), bucket.read(), bucket.items()));
+            }
+            recorder.forget(settings.table());
+        });
+        runtime.observations().deletions().forget(settings.table());
         double seconds = Math.max(0.001, Duration.between(enabledAt, scheduledAll).toNanos() / 1e9);
         return AccuracyReport.of(observations, settings.items() / seconds, Heap.usedMb(),
-                runtime.throttled().since(throttledBefore)).withTimeline(timeline.build());
+                runtime.observations().throttled().since(throttledBefore)).withTimeline(timeline.build());
     }
 
     /**

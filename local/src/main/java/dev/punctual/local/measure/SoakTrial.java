@@ -95,8 +95,8 @@ public final class SoakTrial {
         AtomicLongArray deletedAtMillis = new AtomicLongArray(capacity);
         AtomicLong expired = new AtomicLong();
         Deletions deletions = new Deletions(settings.table(), deletedAtMillis, expired);
-        runtime.deletions().addListener(deletions);
-        ThrottleCounts throttledBefore = runtime.throttled();
+        runtime.observations().deletions().addListener(deletions);
+        ThrottleCounts throttledBefore = runtime.observations().throttled();
         Path journal = runtime.options().dataDirectory() == null ? null
                 : runtime.options().dataDirectory().resolve("stepfunctions");
         Writer writer = new Writer(table, settings, ttls);
@@ -137,7 +137,7 @@ public final class SoakTrial {
         }
         int written = writer.finish();
         drain(written, ttls, expired, settings.grace());
-        runtime.deletions().removeListener(deletions);
+        runtime.observations().deletions().removeListener(deletions);
         BitSet present = table.scan();
         List<ExpiryObservation> observations = new ArrayList<>(written);
         for (int i = 0; i < written; i++) {
@@ -147,7 +147,7 @@ public final class SoakTrial {
         }
         double writesPerSecond = written / (settings.minutes() * 60.0);
         return new Report(List.copyOf(minutes), AccuracyReport.of(observations, writesPerSecond,
-                ProcessMemory.heapAfterFullGcMb(), runtime.throttled().since(throttledBefore)));
+                ProcessMemory.heapAfterFullGcMb(), runtime.observations().throttled().since(throttledBefore)));
     }
 
     /**

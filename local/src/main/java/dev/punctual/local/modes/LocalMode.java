@@ -1,16 +1,14 @@
 package dev.punctual.local.modes;
 
 import com.amazonaws.services.lambda.runtime.RequestHandler;
-import dev.punctual.expiry.Sleeper;
+import dev.punctual.functions.ExpirySettings;
+import dev.punctual.functions.FunctionParts;
 import dev.punctual.statemachine.ExpiryMode;
-import dev.punctual.windowed.BucketPhases;
 import java.net.URI;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
-import software.amazon.awssdk.http.SdkHttpClient;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 /**
@@ -59,11 +57,13 @@ public interface LocalMode {
         boolean createTable(String name, String partitionKey, String sortKey);
 
         /**
-         * The DynamoDB client Punctual's own calls go through (metered for the cost report), as the
-         * function {@code caller} gets it: failing as the runtime's {@code --dynamodb-fault} says, at call
-         * sites named {@code caller.<Operation>}.
+         * What the mode's function {@code caller} runs on here, as Lambda gives it in AWS: configured by
+         * {@code settings}; Punctual's own DynamoDB client (metered for the cost report), failing as the
+         * runtime's {@code --dynamodb-fault} says at call sites named {@code caller.<Operation>}; the
+         * runtime's clock, and waits on its timer; and the in-process route to the Step Functions API
+         * unless functions go over HTTP.
          */
-        DynamoDbClient functionDynamoDb(String caller);
+        FunctionParts functionParts(ExpirySettings settings, String caller);
 
         /**
          * An EventBridge rule on the runtime's bus, as the construct creates one: events matching
@@ -74,14 +74,6 @@ public interface LocalMode {
 
         /** A scheduled EventBridge rule: the in-process {@code function} gets a scheduled event every {@code rate}. */
         void scheduleRule(String name, Duration rate, String function);
-
-        Clock clock();
-
-        /** Waits on the runtime's timer. */
-        Sleeper sleeper();
-
-        /** The in-process route to the Step Functions API; empty when functions go over HTTP. */
-        Optional<SdkHttpClient> stepFunctionsTransport();
 
         URI stepFunctionsEndpoint();
 
@@ -95,14 +87,11 @@ public interface LocalMode {
          * construct's {@code bucketDeleteConcurrency} sets it in AWS (same default).
          */
         int bucketDeleteConcurrency();
-
-        /** Where a bucket function tells the phases of its one-second buckets, for the trial's timeline. */
-        BucketPhases bucketPhases();
     }
 
     /**
      * A mode wired into a running runtime: what the runtime, the console, {@code punctual local} and the
-     * trial ask of it.
+     * trial ask of it (through the runtime's {@code RuntimeMode}, which adds the whole handler environment).
      *
      * @param stateMachineArn the state machine whose executions the stream handler starts
      * @param handlerEnvironment environment variables the stream handler gets beyond the shared ones
@@ -111,13 +100,26 @@ public interface LocalMode {
      *     whose history records its delete (per item); otherwise the runtime's deletion ledger is where
      *     deletes show
      * @param pending the pending work as the console lists it, read the way this mode keeps it
+     * @param windowedParts what windowed mode wires beyond what every mode has; {@code null} in any other
+     *     mode ({@link #windowed()} says so as an {@link Optional})
      */
     record Wired(String stateMachineArn, Map<String, String> handlerEnvironment, Map<String, String> facts,
-            boolean executionPerItem, Function<PendingWork.Sources, PendingWork> pending) {
+            boolean executionPerItem, Function<PendingWork.Sources, PendingWork> pending, WindowedParts windowedParts) {
 
         public Wired {
             handlerEnvironment = Map.copyOf(handlerEnvironment);
             facts = Map.copyOf(facts);
+        }
+
+        /** A mode wired with nothing of windowed mode's. */
+        public Wired(String stateMachineArn, Map<String, String> handlerEnvironment, Map<String, String> facts,
+                boolean executionPerItem, Function<PendingWork.Sources, PendingWork> pending) {
+            this(stateMachineArn, handlerEnvironment, facts, executionPerItem, pending, null);
+        }
+
+        /** What windowed mode wires beyond what every mode has; empty in any other mode. */
+        public Optional<WindowedParts> windowed() {
+            return Optional.ofNullable(windowedParts);
         }
 
         /** The mode's pending work, read from {@code sources}. */

@@ -2,8 +2,8 @@ package dev.punctual.local.modes;
 
 import dev.punctual.functions.BucketFunction;
 import dev.punctual.functions.ExpirySettings;
-import dev.punctual.functions.FunctionParts;
 import dev.punctual.local.account.LocalAccount;
+import dev.punctual.local.timeline.BucketPhaseRecorder;
 import dev.punctual.statemachine.Arns;
 import dev.punctual.statemachine.ExecutionStatusEvents;
 import dev.punctual.statemachine.ExpiryMode;
@@ -21,6 +21,8 @@ import java.util.TreeMap;
  * {@link ExpiryMode#WINDOWED} on the local runtime, as the construct deploys it: the schedule index
  * table (one for every watched table), the expire-bucket state machine, the bucket runner's Express state
  * machine and the bucket function, in-process, and the two rules that heal buckets (a status-change rule and the sweep's schedule). Its pending work is what the index holds for buckets not yet worked ({@link IndexedPending}).
+ * What only this mode has (the expire-bucket machine, the phases its bucket function reports) it hands
+ * the runtime as {@link WindowedParts}.
  */
 public final class WindowedLocal implements LocalMode {
 
@@ -48,12 +50,9 @@ public final class WindowedLocal implements LocalMode {
         String stateMachineArn = context.deploy(STATE_MACHINE_NAME,
                 StateMachineDefinitions.expireBucket(LocalAccount.PARTITION, runnerArn));
         Map<String, String> environment = bucketFunctionEnvironment(context, stateMachineArn);
-        FunctionParts.Builder parts = FunctionParts.builder(ExpirySettings.forBucketFunction(environment))
-                .dynamoDb(context.functionDynamoDb(FUNCTION_CALLER))
-                .clock(context.clock())
-                .sleeper(context.sleeper());
-        context.stepFunctionsTransport().ifPresent(parts::stepFunctionsTransport);
-        BucketFunction function = context.register(new BucketFunction(parts.build(), context.bucketPhases()));
+        BucketPhaseRecorder bucketPhases = new BucketPhaseRecorder();
+        BucketFunction function = context.register(new BucketFunction(
+                context.functionParts(ExpirySettings.forBucketFunction(environment), FUNCTION_CALLER), bucketPhases));
         context.function(FUNCTION_NAME, StreamWiring.BUCKET_FUNCTION_MEMORY_MB, function);
         // Healing, as the construct deploys it: a bucket execution that ends unfinished is handed to the
         // function, which starts its successor; the sweep catches what no status change reached.
@@ -63,7 +62,7 @@ public final class WindowedLocal implements LocalMode {
                 Map.of(StreamWiring.ENV_SCHEDULE_TABLE, ScheduleIndexTable.LOCAL_TABLE_NAME,
                         StreamWiring.ENV_DYNAMODB_ENDPOINT, context.dynamoDbEndpoint().toString()),
                 Map.of("Schedule index", ScheduleIndexTable.LOCAL_TABLE_NAME), false,
-                sources -> new IndexedItems(sources, stateMachineArn));
+                sources -> new IndexedItems(sources, stateMachineArn), new WindowedParts(stateMachineArn, bucketPhases));
     }
 
     /**

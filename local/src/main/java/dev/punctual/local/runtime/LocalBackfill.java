@@ -2,7 +2,6 @@ package dev.punctual.local.runtime;
 
 import dev.punctual.functions.BackfillFunction;
 import dev.punctual.functions.ExpirySettings;
-import dev.punctual.functions.FunctionParts;
 import dev.punctual.local.account.LocalAccount;
 import dev.punctual.local.modes.LocalMode;
 import dev.punctual.statemachine.BackfillProgressTable;
@@ -46,12 +45,8 @@ final class LocalBackfill {
                 BackfillProgressTable.SORT_KEY);
         context.deploy(LocalDefaults.BACKFILL_STATE_MACHINE_NAME,
                 StateMachineDefinitions.backfill(LocalAccount.PARTITION, context.functionArn(LocalDefaults.BACKFILL_FUNCTION_NAME)));
-        FunctionParts.Builder parts = FunctionParts.builder(ExpirySettings.forBackfillFunction(environment(context, mode, wired)))
-                .dynamoDb(context.functionDynamoDb(FUNCTION_CALLER))
-                .clock(context.clock())
-                .sleeper(context.sleeper());
-        context.stepFunctionsTransport().ifPresent(parts::stepFunctionsTransport);
-        BackfillFunction function = context.register(new BackfillFunction(parts.build()));
+        BackfillFunction function = context.register(new BackfillFunction(
+                context.functionParts(ExpirySettings.forBackfillFunction(environment(context, mode, wired)), FUNCTION_CALLER)));
         context.function(LocalDefaults.BACKFILL_FUNCTION_NAME, BackfillWorkflow.FUNCTION_MEMORY_MB, function);
     }
 

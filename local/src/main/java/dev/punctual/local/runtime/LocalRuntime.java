@@ -1,36 +1,19 @@
 package dev.punctual.local.runtime;
 
 import dev.punctual.functions.ExpiryStreamHandler;
-import dev.punctual.local.billing.CostMeter;
-import dev.punctual.local.billing.DeletionLedger;
-import dev.punctual.local.billing.HandlerCalls;
-import dev.punctual.local.events.EventStore;
-import dev.punctual.local.events.EventRules;
-import dev.punctual.local.events.PutEventsFaults;
-import dev.punctual.local.faults.FaultCounts;
-import dev.punctual.local.faults.Faults;
-import dev.punctual.local.metrics.RetainedMetrics;
-import dev.punctual.local.modes.LocalMode;
 import dev.punctual.local.retention.RetentionSettings;
 import dev.punctual.local.stepfunctions.executions.StepFunctionsEngine;
-import dev.punctual.local.stepfunctions.executions.Recovery;
 import dev.punctual.local.stepfunctions.quotas.Quota;
 import dev.punctual.local.stepfunctions.quotas.QuotaSettings;
-import dev.punctual.local.stepfunctions.quotas.ThrottleCounts;
-import dev.punctual.local.stream.DeadLetters;
 import dev.punctual.local.stream.MappingSettings;
 import dev.punctual.local.stream.StreamPoller;
-import dev.punctual.local.stream.WatchedTable;
-import dev.punctual.local.timeline.BucketPhaseRecorder;
 import dev.punctual.local.time.Timer;
 import dev.punctual.statemachine.ExpiryMode;
 import dev.punctual.statemachine.StreamWiring;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.Set;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
@@ -45,6 +28,11 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
  *
  * <p>Start one with {@link #start(Options)}; closing it stops the poller first (no new work), then the
  * functions, the endpoints and the engine, and DynamoDB Local last.
+ *
+ * <p>As Temporal's test environment hands out a client, workers, time and close, this hands out what a
+ * test or an application runs against (endpoints, clients, the stream mapping, the mode, time, close)
+ * and keeps the rest behind two views: {@link #observations()}, what it saw of Punctual's work, and
+ * {@link #faults()}, what it injects. What only one mode has is reached through {@link #mode()}.
  */
 public interface LocalRuntime extends AutoCloseable {
 
@@ -75,96 +63,62 @@ public interface LocalRuntime extends AutoCloseable {
      */
     void awaitSettled(Duration timeout);
 
-    /** DynamoDB Local's endpoint. */
-    URI dynamoDbEndpoint();
-
-    /** How long DynamoDB Local took to start. */
-    Duration dynamoDbStartTime();
+    /** Where DynamoDB Local, the Step Functions API and the EventBridge endpoint listen, for clients of one's own. */
+    Endpoints endpoints();
 
     /** A DynamoDB client for the runtime's tables, owned by the runtime. */
     DynamoDbClient dynamoDb();
 
-    /** The Step Functions API's endpoint. */
-    URI stepFunctionsEndpoint();
-
-    /** The engine behind the Step Functions API. */
+    /**
+     * The engine behind the Step Functions API, to start, list and describe executions without HTTP;
+     * {@link StepFunctionsEngine#recovery()} says what a start on a data directory recovered. The
+     * expire-item machine, deployed in every mode, is at {@link LocalDefaults#stateMachineArn()}.
+     */
     StepFunctionsEngine stepFunctionsEngine();
 
-    /** What a start on an existing data directory recovered. */
-    Recovery recovery();
-
-    /** What the Step Functions quotas have throttled so far (all zero without {@code --aws-quotas}). */
-    ThrottleCounts throttled();
-
-    /** Fault injection for every DynamoDB call Punctual makes: the handler's, the bucket function's, the state machines'. */
-    Faults dynamoDbFaults();
-
-    /** Fault injection for the bucket function's invocations (windowed mode): by its state machine and by its rules. */
-    Faults lambdaFaults();
-
-    /** The faults injected so far, per call site. */
-    FaultCounts injectedFaults();
-
     /**
-     * The rules of the runtime's event bus, whose targets are in-process functions (windowed mode's
-     * healing and sweep; none per item): what they delivered, retried and dropped.
+     * The event source mapping: the tables it watches ({@code discoverTables} after creating one), whether
+     * it is enabled, what it has handled per table, and its dead letters (the batches it gave up on, as
+     * its on-failure destination holds them in AWS).
      */
-    EventRules eventRules();
-
-    /** ARN of the expire-item state machine. */
-    String stateMachineArn();
-
-    /** The mode every watched table runs in, as wired here: ask it what differs between modes. */
-    LocalMode.Wired mode();
-
-    /** The mode's own state machine when it is not expire-item (windowed: expire-bucket); empty per item. */
-    Optional<String> bucketStateMachineArn();
-
-    /** The state machine the stream handler starts executions of: expire-bucket when windowed, else expire-item. */
-    String scheduledStateMachineArn();
-
-    /**
-     * The environment the handler gets for one table: the same variables the CDK construct sets in
-     * Lambda, with the Step Functions endpoint pointed at this runtime.
-     */
-    Map<String, String> handlerEnvironment(WatchedTable table);
-
-    /** The stream poller (watched tables, dead letters, metrics). */
     StreamPoller streamPoller();
 
-    /** The dead-letter store of the stream poller. */
-    DeadLetters deadLetters();
-
-    /** The EventBridge endpoint: {@code PutEvents}, and the stored events for {@code punctual events}. */
-    URI eventsEndpoint();
-
-    /** The events the EventBridge endpoint accepted. */
-    EventStore events();
-
-    /** Fault injection for {@code PutEvents}. */
-    PutEventsFaults eventFaults();
-
-    /** What Punctual's own work on this runtime would be billed, counted so far. */
-    CostMeter.Snapshot costs();
+    /**
+     * The mode every watched table runs in, as wired here: the state machine the stream handler starts,
+     * the handler's environment, and what differs between modes; {@link RuntimeMode#windowed()} reaches
+     * what only windowed mode has.
+     */
+    RuntimeMode mode();
 
     /**
-     * The metrics every stream handler of this runtime published ({@code ExpiryLag}, expiries by
-     * Punctual and by native TTL, ...): what the function would publish to CloudWatch in AWS.
+     * What the runtime saw of Punctual's work, for a trial, the console or a test: the deletion ledger,
+     * published metrics, costs, throttles, handler calls, the events published and the event rules'
+     * deliveries.
      */
-    RetainedMetrics metrics();
+    Observations observations();
 
-    /** When Punctual deleted each item of the tables it is asked to track. */
-    DeletionLedger deletions();
-
-    /** The stream handlers' DynamoDB and Step Functions calls, by kind, counted so far. */
-    HandlerCalls handlerCalls();
-
-    /** When each one-second bucket of the tables it is asked to track passed its phases (windowed mode). */
-    BucketPhaseRecorder bucketPhases();
+    /** The faults the runtime injects into Punctual's DynamoDB calls, Lambda invocations and {@code PutEvents}, and what it injected. */
+    FaultInjection faults();
 
     /** Stops the poller first (no new work), then the functions, the endpoints, the engine and DynamoDB Local. */
     @Override
     void close();
+
+    /**
+     * Where the runtime's services listen on loopback.
+     *
+     * @param dynamoDb DynamoDB Local's endpoint
+     * @param stepFunctions the Step Functions API's endpoint
+     * @param events the EventBridge endpoint: {@code PutEvents}, and the stored events for {@code punctual events}
+     */
+    record Endpoints(URI dynamoDb, URI stepFunctions, URI events) {
+
+        public Endpoints {
+            Objects.requireNonNull(dynamoDb, "dynamoDb");
+            Objects.requireNonNull(stepFunctions, "stepFunctions");
+            Objects.requireNonNull(events, "events");
+        }
+    }
 
     /**
      * How to run. Build with {@link #builder()} (or from {@link #defaults()} / {@link #onFreePorts()}),

@@ -5,7 +5,8 @@ import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.punctual.expiry.Sleeper;
+import dev.punctual.functions.ExpirySettings;
+import dev.punctual.functions.FunctionParts;
 import dev.punctual.local.account.LocalAccount;
 import dev.punctual.local.modes.LocalMode;
 import dev.punctual.local.stepfunctions.executions.ExecutionLogging;
@@ -13,15 +14,11 @@ import dev.punctual.local.stepfunctions.executions.WorkflowType;
 import dev.punctual.local.stepfunctions.tasks.LambdaFunctions;
 import dev.punctual.local.stream.LocalLambdaContext;
 import dev.punctual.statemachine.StreamWiring;
-import dev.punctual.windowed.BucketPhases;
 import java.net.URI;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
-import java.util.Optional;
 import java.util.function.Consumer;
 import java.util.function.Function;
-import software.amazon.awssdk.http.SdkHttpClient;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
 import software.amazon.awssdk.services.dynamodb.model.BillingMode;
@@ -46,31 +43,23 @@ final class ModeContext implements LocalMode.Context {
     private final URI dynamoDbEndpoint;
     private final LambdaFunctions functions;
     private final FunctionHost host;
-    private final BucketPhases bucketPhases;
     private final int bucketDeleteConcurrency;
     private final Lifetimes owned;
 
     /**
      * @param dynamoDb the runtime's client, for the mode's tables
      * @param functions where the engine's Lambda Task states find in-process functions
-     * @param bucketPhases what the runtime records of windowed buckets' phases
      * @param bucketDeleteConcurrency the runtime's {@link LocalRuntime.Options#bucketDeleteConcurrency()}
      * @param owned what the runtime closes, the latest first
      */
     ModeContext(DynamoDbClient dynamoDb, URI dynamoDbEndpoint, LambdaFunctions functions, FunctionHost host,
-            BucketPhases bucketPhases, int bucketDeleteConcurrency, Lifetimes owned) {
+            int bucketDeleteConcurrency, Lifetimes owned) {
         this.dynamoDb = dynamoDb;
         this.dynamoDbEndpoint = dynamoDbEndpoint;
         this.functions = functions;
         this.host = host;
-        this.bucketPhases = bucketPhases;
         this.bucketDeleteConcurrency = bucketDeleteConcurrency;
         this.owned = owned;
-    }
-
-    @Override
-    public BucketPhases bucketPhases() {
-        return bucketPhases;
     }
 
     @Override
@@ -128,8 +117,13 @@ final class ModeContext implements LocalMode.Context {
     }
 
     @Override
-    public DynamoDbClient functionDynamoDb(String caller) {
-        return host.dynamoDbFor(caller);
+    public FunctionParts functionParts(ExpirySettings settings, String caller) {
+        FunctionParts.Builder parts = FunctionParts.builder(settings)
+                .dynamoDb(host.dynamoDbFor(caller))
+                .clock(host.clock())
+                .sleeper(host.sleeper());
+        host.stepFunctions().inProcessTransport().ifPresent(parts::stepFunctionsTransport);
+        return parts.build();
     }
 
     @Override
@@ -152,21 +146,6 @@ final class ModeContext implements LocalMode.Context {
                 "rule " + rule + " targets function " + function + ", which is not registered"));
         Function<JsonNode, JsonNode> faulty = host.faults().lambdaTarget(rule, invoke, StreamWiring.BUCKET_FUNCTION_TIMEOUT);
         return faulty::apply;
-    }
-
-    @Override
-    public Clock clock() {
-        return host.clock();
-    }
-
-    @Override
-    public Sleeper sleeper() {
-        return host.sleeper();
-    }
-
-    @Override
-    public Optional<SdkHttpClient> stepFunctionsTransport() {
-        return host.stepFunctions().inProcessTransport();
     }
 
     @Override

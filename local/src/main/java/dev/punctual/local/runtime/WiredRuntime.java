@@ -14,21 +14,15 @@ import dev.punctual.local.events.PutEventsApi;
 import dev.punctual.local.events.EventRules;
 import dev.punctual.local.events.ExecutionStatusPublisher;
 import dev.punctual.local.events.PutEventsFaults;
-import dev.punctual.local.faults.FaultCounts;
-import dev.punctual.local.faults.Faults;
 import dev.punctual.local.faults.RuntimeFaults;
 import dev.punctual.local.metrics.RetainedMetrics;
 import dev.punctual.local.modes.LocalMode;
 import dev.punctual.local.modes.LocalModes;
 import dev.punctual.local.retention.Retained;
 import dev.punctual.local.stepfunctions.executions.StepFunctionsEngine;
-import dev.punctual.local.stepfunctions.executions.Recovery;
-import dev.punctual.local.stepfunctions.quotas.ThrottleCounts;
 import dev.punctual.local.stepfunctions.tasks.LambdaFunctions;
-import dev.punctual.local.stream.DeadLetters;
 import dev.punctual.local.stream.StreamPoller;
 import dev.punctual.local.stream.WatchedTable;
-import dev.punctual.local.timeline.BucketPhaseRecorder;
 import dev.punctual.local.time.ClockTimer;
 import dev.punctual.local.time.InFlight;
 import dev.punctual.local.time.ManualTimer;
@@ -38,12 +32,10 @@ import dev.punctual.statemachine.ExpiryEvents;
 import dev.punctual.statemachine.ScheduleIndexTable;
 import dev.punctual.statemachine.StreamWiring;
 import java.net.InetSocketAddress;
-import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.Optional;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 /**
@@ -65,26 +57,23 @@ final class WiredRuntime implements LocalRuntime {
      * Functions API, engine and task threads, the runtime's own timer, and DynamoDB Local last.
      */
     private final Lifetimes owned = new Lifetimes("the local runtime", work);
-    private final CostMeter costMeter = new CostMeter();
-    private final DeletionLedger deletions = new DeletionLedger();
-    private final HandlerCalls handlerCalls = new HandlerCalls(ScheduleIndexTable.LOCAL_TABLE_NAME::equals);
-    private final BucketPhaseRecorder bucketPhases = new BucketPhaseRecorder();
-    private final RetainedMetrics metrics;
-    private final RuntimeFaults faults;
-    private final EventRules eventRules;
-    private final PutEventsFaults eventFaults = new PutEventsFaults();
+    private final FaultInjection faultInjection;
     private final DynamoDbLocalServer dynamoDbServer;
     private final DynamoDbClient dynamoDb;
     private final Timer timer;
     private final LocalStepFunctions stepFunctions;
     /** The mode every watched table runs in, as wired here. */
-    private final LocalMode.Wired mode;
-    private final EventStore events;
-    private final EventBridgeServer eventsServer;
+    private final LocalMode.Wired wiredMode;
+    private final RuntimeMode mode;
     private final StreamPoller poller;
+    private final Endpoints endpoints;
+    private final Observations observations;
 
     WiredRuntime(LocalRuntime.Options options) {
         this.options = options;
+        CostMeter costMeter = new CostMeter();
+        DeletionLedger deletions = new DeletionLedger();
+        HandlerCalls handlerCalls = new HandlerCalls(ScheduleIndexTable.LOCAL_TABLE_NAME::equals);
         try {
             dynamoDbServer = owned.own(DynamoDbLocalServer.start(
                     new DynamoDbLocalServer.Options(options.dynamoDbPort(), options.under("dynamodb"))));
@@ -95,30 +84,35 @@ final class WiredRuntime implements LocalRuntime {
             InProcessDynamoDb inProcess = dynamoDbServer.inProcess();
             timer = options.timer() != null ? options.timer() : ownTimer();
             Clock clock = timer.clock();
-            metrics = new RetainedMetrics(clock, options.retention().of(Retained.METRIC_POINTS),
+            RetainedMetrics metrics = new RetainedMetrics(clock, options.retention().of(Retained.METRIC_POINTS),
                     options.retention().of(Retained.METRIC_MINUTES));
             // Punctual's own DynamoDB calls (the state machine's deletes, the functions' index calls)
             // are metered for the cost report; the index is Punctual's, every other table a user's.
             MeteredDynamoDb punctualDynamoDb = new MeteredDynamoDb(inProcess.dynamoDb(), costMeter, deletions,
                     table -> !ScheduleIndexTable.LOCAL_TABLE_NAME.equals(table), clock);
             LambdaFunctions functions = new LambdaFunctions();
-            faults = new RuntimeFaults(timer);
+            RuntimeFaults faults = new RuntimeFaults(timer);
+            PutEventsFaults eventFaults = new PutEventsFaults();
+            faultInjection = new FaultInjection(faults.dynamoDb(), faults.lambda(), eventFaults, faults.counts());
             stepFunctions = owned.own(LocalStepFunctions.start(options, timer, punctualDynamoDb, faults, functions,
                     work));
             // Step Functions publishes its executions' status changes to the bus; a mode's rules route them.
-            eventRules = owned.own(new EventRules(timer, owned.ownThreads(2, "punctual-event-delivery")));
+            EventRules eventRules = owned.own(new EventRules(timer, owned.ownThreads(2, "punctual-event-delivery")));
             stepFunctions.engine().addListener(new ExecutionStatusPublisher(eventRules, LocalAccount.REGION, LocalAccount.ACCOUNT_ID));
             FunctionHost host = new FunctionHost(punctualDynamoDb, clock, new TimerSleeper(timer), metrics, costMeter,
                     stepFunctions, faults, eventRules);
-            ModeContext parts = new ModeContext(dynamoDb, dynamoDbServer.endpoint(), functions, host, bucketPhases,
+            ModeContext parts = new ModeContext(dynamoDb, dynamoDbServer.endpoint(), functions, host,
                     options.bucketDeleteConcurrency(), owned);
-            mode = LocalModes.of(options.mode()).wire(parts);
-            LocalBackfill.wire(parts, options.mode(), mode);
-            events = owned.own(EventStore.in(options.under("events"),
+            wiredMode = LocalModes.of(options.mode()).wire(parts);
+            mode = new RuntimeMode(wiredMode, this::handlerEnvironment);
+            LocalBackfill.wire(parts, options.mode(), wiredMode);
+            EventStore events = owned.own(EventStore.in(options.under("events"),
                     options.retention().of(Retained.EVENTS), clock));
-            eventsServer = owned.own(EventBridgeServer.start(new PutEventsApi(events, eventFaults, clock,
+            EventBridgeServer eventsServer = owned.own(EventBridgeServer.start(new PutEventsApi(events, eventFaults, clock,
                             LocalAccount.REGION, LocalAccount.ACCOUNT_ID, costMeter::expiryEvent), events,
                     new InetSocketAddress(LocalDefaults.LOOPBACK, options.eventsPort())));
+            endpoints = new Endpoints(dynamoDbServer.endpoint(), stepFunctions.endpoint(),
+                    LocalDefaults.endpoint(eventsServer.port()));
             StreamFunction streamFunction = owned.own(new StreamFunction(this::handlerEnvironment, host, handlerCalls));
             poller = owned.own(StreamPoller.builder()
                     .dynamoDb(inProcess.dynamoDb())
@@ -133,6 +127,8 @@ final class WiredRuntime implements LocalRuntime {
                     // A timer the caller brought is one a test moves; DynamoDB Local's stamps follow the wall clock.
                     .stampWithRuntimeClock(options.timer() != null)
                     .start());
+            observations = new Observations(costMeter, stepFunctions, deletions, metrics, handlerCalls, events,
+                    eventRules, dynamoDbServer.startTime());
         } catch (RuntimeException e) {
             owned.closeAfter(e);
             throw e;
@@ -153,31 +149,19 @@ final class WiredRuntime implements LocalRuntime {
         new Quiescence(manual, work, poller).await(timeout);
     }
 
-    @Override
-    public Map<String, String> handlerEnvironment(WatchedTable table) {
-        Map<String, String> environment = new HashMap<>(StreamFunctionEnvironment.of(scheduledStateMachineArn(), table,
-                stepFunctionsEndpoint(), options.cancelStale(), options.mode()));
-        environment.putAll(mode.handlerEnvironment());
+    /**
+     * The environment the handler gets for one table: the same variables the CDK construct sets in
+     * Lambda, with the Step Functions endpoint pointed at this runtime. Asked once the endpoints are up.
+     */
+    private Map<String, String> handlerEnvironment(WatchedTable table) {
+        Map<String, String> environment = new HashMap<>(StreamFunctionEnvironment.of(wiredMode.stateMachineArn(), table,
+                endpoints.stepFunctions(), options.cancelStale(), options.mode()));
+        environment.putAll(wiredMode.handlerEnvironment());
         if (options.expiryEvents()) {
             environment.put(ExpiryEvents.ENV_EVENT_BUS, LocalDefaults.EVENT_BUS);
-            environment.put(ExpiryEvents.ENV_EVENTS_ENDPOINT, eventsEndpoint().toString());
+            environment.put(ExpiryEvents.ENV_EVENTS_ENDPOINT, endpoints.events().toString());
         }
         return Map.copyOf(environment);
-    }
-
-    @Override
-    public LocalMode.Wired mode() {
-        return mode;
-    }
-
-    @Override
-    public Optional<String> bucketStateMachineArn() {
-        return Optional.of(mode.stateMachineArn()).filter(arn -> !arn.equals(stateMachineArn()));
-    }
-
-    @Override
-    public String scheduledStateMachineArn() {
-        return mode.stateMachineArn();
     }
 
     @Override
@@ -191,13 +175,8 @@ final class WiredRuntime implements LocalRuntime {
     }
 
     @Override
-    public URI dynamoDbEndpoint() {
-        return dynamoDbServer.endpoint();
-    }
-
-    @Override
-    public Duration dynamoDbStartTime() {
-        return dynamoDbServer.startTime();
+    public Endpoints endpoints() {
+        return endpoints;
     }
 
     @Override
@@ -206,48 +185,8 @@ final class WiredRuntime implements LocalRuntime {
     }
 
     @Override
-    public URI stepFunctionsEndpoint() {
-        return stepFunctions.endpoint();
-    }
-
-    @Override
     public StepFunctionsEngine stepFunctionsEngine() {
         return stepFunctions.engine();
-    }
-
-    @Override
-    public Recovery recovery() {
-        return stepFunctions.recovery();
-    }
-
-    @Override
-    public ThrottleCounts throttled() {
-        return stepFunctions.throttles().counts();
-    }
-
-    @Override
-    public Faults dynamoDbFaults() {
-        return faults.dynamoDb();
-    }
-
-    @Override
-    public Faults lambdaFaults() {
-        return faults.lambda();
-    }
-
-    @Override
-    public FaultCounts injectedFaults() {
-        return faults.counts();
-    }
-
-    @Override
-    public EventRules eventRules() {
-        return eventRules;
-    }
-
-    @Override
-    public String stateMachineArn() {
-        return stepFunctions.expireItemArn();
     }
 
     @Override
@@ -256,50 +195,18 @@ final class WiredRuntime implements LocalRuntime {
     }
 
     @Override
-    public DeadLetters deadLetters() {
-        return poller.deadLetters();
+    public RuntimeMode mode() {
+        return mode;
     }
 
     @Override
-    public URI eventsEndpoint() {
-        return LocalDefaults.endpoint(eventsServer.port());
+    public Observations observations() {
+        return observations;
     }
 
     @Override
-    public EventStore events() {
-        return events;
-    }
-
-    @Override
-    public PutEventsFaults eventFaults() {
-        return eventFaults;
-    }
-
-    @Override
-    public CostMeter.Snapshot costs() {
-        StepFunctionsEngine engine = stepFunctions.engine();
-        return costMeter.snapshot(new CostMeter.EngineCounts(engine.billedTransitions(), engine.startExecutionCalls(),
-                engine.peakOpenExecutions(), engine.expressRequests(), engine.expressGbSeconds(), engine.executionLog().bytes()));
-    }
-
-    @Override
-    public RetainedMetrics metrics() {
-        return metrics;
-    }
-
-    @Override
-    public DeletionLedger deletions() {
-        return deletions;
-    }
-
-    @Override
-    public HandlerCalls handlerCalls() {
-        return handlerCalls;
-    }
-
-    @Override
-    public BucketPhaseRecorder bucketPhases() {
-        return bucketPhases;
+    public FaultInjection faults() {
+        return faultInjection;
     }
 
     @Override

@@ -56,7 +56,7 @@ class SkippedTimeTest {
                 .streamSpecification(s -> s.streamEnabled(true).streamViewType(StreamViewType.NEW_AND_OLD_IMAGES)));
         runtime.dynamoDb().updateTimeToLive(b -> b.tableName(TABLE)
                 .timeToLiveSpecification(t -> t.enabled(true).attributeName("expiresAt")));
-        runtime.deletions().track(TABLE);
+        runtime.observations().deletions().track(TABLE);
         return SkippedTime.of(runtime);
     }
 
@@ -71,12 +71,12 @@ class SkippedTimeTest {
     }
 
     private Optional<Instant> deletedAt(String id) {
-        return runtime.deletions().deletedAt(TABLE, Map.of("id", AttributeValue.fromS(id)));
+        return runtime.observations().deletions().deletedAt(TABLE, Map.of("id", AttributeValue.fromS(id)));
     }
 
     private Map<String, JsonNode> eventsById() {
         Map<String, JsonNode> events = new LinkedHashMap<>();
-        runtime.events().all().forEach(stored -> {
+        runtime.observations().events().all().forEach(stored -> {
             JsonNode detail = stored.event().path("detail");
             events.put(detail.path(ExpiryEvents.KEY).path("id").path("S").asText(), detail);
         });

@@ -46,7 +46,7 @@ class ConsoleBrowserTest {
         runtime = started.runtime();
         console = started.console();
         table = ExpiryTable.create(runtime, "console");
-        runtime.deletions().track(table.name());
+        runtime.observations().deletions().track(table.name());
     }
 
     @AfterAll
@@ -84,7 +84,7 @@ class ConsoleBrowserTest {
         Row expired = waitFor(Duration.ofSeconds(15), () -> rowWithKey("tr.expired-row", "soon"));
         assertThat(expired.cell("outcome")).isEqualTo("Expired");
         // The lag shown is the runtime's own: its delete's instant less the TTL, never negative.
-        long deletedAt = Await.value("the delete in the runtime's ledger", Duration.ofSeconds(5), () -> runtime.deletions()
+        long deletedAt = Await.value("the delete in the runtime's ledger", Duration.ofSeconds(5), () -> runtime.observations().deletions()
                 .deletedAt(table.name(), Map.of(ExpiryTable.KEY, AttributeValue.fromS("soon")))).toEpochMilli();
         assertThat(deletedAt).as("never early").isGreaterThanOrEqualTo(ttl * 1000);
         assertThat(expired.cell("lag")).isEqualTo((deletedAt - ttl * 1000) + " ms");
@@ -151,7 +151,7 @@ class ConsoleBrowserTest {
 
     @Test
     void failedExecution_showsItsErrorAndCause() {
-        runtime.dynamoDbFaults().failNext(1, "AccessDeniedException");
+        runtime.faults().dynamoDb().failNext(1, "AccessDeniedException");
         try {
             table.putWithTtl("denied", Instant.now().getEpochSecond() + 2);
             WebDriver driver = browser.driver();
@@ -168,7 +168,7 @@ class ConsoleBrowserTest {
                     .isEqualTo("failed");
             browser.screenshot("execution-failed");
         } finally {
-            runtime.dynamoDbFaults().clear();
+            runtime.faults().dynamoDb().clear();
         }
     }
 

@@ -3,6 +3,7 @@ package dev.punctual.tests.console;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.punctual.local.console.ConsoleServer;
+import dev.punctual.local.runtime.LocalDefaults;
 import dev.punctual.local.runtime.LocalRuntime;
 import dev.punctual.local.stream.DeadLetter;
 import dev.punctual.local.stream.MappingSettings;
@@ -28,7 +29,8 @@ import org.junit.jupiter.api.TestMethodOrder;
  * The console's HTTP edge, with requests written byte for byte (the JDK's client will not send a
  * foreign {@code Host}): redrive refuses a cross-origin POST and a request whose {@code Host} is not
  * the loopback address (DNS rebinding), and runs when its own page asks; a bad path or id is a 404
- * page and the console keeps serving. The dead letter is real: at an open-execution quota of 1, the
+ * page and the console keeps serving; {@code /api/executions} offers the machines per-item mode runs and
+ * refuses windowed mode's. The dead letter is real: at an open-execution quota of 1, the
  * second item's StartExecution fails until the mapping gives its batch up. The refusals run first and
  * check the dead letter is still there to redrive.
  */
@@ -55,7 +57,7 @@ class ConsoleHttpTest {
         secondTtl = Instant.now().getEpochSecond() + 600;
         table.putWithTtl("second", secondTtl);
         letter = Await.value("the second item's batch to be dead-lettered", Duration.ofSeconds(20),
-                () -> runtime.deadLetters().list().stream().findFirst().map(DeadLetter::id));
+                () -> runtime.streamPoller().deadLetters().list().stream().findFirst().map(DeadLetter::id));
     }
 
     @AfterAll
@@ -69,7 +71,7 @@ class ConsoleHttpTest {
         Response response = request("POST", redrivePath(), Map.of("Host", host(), "Origin", "http://evil.example"));
         assertThat(response.status()).isEqualTo(403);
         assertThat(response.body()).contains("Cross-origin request refused");
-        assertThat(runtime.deadLetters().find(letter).orElseThrow().redriven()).isEmpty();
+        assertThat(runtime.streamPoller().deadLetters().find(letter).orElseThrow().redriven()).isEmpty();
     }
 
     @Test
@@ -79,7 +81,7 @@ class ConsoleHttpTest {
         Response response = request("POST", redrivePath(), Map.of("Host", "evil.example:" + console.port(),
                 "Origin", "http://evil.example:" + console.port()));
         assertThat(response.status()).isEqualTo(421);
-        assertThat(runtime.deadLetters().find(letter).orElseThrow().redriven()).isEmpty();
+        assertThat(runtime.streamPoller().deadLetters().find(letter).orElseThrow().redriven()).isEmpty();
         assertThat(request("GET", "/api/pending", Map.of("Host", "evil.example:" + console.port())).status())
                 .as("reads are refused too: keys are user data").isEqualTo(421);
     }
@@ -92,7 +94,7 @@ class ConsoleHttpTest {
         Response response = request("POST", redrivePath(), Map.of("Host", host(), "Origin", "http://" + host()));
         assertThat(response.status()).isEqualTo(200);
         assertThat(response.body()).contains("\"succeeded\":true");
-        assertThat(runtime.deadLetters().find(letter).orElseThrow().redriven()).isPresent();
+        assertThat(runtime.streamPoller().deadLetters().find(letter).orElseThrow().redriven()).isPresent();
         assertThat(runtime.stepFunctionsEngine().openExecutions()).as("the second item is pending now").isEqualTo(1);
     }
 
@@ -124,6 +126,19 @@ class ConsoleHttpTest {
         assertThat(badLimit.body()).contains("limit must be 1-500");
         assertThat(request("GET", "/", Map.of("Host", host())).status()).isEqualTo(200);
         assertThat(request("GET", "/api/overview", Map.of("Host", "localhost:" + console.port())).status()).isEqualTo(200);
+    }
+
+    @Test
+    @Order(6)
+    void executions_offerTheMachinesOfThisMode_only() throws IOException {
+        Response executions = request("GET", "/api/executions", Map.of("Host", host()));
+        assertThat(executions.status()).isEqualTo(200);
+        assertThat(executions.body()).as("per item, the one machine to list").contains("\"stateMachines\":[\""
+                + LocalDefaults.stateMachineArn() + "\"]");
+        Response bucketMachine = request("GET", "/api/executions?stateMachine=" + LocalDefaults.bucketStateMachineArn(),
+                Map.of("Host", host()));
+        assertThat(bucketMachine.status()).as("per item, no expire-bucket machine runs").isEqualTo(400);
+        assertThat(bucketMachine.body()).contains("one of Punctual's state machines: " + LocalDefaults.stateMachineArn() + "\"");
     }
 
     private static String redrivePath() {

@@ -8,6 +8,7 @@ import dev.punctual.expiry.ExpiryRules;
 import dev.punctual.expiry.ItemKey;
 import dev.punctual.expiry.StreamChange;
 import dev.punctual.local.console.ConsoleServer;
+import dev.punctual.local.runtime.LocalDefaults;
 import dev.punctual.local.runtime.LocalRuntime;
 import java.time.Duration;
 import java.time.Instant;
@@ -88,7 +89,7 @@ class ConsolePendingScaleTest {
             ItemKey key = ItemKey.of(Map.of("id", AttributeText.s(String.format("item-%06d", i))));
             AttributeText ttl = AttributeText.n(Long.toString(first + (long) i * 3_600 / PENDING));
             ExecutionRequest request = rules.decide(StreamChange.existingItem(TABLE, key, ttl, Integer.toString(i)), now).start().orElseThrow();
-            inFlight.add(runtime.stepFunctionsEngine().startExecution(runtime.stateMachineArn(), request.name(),
+            inFlight.add(runtime.stepFunctionsEngine().startExecution(LocalDefaults.stateMachineArn(), request.name(),
                     request.input().toJson()));
             if (inFlight.size() == 10_000) {
                 inFlight.forEach(CompletableFuture::join);

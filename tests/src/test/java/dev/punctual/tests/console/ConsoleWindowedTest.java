@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.punctual.local.runtime.LocalDefaults;
 import dev.punctual.local.runtime.LocalRuntime;
 import dev.punctual.statemachine.ExpiryMode;
 import dev.punctual.testing.Await;
@@ -64,6 +65,12 @@ class ConsoleWindowedTest {
             assertThat(overview.path("lag")).isNotEmpty();
             assertThat(overview.path("counters").path("early").asInt()).isZero();
             assertThat(get(console, "api/pending?table=" + table.name()).path("items")).isEmpty();
+            JsonNode executions = get(console, "api/executions");
+            assertThat(executions.path("stateMachineArn").asText()).as("the machine the handler starts, by default")
+                    .isEqualTo(LocalDefaults.bucketStateMachineArn());
+            assertThat(StreamSupport.stream(executions.path("stateMachines").spliterator(), false).map(JsonNode::asText))
+                    .as("expire-item, deployed in every mode, and windowed mode's own")
+                    .containsExactly(LocalDefaults.stateMachineArn(), LocalDefaults.bucketStateMachineArn());
         }
     }
 

@@ -45,7 +45,7 @@ class ExpiryEventsDeliveryTest {
     @Test
     void duplicateDelivery_nativeTtl_andLargeImages_onTheRealHandler() throws Exception {
         try (LocalRuntime runtime = LocalRuntime.start(LocalRuntime.Options.onFreePorts().withTables(Set.of("not-this-one")));
-             DynamoDbStreamsClient streams = LocalDynamoDbClients.streams(runtime.dynamoDbEndpoint())) {
+             DynamoDbStreamsClient streams = LocalDynamoDbClients.streams(runtime.endpoints().dynamoDb())) {
             DynamoDbClient dynamoDb = runtime.dynamoDb();
             createTable(dynamoDb);
             String streamArn = dynamoDb.describeTable(r -> r.tableName(TABLE)).table().latestStreamArn();
@@ -53,7 +53,7 @@ class ExpiryEventsDeliveryTest {
             put(dynamoDb, "small", ttl, "a note");
             put(dynamoDb, "large", ttl, "x".repeat(300 * 1024));
             put(dynamoDb, "native", ttl, "a note");
-            Map<String, String> environment = new HashMap<>(runtime.handlerEnvironment(new WatchedTable(TABLE, streamArn, ExpiryTable.TTL)));
+            Map<String, String> environment = new HashMap<>(runtime.mode().handlerEnvironment(new WatchedTable(TABLE, streamArn, ExpiryTable.TTL)));
             environment.put(ExpiryEvents.ENV_INCLUDE_OLD_IMAGE, "true");
 
             try (ExpiryStreamHandler handler = new ExpiryStreamHandler(FunctionParts.builder(environment).build())) {

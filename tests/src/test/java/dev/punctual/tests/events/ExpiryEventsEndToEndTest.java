@@ -40,7 +40,7 @@ class ExpiryEventsEndToEndTest {
     void thousandItems_giveExactlyThousandEvents_eachAtOrAfterItsTtl_withItsLag() {
         try (LocalRuntime runtime = LocalRuntime.start(LocalRuntime.Options.onFreePorts())) {
             ExpiryTable table = ExpiryTable.create(runtime, "ev-1000");
-            runtime.deletions().track(table.name());
+            runtime.observations().deletions().track(table.name());
             long first = Instant.now().getEpochSecond() + 6;
             Map<String, Long> ttls = new HashMap<>();
             for (int i = 0; i < 1000; i++) {
@@ -61,7 +61,7 @@ class ExpiryEventsEndToEndTest {
                 long ttl = ttls.get(id);
                 Instant deletedAt = Instant.parse(detail.get(ExpiryEvents.DELETED_AT).asText());
                 long lagMs = detail.get(ExpiryEvents.LAG_MS).asLong();
-                Instant actualDelete = runtime.deletions().deletedAt(table.name(),
+                Instant actualDelete = runtime.observations().deletions().deletedAt(table.name(),
                         Map.of("id", AttributeValue.fromS(id))).orElseThrow();
                 assertThat(detail.get(ExpiryEvents.EXPIRED_BY).asText()).isEqualTo("punctual");
                 assertThat(detail.get(ExpiryEvents.TABLE).asText()).isEqualTo(table.name());
@@ -120,7 +120,7 @@ class ExpiryEventsEndToEndTest {
             ExpiryTable table = ExpiryTable.create(runtime, "ev-faults");
             // Each entry fails all four of the handler's tries with probability 0.45^4 = 4 %: a handful of
             // the 200 records are reported for retry, and every entry is refused at least once in a while.
-            runtime.eventFaults().failFraction(0.45, 42);
+            runtime.faults().putEvents().failFraction(0.45, 42);
             long first = Instant.now().getEpochSecond() + 4;
             Map<String, Long> ttls = new HashMap<>();
             for (int i = 0; i < 200; i++) {
@@ -131,9 +131,9 @@ class ExpiryEventsEndToEndTest {
 
             Await.until("an event for every item", ALL_EXPIRED, () -> received.byItem().size() == 200);
 
-            assertThat(runtime.eventFaults().refused()).as("entries refused by the injected fault").isGreaterThan(50);
+            assertThat(runtime.faults().putEvents().refused()).as("entries refused by the injected fault").isGreaterThan(50);
             assertThat(runtime.streamPoller().metrics().snapshot().failedInvocations()).as("invocations reporting records for retry").isPositive();
-            assertThat(runtime.deadLetters().list()).as("nothing dead-lettered").isEmpty();
+            assertThat(runtime.streamPoller().deadLetters().list()).as("nothing dead-lettered").isEmpty();
             received.byItem().forEach((item, events) -> assertThat(events.stream()
                     .map(detail -> detail.get(ExpiryEvents.ID).asText()).distinct()).as("ids of %s", item).hasSize(1));
             assertThat(received.ids()).hasSize(200);

@@ -22,7 +22,7 @@ final class ReceivedEvents {
 
     /** Every event's detail for the table, in the order received. */
     List<JsonNode> details() {
-        return runtime.events().all().stream().filter(event -> table.equals(event.table()))
+        return runtime.observations().events().all().stream().filter(event -> table.equals(event.table()))
                 .map(EventStore.StoredEvent::event)
                 .map(event -> event.get("detail")).toList();
     }

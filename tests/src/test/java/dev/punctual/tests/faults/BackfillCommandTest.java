@@ -4,6 +4,7 @@ import static dev.punctual.tests.faults.FaultFixtures.punctual;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.punctual.local.runtime.LocalClients;
+import dev.punctual.local.runtime.LocalDefaults;
 import dev.punctual.local.runtime.LocalRuntime;
 import dev.punctual.local.runtime.SkippedTime;
 import dev.punctual.local.time.ManualTimer;
@@ -44,7 +45,7 @@ class BackfillCommandTest {
 
     private static String[] backfill(LocalRuntime runtime, String endpointFlag, String... more) {
         List<String> args = new ArrayList<>(List.of("backfill", "--table", TABLE, endpointFlag,
-                runtime.dynamoDbEndpoint().toString(), "--sfn-endpoint", runtime.stepFunctionsEndpoint().toString(), "--no-progress"));
+                runtime.endpoints().dynamoDb().toString(), "--sfn-endpoint", runtime.endpoints().stepFunctions().toString(), "--no-progress"));
         args.addAll(List.of(more));
         return args.toArray(String[]::new);
     }
@@ -75,7 +76,7 @@ class BackfillCommandTest {
         // The runtime never watches this table: only the backfill can schedule its items.
         try (LocalRuntime runtime = LocalRuntime.start(LocalRuntime.Options.onFreePorts().withTables(Set.of("some-other-table"))
                 .withTimer(timer));
-             SfnClient sfn = LocalClients.stepFunctions(runtime.stepFunctionsEndpoint())) {
+             SfnClient sfn = LocalClients.stepFunctions(runtime.endpoints().stepFunctions())) {
             SkippedTime time = SkippedTime.of(runtime);
             FaultFixtures.createTable(runtime.dynamoDb(), TABLE, false);
             long ttl = time.now().plus(LEAD).getEpochSecond();
@@ -94,14 +95,14 @@ class BackfillCommandTest {
             assertThat(first.out()).contains("per-item mode, 3 segments, TTL attribute " + FaultFixtures.TTL)
                     .containsPattern("Segments done\\s+3 of 3").containsPattern("Scanned\\s+" + (ITEMS + 2))
                     .containsPattern("Scheduled\\s+" + ITEMS).containsPattern("Skipped\\s+2").contains("Backfilled: ");
-            assertThat(FaultFixtures.executions(sfn, runtime.stateMachineArn(), TABLE)).hasSize(ITEMS);
+            assertThat(FaultFixtures.executions(sfn, LocalDefaults.stateMachineArn(), TABLE)).hasSize(ITEMS);
 
             // The old spelling of the endpoint still works, and says it is deprecated.
             FaultFixtures.CliResult second = whileTimePasses(timer, backfill(runtime, "--endpoint"));
             assertThat(second.exitCode()).as(second.out() + second.err()).isZero();
             assertThat(second.err()).contains("--endpoint is deprecated; use --dynamodb-endpoint");
             assertThat(second.out()).containsPattern("Scheduled\\s+" + ITEMS);
-            assertThat(FaultFixtures.executions(sfn, runtime.stateMachineArn(), TABLE)).as("a second run starts nothing new").hasSize(ITEMS);
+            assertThat(FaultFixtures.executions(sfn, LocalDefaults.stateMachineArn(), TABLE)).as("a second run starts nothing new").hasSize(ITEMS);
 
             Instant due = Instant.ofEpochSecond(ttl);
             time.advanceTo(due.minusMillis(1));
@@ -112,7 +113,7 @@ class BackfillCommandTest {
                     .isEqualTo(Set.of("no-ttl", "text-ttl"));
             assertThat(runtime.stepFunctionsEngine().openExecutions()).as("executions still open").isZero();
             Map<String, List<FaultFixtures.Observed>> expired =
-                    FaultFixtures.expiredByItem(FaultFixtures.executions(sfn, runtime.stateMachineArn(), TABLE));
+                    FaultFixtures.expiredByItem(FaultFixtures.executions(sfn, LocalDefaults.stateMachineArn(), TABLE));
             assertThat(expired.keySet()).containsExactlyInAnyOrderElementsOf(items.keySet());
             expired.values().forEach(deletes -> {
                 assertThat(deletes).hasSize(1);

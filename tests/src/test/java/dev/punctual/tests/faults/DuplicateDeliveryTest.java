@@ -6,6 +6,7 @@ import com.amazonaws.services.lambda.runtime.events.DynamodbEvent.DynamodbStream
 import dev.punctual.functions.ExpiryStreamHandler;
 import dev.punctual.functions.FunctionParts;
 import dev.punctual.local.dynamodb.LocalDynamoDbClients;
+import dev.punctual.local.runtime.LocalDefaults;
 import dev.punctual.local.runtime.LocalRuntime;
 import dev.punctual.local.stream.WatchedTable;
 import dev.punctual.local.runtime.LocalClients;
@@ -39,8 +40,8 @@ class DuplicateDeliveryTest {
     void duplicateAndReorderedBatches_startOneExecutionPerItemAndDeleteEachOnce() throws Exception {
         // The runtime watches another table only, so this test alone delivers this table's records.
         try (LocalRuntime runtime = LocalRuntime.start(LocalRuntime.Options.onFreePorts().withTables(Set.of("not-this-one")));
-             DynamoDbStreamsClient streams = LocalDynamoDbClients.streams(runtime.dynamoDbEndpoint());
-             SfnClient sfn = LocalClients.stepFunctions(runtime.stepFunctionsEndpoint())) {
+             DynamoDbStreamsClient streams = LocalDynamoDbClients.streams(runtime.endpoints().dynamoDb());
+             SfnClient sfn = LocalClients.stepFunctions(runtime.endpoints().stepFunctions())) {
             FaultFixtures.createTable(runtime.dynamoDb(), TABLE, true);
             long ttl = Instant.now().plusSeconds(4).getEpochSecond();
             Map<String, Long> items = new LinkedHashMap<>();
@@ -52,7 +53,7 @@ class DuplicateDeliveryTest {
             List<DynamodbStreamRecord> batch = TableStream.read(streams, streamArn, ITEMS);
 
             try (ExpiryStreamHandler handler = new ExpiryStreamHandler(
-                    FunctionParts.builder(runtime.handlerEnvironment(new WatchedTable(TABLE, streamArn, FaultFixtures.TTL))).build())) {
+                    FunctionParts.builder(runtime.mode().handlerEnvironment(new WatchedTable(TABLE, streamArn, FaultFixtures.TTL))).build())) {
                 List<DynamodbStreamRecord> reordered = new ArrayList<>(batch);
                 Collections.reverse(reordered);
                 assertThat(handler.handleRequest(TableStream.event(batch), TestLambdaContext.invocation()).getBatchItemFailures()).isEmpty();
@@ -62,7 +63,7 @@ class DuplicateDeliveryTest {
                 // One execution per item. On a loaded machine an item may already have expired before the
                 // third delivery: its record then meets a closed holder and may start a restart, which is
                 // checked below to have started only after that holder closed.
-                List<FaultFixtures.Observed> started = FaultFixtures.executions(sfn, runtime.stateMachineArn(), TABLE);
+                List<FaultFixtures.Observed> started = FaultFixtures.executions(sfn, LocalDefaults.stateMachineArn(), TABLE);
                 assertThat(firstExecutions(started)).extracting(FaultFixtures.Observed::itemId).doesNotHaveDuplicates()
                         .containsExactlyInAnyOrderElementsOf(items.keySet());
 
@@ -72,8 +73,8 @@ class DuplicateDeliveryTest {
                 assertThat(handler.handleRequest(TableStream.event(reordered), TestLambdaContext.invocation()).getBatchItemFailures()).isEmpty();
             }
             Await.until("every execution closed", Duration.ofSeconds(10),
-                    () -> FaultFixtures.executions(sfn, runtime.stateMachineArn(), TABLE).stream().noneMatch(e -> "RUNNING".equals(e.status())));
-            List<FaultFixtures.Observed> all = FaultFixtures.executions(sfn, runtime.stateMachineArn(), TABLE);
+                    () -> FaultFixtures.executions(sfn, LocalDefaults.stateMachineArn(), TABLE).stream().noneMatch(e -> "RUNNING".equals(e.status())));
+            List<FaultFixtures.Observed> all = FaultFixtures.executions(sfn, LocalDefaults.stateMachineArn(), TABLE);
             Map<String, List<FaultFixtures.Observed>> expired = FaultFixtures.expiredByItem(all);
             assertThat(expired).hasSize(ITEMS);
             expired.forEach((id, executions) -> {

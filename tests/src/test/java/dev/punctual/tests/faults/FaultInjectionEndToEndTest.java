@@ -47,18 +47,18 @@ class FaultInjectionEndToEndTest {
     void windowed_underDynamoDbErrorsAndBucketFunctionTimeouts_expiresEveryItemOnce_noneEarly_nothingDeadLettered() {
         ManualTimer timer = ManualTimer.startingAt(Instant.now());
         runtime = LocalRuntime.start(LocalRuntime.Options.onFreePorts().withMode(ExpiryMode.WINDOWED).withTimer(timer));
-        runtime.dynamoDbFaults().failFraction(FRACTION, "InternalServerError", 22);
-        runtime.lambdaFaults().failFraction(FRACTION, "Lambda.Unknown", 23);
+        runtime.faults().dynamoDb().failFraction(FRACTION, "InternalServerError", 22);
+        runtime.faults().lambda().failFraction(FRACTION, "Lambda.Unknown", 23);
 
         expireUnderFaults(timer, "fault-w", ITEMS);
 
         // Every caller, and each of the bucket function's calls (hundreds of each). The handler's mark reads are
         // one per minute per batch, a few dozen in all, so at 5 % one run in three injects none there: the
         // handler counts as reached through either of its calls; a failed mark read has a test of its own.
-        assertThat(runtime.injectedFaults().bySite()).as("faults reached every caller").containsKeys(
+        assertThat(runtime.faults().injected().bySite()).as("faults reached every caller").containsKeys(
                 "bucket-function.UpdateItem", "bucket-function.Query", "bucket-function.DeleteItem", "state-machine.Invoke");
-        assertThat(runtime.injectedFaults().bySite().keySet()).as("faults reached the handler").anyMatch(site -> site.startsWith("handler."));
-        assertThat(runtime.eventRules().dropped()).as("status changes the rule gave up on").isZero();
+        assertThat(runtime.faults().injected().bySite().keySet()).as("faults reached the handler").anyMatch(site -> site.startsWith("handler."));
+        assertThat(runtime.observations().eventRules().dropped()).as("status changes the rule gave up on").isZero();
     }
 
     @Test
@@ -67,22 +67,22 @@ class FaultInjectionEndToEndTest {
         // Cancellation off: on a manual timer Punctual's own REMOVE carries DynamoDB Local's real
         // timestamp, minutes before the TTL by the runtime's clock, and would read as an early delete.
         runtime = LocalRuntime.start(LocalRuntime.Options.onFreePorts().withCancelStale(false).withTimer(timer));
-        runtime.dynamoDbFaults().failFraction(FRACTION, "ProvisionedThroughputExceededException", 24);
+        runtime.faults().dynamoDb().failFraction(FRACTION, "ProvisionedThroughputExceededException", 24);
 
         expireUnderFaults(timer, "fault-p", ITEMS);
 
-        assertThat(runtime.injectedFaults().bySite()).containsKey("state-machine.DeleteItem");
+        assertThat(runtime.faults().injected().bySite()).containsKey("state-machine.DeleteItem");
     }
 
     @Test
     void windowed_aFailedReadOfTheRunnersMark_retriesTheRecord_andEveryItemStillExpiresOnce() {
         ManualTimer timer = ManualTimer.startingAt(Instant.now());
         runtime = LocalRuntime.start(LocalRuntime.Options.onFreePorts().withMode(ExpiryMode.WINDOWED).withTimer(timer));
-        runtime.dynamoDbFaults().failNextAt("handler.GetItem", 2, "InternalServerError");
+        runtime.faults().dynamoDb().failNextAt("handler.GetItem", 2, "InternalServerError");
 
         expireUnderFaults(timer, "fault-m", 30);
 
-        assertThat(runtime.injectedFaults().bySite()).as("the handler's mark reads failed")
+        assertThat(runtime.faults().injected().bySite()).as("the handler's mark reads failed")
                 .containsOnlyKeys("handler.GetItem");
     }
 
@@ -90,7 +90,7 @@ class FaultInjectionEndToEndTest {
     private void expireUnderFaults(ManualTimer timer, String prefix, int items) {
         ManualTimeRun run = new ManualTimeRun(runtime, timer);
         ExpiryTable table = ExpiryTable.create(runtime, prefix);
-        runtime.deletions().track(table.name());
+        runtime.observations().deletions().track(table.name());
         long first = run.now().getEpochSecond() + FIRST_TTL;
         Map<String, Long> ttls = new LinkedHashMap<>();
         for (int i = 0; i < items; i++) {
@@ -99,18 +99,18 @@ class FaultInjectionEndToEndTest {
         ExpiryTable.batchWrite(runtime.dynamoDb(), table.name(), ttls);
 
         run.awaitHandled(table, items, Duration.ofMinutes(3));
-        run.awaitMovingTime(() -> "every item deleted; deleted so far " + runtime.deletions().count(table.name()) + " at "
+        run.awaitMovingTime(() -> "every item deleted; deleted so far " + runtime.observations().deletions().count(table.name()) + " at "
                         + run.now(), Duration.ofSeconds(1), Duration.ofMinutes(5),
-                () -> runtime.deletions().count(table.name()) == items);
+                () -> runtime.observations().deletions().count(table.name()) == items);
         assertThat(ManualTimeRun.left(table, ttls)).as("items left").isEmpty();
         // Retries of invocations that timed out after their deletes come minutes later: let them run, so
         // a second delete of any item would show in the stream.
         run.awaitMovingTime(() -> "every execution closed, every successor started", Duration.ofSeconds(5), Duration.ofMinutes(3),
-                () -> runtime.stepFunctionsEngine().openExecutions() == 0 && runtime.eventRules().pending() == 0);
+                () -> runtime.stepFunctionsEngine().openExecutions() == 0 && runtime.observations().eventRules().pending() == 0);
 
         run.assertNoneEarly(table, ttls);
         run.assertOneRemoveEach(table, ttls.keySet());
-        assertThat(runtime.deadLetters().list()).as("dead-lettered batches").isEmpty();
-        assertThat(runtime.injectedFaults().total()).as("faults injected").isGreaterThan(items / 100);
+        assertThat(runtime.streamPoller().deadLetters().list()).as("dead-lettered batches").isEmpty();
+        assertThat(runtime.faults().injected().total()).as("faults injected").isGreaterThan(items / 100);
     }
 }

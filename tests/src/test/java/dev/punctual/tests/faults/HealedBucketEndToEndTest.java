@@ -75,7 +75,7 @@ class HealedBucketEndToEndTest {
         Bucket bucket = bucketOf(table, ttls);
         assertThat(status(bucket.executionName())).contains(ExecutionStatus.RUNNING);
 
-        try (SfnClient sfn = LocalClients.stepFunctions(runtime.stepFunctionsEndpoint())) {
+        try (SfnClient sfn = LocalClients.stepFunctions(runtime.endpoints().stepFunctions())) {
             sfn.stopExecution(r -> r.executionArn(arn(bucket.executionName())).error("Operator").cause("stopped by hand"));
         }
         run.awaitMovingTime(() -> "the successor started", Duration.ofMillis(100), Duration.ofSeconds(30),
@@ -98,7 +98,7 @@ class HealedBucketEndToEndTest {
                 Duration.ofMinutes(5), () -> status(bucket.executionName()).filter(ExecutionStatus.FAILED::equals).isPresent());
         assertThat(index().runnerMark(bucket).through()).as("its runner sealed the items' second before it failed")
                 .isEqualTo(ttls.values().iterator().next());
-        assertThat(runtime.dynamoDbFaults().injected()).isEqualTo(faults);
+        assertThat(runtime.faults().dynamoDb().injected()).isEqualTo(faults);
 
         expireAndCheck(table, ttls, bucket);
     }
@@ -110,7 +110,7 @@ class HealedBucketEndToEndTest {
         Bucket bucket = bucketOf(table, ttls);
         failEveryDeleteOfTheFirstExecution(ttls);
         // The status change's delivery and both of its retries fail: the event is dropped, as a lost one would be.
-        runtime.lambdaFaults().failNextAt(WindowedLocal.HEALING_RULE + ".Invoke", 1 + EventRules.RETRY_DELAYS.size(),
+        runtime.faults().lambda().failNextAt(WindowedLocal.HEALING_RULE + ".Invoke", 1 + EventRules.RETRY_DELAYS.size(),
                 "Lambda.ServiceException");
 
         run.awaitMovingTime(() -> "the first execution failed", Duration.ofSeconds(1), Duration.ofMinutes(5),
@@ -130,7 +130,7 @@ class HealedBucketEndToEndTest {
             Await.until(() -> "the status change dropped, or a second before the sweep; at " + run.now(), Duration.ofMinutes(1), () -> {
                 Instant next = run.now().plusSeconds(10);
                 timer.advanceTo(next.isAfter(before) ? before : next);
-                return runtime.eventRules().dropped() == 1 || !run.now().isBefore(before);
+                return runtime.observations().eventRules().dropped() == 1 || !run.now().isBefore(before);
             });
             assertThat(status(bucket.executionName() + "-g1")).as("no successor before the sweep: nobody came back").isEmpty();
             timer.advanceTo(sweep);
@@ -148,14 +148,14 @@ class HealedBucketEndToEndTest {
             assertThat(describe(bucket.executionName() + "-g1").startDate()).as("started by the sweep").isAfterOrEqualTo(sweep);
         }
         run.awaitMovingTime(() -> "the status change dropped", Duration.ofSeconds(10), Duration.ofMinutes(1),
-                () -> runtime.eventRules().dropped() == 1);
+                () -> runtime.observations().eventRules().dropped() == 1);
 
         expireAndCheck(table, ttls, bucket);
     }
 
     private void expireAndCheck(ExpiryTable table, Map<String, Long> ttls, Bucket bucket) {
         run.awaitMovingTime(() -> "every item deleted", Duration.ofSeconds(1), Duration.ofMinutes(2),
-                () -> runtime.deletions().count(table.name()) == ttls.size());
+                () -> runtime.observations().deletions().count(table.name()) == ttls.size());
         run.awaitMovingTime(() -> "every execution closed", Duration.ofSeconds(1), Duration.ofMinutes(1),
                 () -> runtime.stepFunctionsEngine().openExecutions() == 0);
 
@@ -167,12 +167,12 @@ class HealedBucketEndToEndTest {
         assertThat(ManualTimeRun.left(table, ttls)).isEmpty();
         run.assertNoneEarly(table, ttls);
         run.assertOneRemoveEach(table, ttls.keySet());
-        assertThat(runtime.deadLetters().list()).as("dead-lettered batches").isEmpty();
+        assertThat(runtime.streamPoller().deadLetters().list()).as("dead-lettered batches").isEmpty();
     }
 
     private ExpiryTable trackedTable(String prefix) {
         ExpiryTable table = ExpiryTable.create(runtime, prefix);
-        runtime.deletions().track(table.name());
+        runtime.observations().deletions().track(table.name());
         return table;
     }
 
@@ -202,12 +202,12 @@ class HealedBucketEndToEndTest {
     private int failEveryDeleteOfTheFirstExecution(Map<String, Long> ttls) {
         int faults = BucketWorkflow.BUCKET_RUN_ATTEMPTS * BucketWorkflow.RUNNER_STEP_ATTEMPTS * ttls.size()
                 * BucketWorker.DELETE_ATTEMPTS;
-        runtime.dynamoDbFaults().failNextAt(WindowedLocal.FUNCTION_CALLER + ".DeleteItem", faults, "InternalServerError");
+        runtime.faults().dynamoDb().failNextAt(WindowedLocal.FUNCTION_CALLER + ".DeleteItem", faults, "InternalServerError");
         return faults;
     }
 
     private String arn(String executionName) {
-        return Arns.execution(runtime.bucketStateMachineArn().orElseThrow(), executionName);
+        return Arns.execution(runtime.mode().windowed().orElseThrow().bucketStateMachineArn(), executionName);
     }
 
     private ExecutionDescription describe(String executionName) {

@@ -4,6 +4,7 @@ import static dev.punctual.tests.faults.FaultFixtures.punctual;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.punctual.local.runtime.LocalClients;
+import dev.punctual.local.runtime.LocalDefaults;
 import dev.punctual.local.runtime.LocalRuntime;
 import dev.punctual.local.runtime.SkippedTime;
 import dev.punctual.local.stream.DeadLetter;
@@ -71,7 +72,7 @@ class StartExecutionFailuresTest {
         Instant stoppedAt;
         try (LocalRuntime quota = LocalRuntime.start(LocalRuntime.Options.onFreePorts().withDataDirectory(data)
                 .withMapping(mapping).withMaxOpenExecutions(QUOTA).withTimer(quotaTimer));
-             SfnClient quotaSfn = LocalClients.stepFunctions(quota.stepFunctionsEndpoint())) {
+             SfnClient quotaSfn = LocalClients.stepFunctions(quota.endpoints().stepFunctions())) {
             FaultFixtures.createTable(quota.dynamoDb(), TABLE, true);
             Await.until("table watched", Duration.ofSeconds(20), () -> {
                 quota.streamPoller().discoverTables();
@@ -85,18 +86,18 @@ class StartExecutionFailuresTest {
             Await.until(() -> "every item started or dead-lettered, at " + quotaTimer.clock().instant(), Duration.ofSeconds(20), () -> {
                 quotaTimer.advance(RETRY_DELAY);
                 Set<String> accounted = new HashSet<>();
-                quota.deadLetters().list().forEach(l -> l.records().forEach(r -> accounted.add(r.getDynamodb().getKeys().get("id").getS())));
+                quota.streamPoller().deadLetters().list().forEach(l -> l.records().forEach(r -> accounted.add(r.getDynamodb().getKeys().get("id").getS())));
                 // At most QUOTA items can have an execution: until the others are dead-lettered, reading
                 // every execution's history (two calls each) at every check only takes the CPU the retries need.
                 if (accounted.size() < ITEMS - QUOTA) {
                     return false;
                 }
-                FaultFixtures.executions(quotaSfn, quota.stateMachineArn(), TABLE).forEach(e -> accounted.add(e.itemId()));
+                FaultFixtures.executions(quotaSfn, LocalDefaults.stateMachineArn(), TABLE).forEach(e -> accounted.add(e.itemId()));
                 return accounted.containsAll(items.keySet());
             });
             // Nothing more is owed now: no retry pending, every record read and handled.
             SkippedTime.of(quota).settle();
-            letters = quota.deadLetters().list();
+            letters = quota.streamPoller().deadLetters().list();
             assertThat(quota.stepFunctionsEngine().openExecutions()).isEqualTo(QUOTA);
             stoppedAt = quotaTimer.clock().instant();
         }
@@ -118,9 +119,9 @@ class StartExecutionFailuresTest {
         ManualTimer timer = ManualTimer.startingAt(stoppedAt);
         try (LocalRuntime runtime = LocalRuntime.start(LocalRuntime.Options.onFreePorts().withDataDirectory(data)
                 .withMapping(mapping).withTimer(timer));
-             SfnClient sfn = LocalClients.stepFunctions(runtime.stepFunctionsEndpoint())) {
+             SfnClient sfn = LocalClients.stepFunctions(runtime.endpoints().stepFunctions())) {
             SkippedTime time = SkippedTime.of(runtime);
-            List<FaultFixtures.Observed> before = FaultFixtures.executions(sfn, runtime.stateMachineArn(), TABLE);
+            List<FaultFixtures.Observed> before = FaultFixtures.executions(sfn, LocalDefaults.stateMachineArn(), TABLE);
             Set<String> scheduled = new HashSet<>();
             before.forEach(e -> scheduled.add(e.itemId()));
             assertThat(scheduled).hasSize(QUOTA);
@@ -131,7 +132,7 @@ class StartExecutionFailuresTest {
                     .allSatisfy(letter -> assertThat(unscheduled).contains(letter.records().get(0).getDynamodb().getKeys().get("id").getS()));
 
             FaultFixtures.CliResult redrive = punctual("dlq", "redrive", "--data-dir", data.toString(),
-                    "--sfn-endpoint", runtime.stepFunctionsEndpoint().toString());
+                    "--sfn-endpoint", runtime.endpoints().stepFunctions().toString());
             assertThat(redrive.exitCode()).as(redrive.out() + redrive.err()).isZero();
             assertThat(redrive.out()).contains(letters.size() + " redriven, 0 failed");
 
@@ -141,7 +142,7 @@ class StartExecutionFailuresTest {
                     + " the runtime's clock").containsExactlyInAnyOrderElementsOf(items.keySet());
             time.advanceTo(due);
             assertThat(FaultFixtures.ids(runtime.dynamoDb(), TABLE)).as("items left at their TTL, once the runtime settled").isEmpty();
-            List<FaultFixtures.Observed> executions = FaultFixtures.executions(sfn, runtime.stateMachineArn(), TABLE);
+            List<FaultFixtures.Observed> executions = FaultFixtures.executions(sfn, LocalDefaults.stateMachineArn(), TABLE);
             assertThat(executions).as("executions still running").noneMatch(e -> "RUNNING".equals(e.status()));
             Map<String, List<FaultFixtures.Observed>> expired = FaultFixtures.expiredByItem(executions);
             assertThat(expired.keySet()).containsExactlyInAnyOrderElementsOf(items.keySet());

@@ -3,6 +3,7 @@ package dev.punctual.tests.faults;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.punctual.local.runtime.LocalClients;
+import dev.punctual.local.runtime.LocalDefaults;
 import dev.punctual.local.runtime.LocalRuntime;
 import dev.punctual.local.stepfunctions.quotas.QuotaSettings;
 import dev.punctual.local.stream.MappingSettings;
@@ -53,7 +54,7 @@ class ThrottledQuotasTest {
         PacedTimer time = PacedTimer.startingNow();
         try (LocalRuntime runtime = LocalRuntime.start(LocalRuntime.Options.onFreePorts().withQuotas(quotas)
                 .withMapping(mapping).withTimer(time.timer()).withCancelStale(false));
-             SfnClient sfn = LocalClients.stepFunctions(runtime.stepFunctionsEndpoint())) {
+             SfnClient sfn = LocalClients.stepFunctions(runtime.endpoints().stepFunctions())) {
             watch(runtime, table);
             long ttl = time.now().plus(Duration.ofMinutes(10)).getEpochSecond();
             Map<String, Long> written = new LinkedHashMap<>();
@@ -67,13 +68,13 @@ class ThrottledQuotasTest {
 
             time.await("every item scheduled", Duration.ofSeconds(45),
                     () -> runtime.stepFunctionsEngine().openExecutions() == items);
-            assertThat(runtime.throttled().startExecution()).as("StartExecution was throttled").isPositive();
+            assertThat(runtime.observations().throttled().startExecution()).as("StartExecution was throttled").isPositive();
             assertThat(time.now()).as("every item scheduled before the first TTL").isBefore(Instant.ofEpochSecond(ttl));
             time.skipTo(Instant.ofEpochSecond(ttl + 5));
             time.await("every item expired", Duration.ofSeconds(60), () -> FaultFixtures.ids(runtime.dynamoDb(), table).isEmpty());
             time.await("every execution closed", Duration.ofSeconds(20), () -> runtime.stepFunctionsEngine().openExecutions() == 0);
 
-            List<FaultFixtures.Observed> executions = FaultFixtures.executions(sfn, runtime.stateMachineArn(), table);
+            List<FaultFixtures.Observed> executions = FaultFixtures.executions(sfn, LocalDefaults.stateMachineArn(), table);
             Map<String, Long> perItem = executions.stream()
                     .collect(Collectors.groupingBy(FaultFixtures.Observed::itemId, Collectors.counting()));
             assertThat(perItem).as("one execution per item").hasSize(items).allSatisfy((id, count) -> assertThat(count).isEqualTo(1));
@@ -81,7 +82,7 @@ class ThrottledQuotasTest {
                 assertThat(e.outcome()).isEqualTo(ExpiryWorkflow.OUTCOME_EXPIRED);
                 assertThat(e.deletedAt()).as("never early").isAfterOrEqualTo(Instant.ofEpochSecond(e.ttl()));
             });
-            assertThat(runtime.deadLetters().list()).as("nothing dead-lettered").isEmpty();
+            assertThat(runtime.streamPoller().deadLetters().list()).as("nothing dead-lettered").isEmpty();
         }
     }
 
@@ -93,7 +94,7 @@ class ThrottledQuotasTest {
         QuotaSettings quotas = QuotaSettings.awsDefaults().withOverride("stop-execution-burst=1")
                 .withOverride("stop-execution-rate=0.25");
         try (LocalRuntime runtime = LocalRuntime.start(LocalRuntime.Options.onFreePorts().withQuotas(quotas));
-             SfnClient sfn = LocalClients.stepFunctions(runtime.stepFunctionsEndpoint())) {
+             SfnClient sfn = LocalClients.stepFunctions(runtime.endpoints().stepFunctions())) {
             watch(runtime, table);
             long oldTtl = Instant.now().plusSeconds(6).getEpochSecond();
             // Past the check a second after the old TTL; the second and third stops, 4 and 8 s after the
@@ -116,8 +117,8 @@ class ThrottledQuotasTest {
             Await.until("every item expired at its new TTL", Duration.ofSeconds(40), () -> FaultFixtures.ids(runtime.dynamoDb(), table).isEmpty());
             Await.until("every execution closed", Duration.ofSeconds(20), () -> runtime.stepFunctionsEngine().openExecutions() == 0);
 
-            assertThat(runtime.throttled().stopExecution()).as("StopExecution was throttled").isPositive();
-            List<FaultFixtures.Observed> executions = FaultFixtures.executions(sfn, runtime.stateMachineArn(), table);
+            assertThat(runtime.observations().throttled().stopExecution()).as("StopExecution was throttled").isPositive();
+            List<FaultFixtures.Observed> executions = FaultFixtures.executions(sfn, LocalDefaults.stateMachineArn(), table);
             Map<Long, List<FaultFixtures.Observed>> byTtl = new HashMap<>(executions.stream()
                     .collect(Collectors.groupingBy(FaultFixtures.Observed::ttl)));
             assertThat(byTtl.get(oldTtl)).hasSize(3).allSatisfy(stale -> assertThat(stale.status().equals("ABORTED")
@@ -128,7 +129,7 @@ class ThrottledQuotasTest {
                 assertThat(current.outcome()).isEqualTo(ExpiryWorkflow.OUTCOME_EXPIRED);
                 assertThat(current.deletedAt()).isAfterOrEqualTo(Instant.ofEpochSecond(newTtl));
             });
-            assertThat(runtime.deadLetters().list()).isEmpty();
+            assertThat(runtime.streamPoller().deadLetters().list()).isEmpty();
         }
     }
 

@@ -61,14 +61,14 @@ class BillingByHandTest {
     @Test
     void oneMinutesRunner_isBilledWhatItsStepsAndSecondsCost_forStepFunctionsLambdaDynamoDbAndLogs() {
         ExpiryTable table = ExpiryTable.create(runtime, "billing");
-        runtime.deletions().track(table.name());
+        runtime.observations().deletions().track(table.name());
         long minute = BucketLevel.MINUTE.startOf(timer.clock().instant().getEpochSecond()) + 180;
         long due = minute + 30;
         Bucket bucket = Bucket.containing(table.name(), BucketLevel.MINUTE, due);
         Instant wake = BucketInput.planned(bucket, ExpiryTable.TTL, timer.clock().instant(), due).wakeAt();
         assertThat(wake).isEqualTo(Instant.ofEpochSecond(due - 11));
         Map<String, Long> ttls = new LinkedHashMap<>(Map.of("a", due, "b", due, "c", due + 2));
-        CostMeter.Snapshot before = runtime.costs();
+        CostMeter.Snapshot before = runtime.observations().costs();
         ExpiryTable.batchWrite(runtime.dynamoDb(), table.name(), ttls);
         awaitMovingTime("the three records handled", () -> {
             var metrics = runtime.streamPoller().tableMetrics().get(table.name());
@@ -76,8 +76,8 @@ class BillingByHandTest {
         });
         // From here on only the runner works: the stream's REMOVE records are not read meanwhile.
         runtime.streamPoller().setEnabled(false);
-        runtime.lambdaFaults().failNextAt("state-machine.Invoke", 1, "Lambda.ServiceException");
-        CostMeter.Snapshot indexed = runtime.costs();
+        runtime.faults().lambda().failNextAt("state-machine.Invoke", 1, "Lambda.ServiceException");
+        CostMeter.Snapshot indexed = runtime.observations().costs();
 
         // Each instant is reached exactly, and what falls due there is done before time moves on.
         timer.advanceTo(wake);
@@ -90,15 +90,15 @@ class BillingByHandTest {
         timer.advanceTo(Instant.ofEpochSecond(due - 1));
         await("the first second prepared", () -> mark(bucket).through() == due && waiting());
         timer.advanceTo(Instant.ofEpochSecond(due));
-        await("a and b deleted", () -> runtime.deletions().count(table.name()) == 2 && waiting());
+        await("a and b deleted", () -> runtime.observations().deletions().count(table.name()) == 2 && waiting());
         timer.advanceTo(Instant.ofEpochSecond(due + 1));
         await("the last second prepared", () -> mark(bucket).through() == due + 2 && waiting());
         timer.advanceTo(Instant.ofEpochSecond(due + 2));
         await("the runner done and its bucket closed", () -> runtime.stepFunctionsEngine().runningExpressExecutions().isEmpty()
                 && runtime.stepFunctionsEngine().openExecutions() == 0);
-        CostMeter.Snapshot run = runtime.costs().minus(indexed);
+        CostMeter.Snapshot run = runtime.observations().costs().minus(indexed);
 
-        CostMeter.Snapshot whole = runtime.costs().minus(before);
+        CostMeter.Snapshot whole = runtime.observations().costs().minus(before);
 
         // Step Functions: one Standard bucket, two transitions (its Wait, its Task); one Express runner from its
         // wake to its last second, 13 s, at 64 MB.

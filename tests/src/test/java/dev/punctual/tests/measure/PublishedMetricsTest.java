@@ -47,8 +47,8 @@ class PublishedMetricsTest {
             assertThat(measured.perfect()).as(measured.toText()).isTrue();
 
             Await.until("a lag point for every expiry", Duration.ofSeconds(10),
-                    () -> PublishedMetrics.of(runtime.metrics(), table).lagMillis().length == ITEMS);
-            PublishedMetrics published = PublishedMetrics.of(runtime.metrics(), table);
+                    () -> PublishedMetrics.of(runtime.observations().metrics(), table).lagMillis().length == ITEMS);
+            PublishedMetrics published = PublishedMetrics.of(runtime.observations().metrics(), table);
 
             assertThat(published.expiredByPunctual()).isEqualTo(ITEMS);
             assertThat(published.expiredByNativeTtl()).isZero();

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.punctual.expiry.AttributeText;
 import dev.punctual.expiry.ItemKey;
 import dev.punctual.expiry.TtlValue;
+import dev.punctual.local.runtime.LocalDefaults;
 import dev.punctual.local.runtime.LocalRuntime;
 import dev.punctual.local.stepfunctions.executions.ExecutionDescription;
 import dev.punctual.local.stepfunctions.executions.ExecutionStatus;
@@ -41,7 +42,7 @@ public final class ExpiryExecutions {
 
     public ExpiryExecutions(LocalRuntime runtime) {
         this.engine = runtime.stepFunctionsEngine();
-        this.stateMachineArn = runtime.stateMachineArn();
+        this.stateMachineArn = LocalDefaults.stateMachineArn();
     }
 
     /** The name the handler gives the execution for item {@code id} of {@code table} with a Number TTL of {@code ttl}. */

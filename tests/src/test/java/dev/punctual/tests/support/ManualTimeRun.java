@@ -65,7 +65,7 @@ public final class ManualTimeRun {
         List<String> early = new ArrayList<>();
         List<String> notByPunctual = new ArrayList<>();
         ttls.forEach((id, ttl) -> {
-            Optional<Instant> at = runtime.deletions().deletedAt(table.name(), Map.of(ExpiryTable.KEY, AttributeValue.fromS(id)));
+            Optional<Instant> at = runtime.observations().deletions().deletedAt(table.name(), Map.of(ExpiryTable.KEY, AttributeValue.fromS(id)));
             if (at.isEmpty()) {
                 notByPunctual.add(id);
             } else if (at.get().isBefore(Instant.ofEpochSecond(ttl))) {
@@ -79,7 +79,7 @@ public final class ManualTimeRun {
     /** Asserts the table's stream holds exactly one REMOVE for each item of {@code ids}, and no other. */
     public void assertOneRemoveEach(ExpiryTable table, java.util.Collection<String> ids) {
         Map<String, Integer> removes;
-        try (DynamoDbStreamsClient streams = LocalDynamoDbClients.streams(runtime.dynamoDbEndpoint())) {
+        try (DynamoDbStreamsClient streams = LocalDynamoDbClients.streams(runtime.endpoints().dynamoDb())) {
             removes = TableStream.removesByKey(streams, table.watched().streamArn(), ExpiryTable.KEY);
         }
         assertThat(removes.entrySet().stream().filter(e -> e.getValue() > 1).map(Map.Entry::getKey).toList())

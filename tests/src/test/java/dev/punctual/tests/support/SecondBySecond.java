@@ -54,7 +54,7 @@ public final class SecondBySecond {
     /** Creates the table under test and tracks its deletes. */
     public ExpiryTable createTable(String prefix) {
         table = ExpiryTable.create(runtime, prefix);
-        runtime.deletions().track(table.name());
+        runtime.observations().deletions().track(table.name());
         return table;
     }
 
@@ -115,7 +115,7 @@ public final class SecondBySecond {
     private Optional<Instant> deletedAt(String id) {
         Instant before = deletedBefore.get(id);
         return before != null ? Optional.of(before)
-                : runtime.deletions().deletedAt(table.name(), Map.of(ExpiryTable.KEY, AttributeValue.fromS(id)));
+                : runtime.observations().deletions().deletedAt(table.name(), Map.of(ExpiryTable.KEY, AttributeValue.fromS(id)));
     }
 
     /** Records what the current runtime's ledger saw, before the runtime is closed: the ledger goes with it. */
@@ -131,7 +131,7 @@ public final class SecondBySecond {
         runtime = next;
         timer = nextTimer;
         table = ExpiryTable.existing(runtime, table.name());
-        runtime.deletions().track(table.name());
+        runtime.observations().deletions().track(table.name());
     }
 
     /**
