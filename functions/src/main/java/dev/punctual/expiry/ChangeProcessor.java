@@ -11,10 +11,10 @@ import java.util.concurrent.Executor;
 
 /**
  * Runs a batch of stream changes through the rules and a mode's {@link Scheduler}, the same way in
- * every mode: each change is decided, the scheduler carries the decisions out, and {@link ItemOrder}
- * keeps changes to the same item in stream order (changes to different items run concurrently, on
- * {@code pool}) and fails an item's later changes once one of them failed. The listener hears of every
- * change once, in stream order.
+ * every mode: each change is decided, the scheduler plans what the decision means in its mode and
+ * carries the plans out, and {@link ItemOrder} keeps changes to the same item in stream order (changes
+ * to different items run concurrently, on {@code pool}) and fails an item's later changes once one of
+ * them failed. The listener hears of every change once, in stream order.
  *
  * <p>Whoever needs items scheduled the way a table's mode does (the stream handler, a backfill) hands
  * their changes to {@link #schedule} and reads one result per change.
@@ -23,18 +23,18 @@ public final class ChangeProcessor {
 
     /** Hears about every change, once: the place to log decisions and to count them. */
     public interface Listener {
-        /** A change was decided and carried out. */
-        void decided(StreamChange change, Decision decision, Scheduled scheduled);
+        /** A change was decided and carried out as {@code plan} says. */
+        void decided(StreamChange change, Plan plan, Scheduled scheduled);
 
-        /** Carrying out a change failed; it is reported for retry. */
-        void failed(StreamChange change, Decision decision, RuntimeException error);
+        /** Carrying out a change's plan failed; it is reported for retry. */
+        void failed(StreamChange change, Plan plan, RuntimeException error);
 
         /** A change was not tried because an earlier change to the same item failed. */
         void skipped(StreamChange change, String failedSequenceNumber);
     }
 
     private final ExpiryRules rules;
-    private final Scheduler scheduler;
+    private final Scheduler<?> scheduler;
     private final Clock clock;
     private final Listener listener;
     private final Executor pool;
@@ -43,7 +43,7 @@ public final class ChangeProcessor {
      * @param pool runs the changes of different items concurrently; its size bounds the Step Functions
      *     calls in flight at once. The caller owns it.
      */
-    public ChangeProcessor(ExpiryRules rules, Scheduler scheduler, Clock clock, Listener listener, Executor pool) {
+    public ChangeProcessor(ExpiryRules rules, Scheduler<?> scheduler, Clock clock, Listener listener, Executor pool) {
         this.rules = Objects.requireNonNull(rules, "rules");
         this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
         this.clock = Objects.requireNonNull(clock, "clock");
@@ -74,29 +74,34 @@ public final class ChangeProcessor {
     }
 
     /**
-     * Decides every change and has the mode's scheduler carry the decisions out. Returns what became of
-     * each change, in stream order, after telling the listener.
+     * Decides every change and has the mode's scheduler plan and carry the decisions out. Returns what
+     * became of each change, in stream order, after telling the listener.
      */
     public List<ItemOrder.Result<Scheduled>> schedule(List<StreamChange> changes, ThrottleBackoff.Batch retries) {
+        return schedule(scheduler, changes, retries);
+    }
+
+    private <P extends Plan> List<ItemOrder.Result<Scheduled>> schedule(Scheduler<P> mode, List<StreamChange> changes,
+            ThrottleBackoff.Batch retries) {
         Instant now = clock.instant();
-        Map<StreamChange, Decision> decisions = new IdentityHashMap<>();
-        List<Decision> inOrder = new ArrayList<>(changes.size());
+        Map<StreamChange, P> plans = new IdentityHashMap<>();
+        List<P> inOrder = new ArrayList<>(changes.size());
         for (StreamChange change : changes) {
-            Decision decision = rules.decide(change, now);
-            decisions.put(change, decision);
-            inOrder.add(decision);
+            P plan = mode.plan(rules.decide(change, now), now);
+            plans.put(change, plan);
+            inOrder.add(plan);
         }
-        Scheduler.Step step = scheduler.begin(inOrder, retries);
+        Scheduler.Step<P> step = mode.begin(inOrder, retries);
         List<ItemOrder.Result<Scheduled>> results = ItemOrder.run(changes, change -> {
-            Decision decision = decisions.get(change);
-            return decision.verdict() == Decision.Verdict.IGNORE ? Unscheduled.IGNORED : step.carryOut(decision);
+            P plan = plans.get(change);
+            return plan.decision().verdict() == Decision.Verdict.IGNORE ? Unscheduled.IGNORED : step.carryOut(plan);
         }, pool);
         for (ItemOrder.Result<Scheduled> result : results) {
             StreamChange change = result.change();
             if (result instanceof ItemOrder.Done<Scheduled> done) {
-                listener.decided(change, decisions.get(change), done.value());
+                listener.decided(change, plans.get(change), done.value());
             } else if (result instanceof ItemOrder.Failed<Scheduled> failure) {
-                listener.failed(change, decisions.get(change), failure.error());
+                listener.failed(change, plans.get(change), failure.error());
             } else if (result instanceof ItemOrder.Skipped<Scheduled> skipped) {
                 listener.skipped(change, skipped.failedSequenceNumber());
             }

@@ -28,7 +28,8 @@ public final class ExpiryMetrics implements ChangeProcessor.Listener {
     }
 
     @Override
-    public void decided(StreamChange change, Decision decision, Scheduled scheduled) {
+    public void decided(StreamChange change, Plan plan, Scheduled scheduled) {
+        Decision decision = plan.decision();
         Map<String, String> table = Map.of(DIMENSION_TABLE, change.table());
         if (decision.reason() == Reason.REMOVED_AT_EXPIRY) {
             decision.ttl().ifPresent(ttl -> {
@@ -38,7 +39,7 @@ public final class ExpiryMetrics implements ChangeProcessor.Listener {
         } else if (decision.reason() == Reason.REMOVED_BY_TTL_SERVICE) {
             sink.add(ExpiryMetricNames.EXPIRED_BY_NATIVE_TTL, 1, MetricSink.Unit.COUNT, table);
         }
-        if (!decision.stops().isEmpty()) {
+        if (!plan.stops().isEmpty()) {
             sink.add(ExpiryMetricNames.RECORDS_SUPERSEDED, 1, MetricSink.Unit.COUNT, table);
         }
         if (decision.verdict() == Decision.Verdict.SCHEDULE) {
@@ -50,7 +51,7 @@ public final class ExpiryMetrics implements ChangeProcessor.Listener {
     }
 
     @Override
-    public void failed(StreamChange change, Decision decision, RuntimeException error) {
+    public void failed(StreamChange change, Plan plan, RuntimeException error) {
         sink.add(ExpiryMetricNames.START_EXECUTION_FAILURES, 1, MetricSink.Unit.COUNT,
                 Map.of(DIMENSION_TABLE, change.table()));
     }

@@ -1,19 +1,16 @@
 package dev.punctual.expiry;
 
 import dev.punctual.names.Digests;
-import dev.punctual.names.ItemExecutionName;
-import dev.punctual.statemachine.ExpiryWorkflow;
-import dev.punctual.statemachine.StepFunctionsLimits;
 import dev.punctual.statemachine.StreamWiring;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Optional;
 
 /**
- * The pure decision for one stream record: schedule, cancel or ignore, following native TTL's rules
- * (see {@link TtlValue}) and keeping at most one useful execution per item and TTL.
+ * The pure decision for one stream record, following native TTL's rules (see {@link TtlValue}): what
+ * the record means for its item (a TTL to expire it at, nothing, or an earlier TTL left stale), the same
+ * in every mode. How a mode schedules that, and whether it stops what was left stale, is the mode's
+ * ({@link Scheduler#plan}).
  */
 public final class ExpiryRules {
 
@@ -28,15 +25,10 @@ public final class ExpiryRules {
     public static final Duration EXPIRY_DELETE_WINDOW = Duration.ofSeconds(60);
 
     private final String ttlAttribute;
-    private final boolean cancelStale;
 
-    /**
-     * @param ttlAttribute the table's TTL attribute name
-     * @param cancelStale whether to stop executions made stale by a TTL change or an application delete
-     */
-    public ExpiryRules(String ttlAttribute, boolean cancelStale) {
+    /** @param ttlAttribute the table's TTL attribute name */
+    public ExpiryRules(String ttlAttribute) {
         this.ttlAttribute = StreamWiring.requireSafeAttributeName(ttlAttribute);
-        this.cancelStale = cancelStale;
     }
 
     /** The TTL attribute name the rules read. */
@@ -48,7 +40,8 @@ public final class ExpiryRules {
     public Decision decide(StreamChange change, Instant now) {
         Optional<String> keyProblem = change.key().problem();
         if (keyProblem.isPresent()) {
-            return Decision.ignore(Reason.KEY_NOT_VALID, "key not valid: " + keyProblem.get() + "; not scheduled", ttlText(change.newTtl()));
+            return ignore(change, Reason.KEY_NOT_VALID, "key not valid: " + keyProblem.get() + "; not scheduled",
+                    ttlText(change.newTtl()), null);
         }
         return switch (change.eventName()) {
             case INSERT -> insert(change, now);
@@ -63,10 +56,10 @@ public final class ExpiryRules {
         }
         TtlValue.Check check = TtlValue.check(change.newTtl(), ttlAttribute, now);
         if (check instanceof TtlValue.Valid valid) {
-            return schedule(change, valid, now, Reason.TTL_SET, List.of());
+            return schedule(change, valid, Reason.TTL_SET, null);
         }
         TtlValue.Invalid invalid = (TtlValue.Invalid) check;
-        return Decision.ignore(invalid.reason(), invalid.detail(), ttlText(change.newTtl()));
+        return ignore(change, invalid.reason(), invalid.detail(), ttlText(change.newTtl()), null);
     }
 
     private Decision modify(StreamChange change, Instant now) {
@@ -76,47 +69,41 @@ public final class ExpiryRules {
         AttributeText oldTtl = change.oldTtl();
         AttributeText newTtl = change.newTtl();
         if (oldTtl != null && newTtl != null && oldTtl.type() == AttributeType.N && oldTtl.equals(newTtl)) {
-            return Decision.ignore(Reason.TTL_UNCHANGED, "TTL unchanged; the pending execution still fits", newTtl.text());
+            return ignore(change, Reason.TTL_UNCHANGED, "TTL unchanged; the pending execution still fits", newTtl.text(), null);
         }
         // Changed: by text, not value, because the conditional delete compares the stored text
         // (1.7E9 and 1700000000 are equal numbers, yet "changed" keeps the delete's value current).
-        List<String> stops = cancelStale && change.oldImage() ? staleExecutions(change, now) : List.of();
+        TtlValue stale = change.oldImage() && TtlValue.check(oldTtl, ttlAttribute, now) instanceof TtlValue.Valid old
+                ? old.ttl() : null;
         TtlValue.Check check = TtlValue.check(newTtl, ttlAttribute, now);
         if (check instanceof TtlValue.Valid valid) {
             Reason reason = change.oldImage() && oldTtl != null ? Reason.TTL_CHANGED : Reason.TTL_SET;
-            return schedule(change, valid, now, reason, stops);
+            return schedule(change, valid, reason, stale);
         }
         TtlValue.Invalid invalid = (TtlValue.Invalid) check;
-        if (stops.isEmpty()) {
-            return Decision.ignore(invalid.reason(), invalid.detail(), ttlText(newTtl));
-        }
-        if (invalid.reason() == Reason.NO_TTL) {
-            return Decision.cancel(Reason.TTL_REMOVED, "TTL removed; stopping the execution for the old TTL " + oldTtl.text(), stops, null);
-        }
-        return Decision.cancel(Reason.TTL_NO_LONGER_VALID, invalid.detail() + "; stopping the execution for the old TTL "
-                + oldTtl.text(), stops, ttlText(newTtl));
+        return ignore(change, invalid.reason(), invalid.detail(), ttlText(newTtl), stale);
     }
 
     private Decision remove(StreamChange change, Instant now) {
         String oldText = ttlText(change.oldTtl());
         if (change.writer() == StreamChange.Writer.TTL_SERVICE) {
-            return Decision.ignore(Reason.REMOVED_BY_TTL_SERVICE, "deleted by native TTL; nothing to stop", oldText);
+            return ignore(change, Reason.REMOVED_BY_TTL_SERVICE, "deleted by native TTL; nothing to stop", oldText, null);
         }
         if (!change.oldImage()) {
             return missingImage(change, "an old");
         }
         if (!(TtlValue.check(change.oldTtl(), ttlAttribute, now) instanceof TtlValue.Valid old)) {
-            return Decision.ignore(Reason.REMOVED, "deleted; no valid TTL in the old image, so nothing was scheduled", oldText);
+            return ignore(change, Reason.REMOVED, "deleted; no valid TTL in the old image, so nothing was scheduled", oldText, null);
         }
         Optional<Instant> written = change.approximateCreationTime();
         if (written.isPresent() && atExpiry(change, old)) {
-            return Decision.ignore(Reason.REMOVED_AT_EXPIRY, "deleted at its TTL (Punctual's expiry delete); nothing to stop", oldText);
+            return ignore(change, Reason.REMOVED_AT_EXPIRY, "deleted at its TTL (Punctual's expiry delete); nothing to stop",
+                    oldText, null);
         }
-        if (!cancelStale) {
-            return Decision.ignore(Reason.REMOVED, "deleted before its TTL; cancellation is off, the pending execution"
-                    + " will find the item gone", oldText);
-        }
-        return Decision.cancel(Reason.ITEM_DELETED, "deleted before its TTL; stopping its execution", staleExecutions(change, now), oldText);
+        // Worded for a mode that leaves the stale expiry alone (windowed, or per item with cancellation
+        // off); a mode that stops it restates the decision.
+        return ignore(change, Reason.REMOVED, "deleted before its TTL; cancellation is off, the pending execution"
+                + " will find the item gone", oldText, old.ttl());
     }
 
     /**
@@ -149,65 +136,18 @@ public final class ExpiryRules {
         return written.isEmpty() || !old.ttl().expireAt().isAfter(written.get().plus(EXPIRY_DELETE_WINDOW));
     }
 
-    private Decision schedule(StreamChange change, TtlValue.Valid valid, Instant now, Reason reason, List<String> stops) {
-        String name = ItemExecutionName.first(change.table(), change.key(), valid.ttl()).toString();
-        long hops = horizonHops(valid.expireAt(), now);
-        ExecutionInput input = new ExecutionInput(change.table(), change.key(), ttlAttribute, valid.ttl().text(),
-                valid.expireAt(), hops, name);
-        // Room for the longest name a restart can give, so a restart never crosses the limit.
-        int size = input.sizeInBytes() + ItemExecutionName.RESTART_SUFFIX_LENGTH;
-        if (size > StepFunctionsLimits.MAX_PAYLOAD_BYTES) {
-            String detail = "execution input of " + size + " bytes exceeds Step Functions' " + StepFunctionsLimits.MAX_PAYLOAD_BYTES
-                    + "; not scheduled";
-            return stops.isEmpty()
-                    ? Decision.ignore(Reason.INPUT_TOO_LARGE, detail, valid.ttl().text())
-                    : Decision.cancel(Reason.INPUT_TOO_LARGE, detail + "; stopping the execution for the old TTL", stops, valid.ttl().text());
-        }
-        String detail = (reason == Reason.TTL_CHANGED ? "TTL changed" : "TTL set") + "; expires at " + valid.expireAt()
-                + (hops > 0 ? " after " + hops + " horizon hop" + (hops == 1 ? "" : "s") : "")
-                + (stops.isEmpty() ? "" : "; stopping the execution for the old TTL");
-        return Decision.schedule(reason, detail, new ExecutionRequest(name, input), stops);
+    private Decision schedule(StreamChange change, TtlValue.Valid valid, Reason reason, TtlValue stale) {
+        String detail = (reason == Reason.TTL_CHANGED ? "TTL changed" : "TTL set") + "; expires at " + valid.expireAt();
+        return Decision.schedule(change, ttlAttribute, reason, detail, valid.ttl(), stale);
     }
 
-    /**
-     * Whole horizons to hop before the final wait: none when the wait fits one horizon, else as many
-     * as leave a final wait shorter than a horizon.
-     */
-    static long horizonHops(Instant expireAt, Instant now) {
-        Duration wait = Duration.between(now, expireAt);
-        return wait.compareTo(ExpiryWorkflow.HORIZON) > 0 ? wait.dividedBy(ExpiryWorkflow.HORIZON) : 0;
-    }
-
-    /**
-     * The executions that may be waiting for the old image's TTL: the chain's first execution, and
-     * while more than a horizon remains, the successors that can be the live one by now. A chain
-     * {@code n} hops long runs {@code <name>-h<j>} while between {@code (j-1)} and {@code j} horizons
-     * (plus the part-horizon remainder, minus hop start-up delays) remain, so with {@code q} whole
-     * horizons left the live successor is {@code -h<q>}, {@code -h<q+1>} or {@code -h<q+2>}.
-     * Within the last horizon the chain's final successors are not stopped: where a chain began is
-     * not recorded, so a chain cannot be told from a short wait there, and a stale final
-     * execution's conditional delete finds a changed item and ends as Superseded anyway.
-     */
-    private List<String> staleExecutions(StreamChange change, Instant now) {
-        if (!(TtlValue.check(change.oldTtl(), ttlAttribute, now) instanceof TtlValue.Valid old)) {
-            return List.of();
-        }
-        ItemExecutionName chain = ItemExecutionName.first(change.table(), change.key(), old.ttl());
-        List<String> names = new ArrayList<>(4);
-        names.add(chain.toString());
-        Duration remaining = Duration.between(now, old.expireAt());
-        if (remaining.compareTo(ExpiryWorkflow.HORIZON) >= 0) {
-            long whole = remaining.dividedBy(ExpiryWorkflow.HORIZON);
-            for (long hops = whole; hops <= whole + 2; hops++) {
-                names.add(chain.successor(hops).toString());
-            }
-        }
-        return names;
+    private Decision ignore(StreamChange change, Reason reason, String detail, String ttl, TtlValue stale) {
+        return Decision.ignore(change, ttlAttribute, reason, detail, ttl, stale);
     }
 
     private Decision missingImage(StreamChange change, String image) {
-        return Decision.ignore(Reason.NO_TTL, change.eventName() + " record without " + image
-                + " image; the stream view type must be NEW_AND_OLD_IMAGES", null);
+        return ignore(change, Reason.NO_TTL, change.eventName() + " record without " + image
+                + " image; the stream view type must be NEW_AND_OLD_IMAGES", null, null);
     }
 
     private static String ttlText(AttributeText ttl) {

@@ -12,13 +12,13 @@ public final class ListenerChain implements ChangeProcessor.Listener {
     }
 
     @Override
-    public void decided(StreamChange change, Decision decision, Scheduled scheduled) {
-        listeners.forEach(listener -> listener.decided(change, decision, scheduled));
+    public void decided(StreamChange change, Plan plan, Scheduled scheduled) {
+        listeners.forEach(listener -> listener.decided(change, plan, scheduled));
     }
 
     @Override
-    public void failed(StreamChange change, Decision decision, RuntimeException error) {
-        listeners.forEach(listener -> listener.failed(change, decision, error));
+    public void failed(StreamChange change, Plan plan, RuntimeException error) {
+        listeners.forEach(listener -> listener.failed(change, plan, error));
     }
 
     @Override

@@ -2,18 +2,21 @@ package dev.punctual.expiry;
 
 /**
  * Why a stream record led to what it did. Each reason is one row of the rules table; {@link #warn()}
- * marks the ones that point at a problem in the data the table's owner should fix.
+ * marks the ones that point at a problem in the data the table's owner should fix. The rules give the
+ * schedule and ignore reasons; the cancel reasons and {@link #INPUT_TOO_LARGE} are per-item mode's, which
+ * restates a decision with them ({@link Decision#restated}) when it stops stale executions or meets its
+ * payload limit.
  */
 public enum Reason {
     /** Schedule: an item with a valid TTL appeared (INSERT, or a backfilled item). */
     TTL_SET(false),
     /** Schedule: a MODIFY set a TTL the item did not have or changed it. */
     TTL_CHANGED(false),
-    /** Cancel: a MODIFY removed the TTL attribute. */
+    /** Cancel (per item): a MODIFY removed the TTL attribute. */
     TTL_REMOVED(false),
-    /** Cancel: a MODIFY replaced a valid TTL with one that cannot be scheduled (see the detail). */
+    /** Cancel (per item): a MODIFY replaced a valid TTL with one that cannot be scheduled (see the detail). */
     TTL_NO_LONGER_VALID(true),
-    /** Cancel: an application deleted the item before its TTL. */
+    /** Cancel (per item): an application deleted the item before its TTL. */
     ITEM_DELETED(false),
 
     /** Ignore: the image has no TTL attribute. */
@@ -32,11 +35,14 @@ public enum Reason {
     REMOVED_BY_TTL_SERVICE(false),
     /** Ignore: the delete came at or after the TTL, so it is Punctual's own expiry delete. */
     REMOVED_AT_EXPIRY(false),
-    /** Ignore: a REMOVE that needs no stop: no valid TTL in the old image, or cancellation is off. */
+    /**
+     * Ignore: a REMOVE that needs no stop: no valid TTL in the old image, or a delete before the TTL in a
+     * mode that leaves the stale expiry to its conditional delete (windowed; per item with cancellation off).
+     */
     REMOVED(false),
     /** Ignore: the key cannot exist in DynamoDB (a hand-made or corrupted record). */
     KEY_NOT_VALID(true),
-    /** Ignore: the execution input would exceed the Step Functions payload limit. */
+    /** Ignore (per item): the execution input would exceed the Step Functions payload limit. */
     INPUT_TOO_LARGE(true);
 
     private final boolean warn;

@@ -5,8 +5,8 @@ import dev.punctual.backfill.ModeScheduling;
 import dev.punctual.backfill.PacedExecutions;
 import dev.punctual.backfill.RateLimiter;
 import dev.punctual.expiry.ChangeProcessor;
-import dev.punctual.expiry.Decision;
 import dev.punctual.expiry.ExpiryRules;
+import dev.punctual.expiry.Plan;
 import dev.punctual.expiry.Scheduled;
 import dev.punctual.expiry.StreamChange;
 import dev.punctual.expiry.ThrottleBackoff;
@@ -58,7 +58,7 @@ public final class ChangeProcessorScheduling implements ModeScheduling {
         Outcomes outcomes = new Outcomes(parts.clock());
         ExecutorService pool = Executors.newFixedThreadPool(settings.maxConcurrency(), DaemonThreads.named("punctual-backfill"));
         try {
-            ChangeProcessor processor = new ChangeProcessor(new ExpiryRules(ttlAttribute, settings.cancelStale()),
+            ChangeProcessor processor = new ChangeProcessor(new ExpiryRules(ttlAttribute),
                     FunctionModes.scheduler(settings.mode(), parts, new PacedExecutions(parts.executions(), starts), pool),
                     parts.clock(), outcomes, pool);
             processor.process(items, retries);
@@ -82,18 +82,18 @@ public final class ChangeProcessorScheduling implements ModeScheduling {
         }
 
         @Override
-        public synchronized void decided(StreamChange change, Decision decision, Scheduled scheduled) {
+        public synchronized void decided(StreamChange change, Plan plan, Scheduled scheduled) {
             ItemOutcome.Kind kind = switch (scheduled.outcome().effect()) {
-                case PENDING -> dueNow(decision) ? ItemOutcome.Kind.DELETED_NOW : ItemOutcome.Kind.SCHEDULED;
+                case PENDING -> dueNow(plan) ? ItemOutcome.Kind.DELETED_NOW : ItemOutcome.Kind.SCHEDULED;
                 case DELETED -> ItemOutcome.Kind.DELETED_NOW;
                 case NONE -> ItemOutcome.Kind.SKIPPED;
             };
-            byItem.put(change, ItemOutcome.of(kind, decision.reason(), decision.detail()));
+            byItem.put(change, ItemOutcome.of(kind, plan.decision().reason(), plan.decision().detail()));
         }
 
         @Override
-        public synchronized void failed(StreamChange change, Decision decision, RuntimeException error) {
-            byItem.put(change, ItemOutcome.failed(decision.reason(), error));
+        public synchronized void failed(StreamChange change, Plan plan, RuntimeException error) {
+            byItem.put(change, ItemOutcome.failed(plan.decision().reason(), error));
         }
 
         @Override
@@ -112,8 +112,8 @@ public final class ChangeProcessorScheduling implements ModeScheduling {
         }
 
         /** An execution holding an item whose TTL has passed deletes it at once, as in the stream handler. */
-        private boolean dueNow(Decision decision) {
-            return decision.start().map(start -> !start.input().expireAt().isAfter(clock.instant())).orElse(false);
+        private boolean dueNow(Plan plan) {
+            return plan.decision().newTtl().map(ttl -> !ttl.expireAt().isAfter(clock.instant())).orElse(false);
         }
     }
 }

@@ -4,6 +4,7 @@ import static software.amazon.lambda.powertools.logging.argument.StructuredArgum
 
 import dev.punctual.expiry.ChangeProcessor;
 import dev.punctual.expiry.Decision;
+import dev.punctual.expiry.Plan;
 import dev.punctual.expiry.Scheduled;
 import dev.punctual.expiry.StreamChange;
 import dev.punctual.expiry.ThrottleBackoff;
@@ -30,7 +31,8 @@ final class DecisionLog implements ChangeProcessor.Listener {
     private static final Logger LOG = LoggerFactory.getLogger(ExpiryStreamHandler.class);
 
     @Override
-    public void decided(StreamChange change, Decision decision, Scheduled scheduled) {
+    public void decided(StreamChange change, Plan plan, Scheduled scheduled) {
+        Decision decision = plan.decision();
         List<Object> fields = common(change, decision);
         fields.add(entry("outcome", lower(scheduled.outcome().name())));
         scheduled.executionName().ifPresent(name -> fields.add(entry("execution", name)));
@@ -45,10 +47,10 @@ final class DecisionLog implements ChangeProcessor.Listener {
     }
 
     @Override
-    public void failed(StreamChange change, Decision decision, RuntimeException error) {
-        List<Object> fields = common(change, decision);
+    public void failed(StreamChange change, Plan plan, RuntimeException error) {
+        List<Object> fields = common(change, plan.decision());
         fields.add(entry("outcome", "failed"));
-        decision.start().ifPresent(start -> fields.add(entry("execution", start.name())));
+        plan.execution().ifPresent(name -> fields.add(entry("execution", name)));
         fields.add(entry("failure", error.getClass().getSimpleName()));
         if (error instanceof ThrottledException) {
             // Expected under load and already summed up by the batch's throttled line: no stack trace.

@@ -88,13 +88,13 @@ public final class ExpiryStreamHandler implements RequestHandler<DynamodbEvent, 
         this.log = new DecisionLog();
         this.clock = parts.clock();
         this.expiryEvents = parts.eventBus()
-                .map(bus -> new ItemExpiredEvents(new ExpiryRules(settings.ttlAttribute(), false),
+                .map(bus -> new ItemExpiredEvents(new ExpiryRules(settings.ttlAttribute()),
                         new EventPublisher(bus, parts.sleeper(), ThreadLocalRandom.current()::nextDouble),
                         settings.includeOldImage()))
                 .orElse(ItemExpiredEvents.OFF);
         ChangeProcessor.Listener listener = new ListenerChain(log, new ExpiryMetrics(clock, metrics));
         this.pool = Executors.newFixedThreadPool(settings.maxConcurrency(), DaemonThreads.named("punctual-expiry"));
-        this.processor = new ChangeProcessor(new ExpiryRules(settings.ttlAttribute(), settings.cancelStale()),
+        this.processor = new ChangeProcessor(new ExpiryRules(settings.ttlAttribute()),
                 FunctionModes.scheduler(settings.mode(), parts, pool), clock, listener, pool);
     }
 

@@ -1,13 +1,14 @@
 package dev.punctual.windowed;
 
 import dev.punctual.expiry.Decision;
-import dev.punctual.expiry.ExecutionInput;
 import dev.punctual.expiry.Executions;
 import dev.punctual.expiry.ItemKey;
+import dev.punctual.expiry.Plan;
 import dev.punctual.expiry.Scheduled;
 import dev.punctual.expiry.Scheduler;
 import dev.punctual.expiry.Sleeper;
 import dev.punctual.expiry.ThrottleBackoff;
+import dev.punctual.expiry.TtlValue;
 import dev.punctual.names.Digests;
 import dev.punctual.statemachine.BucketWorkflow;
 import java.time.Clock;
@@ -52,14 +53,18 @@ import java.util.concurrent.Executor;
  * the same entries, so no record fails because a bucket did. A bucket that no execution will read
  * again (its last generation succeeded, or every one failed) is treated as sealed.
  *
- * <p>Windowed mode's {@link Scheduler}: a batch's items are scheduled together when it begins, so one
- * index write and one bucket start serve many items; each record then reads where its item went. Order
- * within an item does not matter here (entries only add, and each delete checks the TTL it was indexed
- * with), yet {@link dev.punctual.expiry.ChangeProcessor} still fails an item's later records after a
- * failed one, so the batch response reads as in per-item mode. It stops no executions: the rules are
- * built with cancellation off ({@link dev.punctual.statemachine.ExpiryMode#stopsStaleExecutions()}).
+ * <p>Windowed mode's {@link Scheduler}: it takes each decision as the rules found it
+ * ({@link Plan#asFound}) and reads the item's key and TTL from it. A batch's items are scheduled together
+ * when it begins, so one index write and one bucket start serve many items; each record then reads where
+ * its item went. Order within an item does not matter here (entries only add, and each delete checks the
+ * TTL it was indexed with), yet {@link dev.punctual.expiry.ChangeProcessor} still fails an item's later
+ * records after a failed one, so the batch response reads as in per-item mode. It stops nothing a change
+ * left stale ({@link dev.punctual.statemachine.ExpiryMode#stopsStaleExecutions()}): a stale entry's
+ * delete is conditional and finds the item changed. It has no per-item payload to limit either: what it
+ * writes per item is an index entry of the key and TTL text, which its chunks split at
+ * {@link #MAX_CHUNK_BYTES}.
  */
-public final class BucketScheduler implements Scheduler {
+public final class BucketScheduler implements Scheduler<Plan> {
 
     /**
      * Bytes of entries one index item holds at most: DynamoDB allows 400 KB per item; the margin
@@ -86,9 +91,10 @@ public final class BucketScheduler implements Scheduler {
             Objects.requireNonNull(expireAt, "expireAt");
         }
 
-        /** The item a decision to schedule names. */
-        static Request of(ExecutionInput input) {
-            return new Request(input.table(), input.ttlAttribute(), input.key(), input.ttl(), input.expireAt());
+        /** The item a decision to schedule names, at its new TTL. */
+        static Request of(Decision decision) {
+            TtlValue ttl = decision.newTtl().orElseThrow();
+            return new Request(decision.table(), decision.ttlAttribute(), decision.key(), ttl.text(), ttl.expireAt());
         }
 
         long due() {
@@ -151,20 +157,28 @@ public final class BucketScheduler implements Scheduler {
         this.pool = Objects.requireNonNull(pool, "pool");
     }
 
-    /** Schedules the items of every decision to start one, together; each record then reads its placement. */
+    /** The decision as the rules found it: windowed mode adds nothing of its own to what a record means. */
     @Override
-    public Step begin(List<Decision> decisions, ThrottleBackoff.Batch retries) {
+    public Plan plan(Decision decision, Instant now) {
+        return Plan.asFound(decision);
+    }
+
+    /** Schedules the items of every decision to schedule, together; each record then reads its placement. */
+    @Override
+    public Step<Plan> begin(List<Plan> plans, ThrottleBackoff.Batch retries) {
         List<Request> requests = new ArrayList<>();
-        for (Decision decision : decisions) {
-            decision.start().ifPresent(start -> requests.add(Request.of(start.input())));
+        for (Plan plan : plans) {
+            if (plan.decision().verdict() == Decision.Verdict.SCHEDULE) {
+                requests.add(Request.of(plan.decision()));
+            }
         }
         Map<Request, CompletableFuture<Placement>> placements = schedule(requests, retries);
-        return decision -> {
-            if (decision.start().isEmpty()) {
-                throw new IllegalStateException("windowed mode stops no executions, yet was asked to carry out " + decision);
+        return plan -> {
+            if (plan.decision().verdict() != Decision.Verdict.SCHEDULE) {
+                throw new IllegalStateException("windowed mode stops no executions, yet was asked to carry out " + plan.decision());
             }
             try {
-                return placements.get(Request.of(decision.start().get().input())).join();
+                return placements.get(Request.of(plan.decision())).join();
             } catch (CompletionException e) {
                 throw e.getCause() instanceof RuntimeException cause ? cause : e;
             }

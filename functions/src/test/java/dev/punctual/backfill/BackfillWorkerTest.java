@@ -19,6 +19,7 @@ import dev.punctual.functions.DynamoDbTableReader;
 import dev.punctual.functions.ExpirySettings;
 import dev.punctual.functions.FunctionParts;
 import dev.punctual.names.BackfillExecutionName;
+import dev.punctual.peritem.ItemPlan;
 import dev.punctual.statemachine.BackfillProgressTable;
 import dev.punctual.statemachine.ScheduleIndexTable;
 import dev.punctual.statemachine.StreamWiring;
@@ -167,9 +168,9 @@ class BackfillWorkerTest {
         assertThat(finished.complete()).isTrue();
         assertThat(finished.totals()).isEqualTo(new BackfillCounts(30, 20, 0, 10));
         ItemKey key = ItemKey.of(Map.of("pk", AttributeText.s("item-3"), "sk", AttributeText.n("3")));
-        String fromStream = new ExpiryRules("ttl", true).decide(new StreamChange(table, EventName.INSERT, key, false, null, true,
-                AttributeText.n(Long.toString(NOW.getEpochSecond() + 63)), "1", StreamChange.Writer.UNKNOWN, NOW), NOW)
-                .start().orElseThrow().name();
+        String fromStream = ItemPlan.of(new ExpiryRules("ttl").decide(new StreamChange(table, EventName.INSERT, key, false, null, true,
+                AttributeText.n(Long.toString(NOW.getEpochSecond() + 63)), "1", StreamChange.Writer.UNKNOWN, NOW), NOW), NOW, true)
+                .execution().orElseThrow();
         assertThat(executions.executions()).hasSize(20).containsKey(fromStream);
         assertThat(heard.skipped).as("bad data, each told once; an item without TTL is not bad data")
                 .hasSize(7).extracting(Skipped::reason)

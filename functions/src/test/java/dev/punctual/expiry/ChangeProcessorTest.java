@@ -2,6 +2,7 @@ package dev.punctual.expiry;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.punctual.peritem.ItemScheduler;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -30,9 +31,9 @@ class ChangeProcessorTest {
     }
 
     /** A processor whose changes run on a pool of {@code threads}, closed after the test. */
-    private ChangeProcessor processor(Scheduler scheduler, int threads) {
+    private ChangeProcessor processor(Scheduler<?> scheduler, int threads) {
         pool = Executors.newFixedThreadPool(threads);
-        return new ChangeProcessor(new ExpiryRules("ttl", true), scheduler, CLOCK, listener, pool);
+        return new ChangeProcessor(new ExpiryRules("ttl"), scheduler, CLOCK, listener, pool);
     }
 
     private static StreamChange change(String item, String sequence, String oldTtl, String newTtl) {
@@ -45,7 +46,7 @@ class ChangeProcessorTest {
     void process_whenARecordFails_reportsItAndTheItemsLaterRecordsButGoesOnWithOtherItems() {
         FakeExecutions executions = new FakeExecutions();
         executions.failStarts(name -> name.startsWith("20260101T000140Z"), new IllegalStateException("throttled"));
-        ChangeProcessor processor = processor(new ExpiryScheduler(executions), 4);
+        ChangeProcessor processor = processor(new ItemScheduler(executions, true), 4);
 
         List<String> failed = processor.process(List.of(
                 change("a", "1", null, "1767225700"),
@@ -68,7 +69,7 @@ class ChangeProcessorTest {
     @Test
     void process_keepsEachItemsRecordsInStreamOrder() {
         FakeExecutions executions = new FakeExecutions();
-        ChangeProcessor processor = processor(new ExpiryScheduler(executions), 8);
+        ChangeProcessor processor = processor(new ItemScheduler(executions, true), 8);
         List<StreamChange> batch = new ArrayList<>();
         for (int item = 0; item < 20; item++) {
             batch.add(change("i" + item, item + "-1", null, "1767225700"));
@@ -118,7 +119,7 @@ class ChangeProcessorTest {
                 throw new UnsupportedOperationException();
             }
         };
-        ChangeProcessor processor = processor(new ExpiryScheduler(slow), limit);
+        ChangeProcessor processor = processor(new ItemScheduler(slow, true), limit);
         List<StreamChange> batch = new ArrayList<>();
         for (int item = 0; item < 40; item++) {
             batch.add(change("i" + item, Integer.toString(item), null, "1767225700"));

@@ -3,13 +3,13 @@ package dev.punctual.expiry;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.punctual.peritem.ItemScheduler;
 import dev.punctual.windowed.BucketScheduler;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -21,7 +21,7 @@ class CoreValuesTest {
     @Test
     void outcome_effect_saysInEveryModesWordsWhatBecameOfTheItem() {
         Map<Outcome, Outcome.Effect> effects = new LinkedHashMap<>();
-        for (ExpiryScheduler.Outcome outcome : ExpiryScheduler.Outcome.values()) {
+        for (ItemScheduler.Outcome outcome : ItemScheduler.Outcome.values()) {
             effects.put(outcome, outcome.effect());
         }
         for (BucketScheduler.Outcome outcome : BucketScheduler.Outcome.values()) {
@@ -30,11 +30,11 @@ class CoreValuesTest {
         effects.put(Unscheduled.IGNORED, Unscheduled.IGNORED.effect());
 
         assertThat(effects).containsExactly(
-                Map.entry(ExpiryScheduler.Outcome.STARTED, Outcome.Effect.PENDING),
-                Map.entry(ExpiryScheduler.Outcome.RESTARTED, Outcome.Effect.PENDING),
-                Map.entry(ExpiryScheduler.Outcome.ALREADY_PENDING, Outcome.Effect.PENDING),
-                Map.entry(ExpiryScheduler.Outcome.STOPPED, Outcome.Effect.NONE),
-                Map.entry(ExpiryScheduler.Outcome.IGNORED, Outcome.Effect.NONE),
+                Map.entry(ItemScheduler.Outcome.STARTED, Outcome.Effect.PENDING),
+                Map.entry(ItemScheduler.Outcome.RESTARTED, Outcome.Effect.PENDING),
+                Map.entry(ItemScheduler.Outcome.ALREADY_PENDING, Outcome.Effect.PENDING),
+                Map.entry(ItemScheduler.Outcome.STOPPED, Outcome.Effect.NONE),
+                Map.entry(ItemScheduler.Outcome.IGNORED, Outcome.Effect.NONE),
                 Map.entry(BucketScheduler.Outcome.INDEXED, Outcome.Effect.PENDING),
                 Map.entry(BucketScheduler.Outcome.DELETED, Outcome.Effect.DELETED),
                 Map.entry(BucketScheduler.Outcome.SUPERSEDED, Outcome.Effect.NONE),
@@ -50,13 +50,26 @@ class CoreValuesTest {
     }
 
     @Test
-    void decision_toString_showsVerdictReasonStartAndStops() {
-        Decision schedule = new ExpiryRules("ttl", true).decide(Changes.modify(Changes.n("1767225700"), Changes.n("1767225800")), NOW);
+    void decision_toString_showsVerdictReasonAndTtls_neverTheKey() {
+        ExpiryRules rules = new ExpiryRules("ttl");
 
-        assertThat(schedule.toString()).matches("SCHEDULE\\(TTL_CHANGED, start 20260101T000320Z-orders-[a-z2-7]{20}, "
-                + "stop \\[20260101T000140Z-orders-[a-z2-7]{20}\\]\\)");
-        assertThat(Decision.ignore(Reason.NO_TTL, "no TTL", null)).hasToString("IGNORE(NO_TTL)");
-        assertThat(Decision.cancel(Reason.ITEM_DELETED, "deleted", List.of("x"), null)).hasToString("CANCEL(ITEM_DELETED, stop [x])");
+        assertThat(rules.decide(Changes.modify(Changes.n("1767225700"), Changes.n("1767225800")), NOW))
+                .hasToString("SCHEDULE(TTL_CHANGED, new TTL 1767225800, stale TTL 1767225700)");
+        assertThat(rules.decide(Changes.insert(null), NOW)).hasToString("IGNORE(NO_TTL)");
+        assertThat(rules.decide(Changes.remove(Changes.n("1767229200"), StreamChange.Writer.UNKNOWN, NOW), NOW))
+                .hasToString("IGNORE(REMOVED, stale TTL 1767229200)");
+    }
+
+    @Test
+    void plan_asFound_isTheDecisionWithNothingOfAMode() {
+        Decision decision = new ExpiryRules("ttl").decide(Changes.insert(Changes.n("1767225700")), NOW);
+
+        Plan plan = Plan.asFound(decision);
+
+        assertThat(plan.decision()).isSameAs(decision);
+        assertThat(plan.execution()).isEmpty();
+        assertThat(plan.stops()).isEmpty();
+        assertThatThrownBy(() -> Plan.asFound(null)).isInstanceOf(NullPointerException.class);
     }
 
     @Test

@@ -16,7 +16,7 @@ class ExpiryRulesExpiryTest {
     /** 2026-01-01T00:00:00Z. */
     static final Instant NOW = Instant.parse("2026-01-01T00:00:00Z");
 
-    private final ExpiryRules rules = new ExpiryRules("ttl", true);
+    private final ExpiryRules rules = new ExpiryRules("ttl");
 
     @Test
     void expiry_whenNativeTtlDeleted_isMarkedNativeTtlWithItsLag() {

@@ -15,12 +15,12 @@ public final class RecordingListener implements ChangeProcessor.Listener {
     }
 
     @Override
-    public void decided(StreamChange change, Decision decision, Scheduled scheduled) {
+    public void decided(StreamChange change, Plan plan, Scheduled scheduled) {
         heard.add(change.sequenceNumber() + " " + scheduled.outcome().name());
     }
 
     @Override
-    public void failed(StreamChange change, Decision decision, RuntimeException error) {
+    public void failed(StreamChange change, Plan plan, RuntimeException error) {
         heard.add(change.sequenceNumber() + " failed " + error.getMessage());
     }
 

@@ -11,9 +11,9 @@ import java.util.stream.Collectors;
  *
  * <p>A constant here is a mode's name and the facts every module reads alike. What a mode does, each
  * module holds in one type of its own, registered in one exhaustive {@code switch} on this enum: the
- * functions' {@code FunctionModes} (its scheduler and outcomes), the construct's {@code ModeResources}
- * (what it deploys) and the local runtime's {@code LocalModes} (what it wires and how pending work is
- * read). A new constant fails the build until each of those registers it.
+ * functions' {@code FunctionModes} (its scheduler: its plans and outcomes), the construct's
+ * {@code ModeResources} (what it deploys) and the local runtime's {@code LocalModes} (what it wires and
+ * how pending work is read). A new constant fails the build until each of those registers it.
  */
 public enum ExpiryMode {
 

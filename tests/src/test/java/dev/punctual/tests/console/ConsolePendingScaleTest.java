@@ -3,13 +3,14 @@ package dev.punctual.tests.console;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.punctual.expiry.AttributeText;
-import dev.punctual.expiry.ExecutionRequest;
 import dev.punctual.expiry.ExpiryRules;
 import dev.punctual.expiry.ItemKey;
 import dev.punctual.expiry.StreamChange;
 import dev.punctual.local.console.ConsoleServer;
 import dev.punctual.local.runtime.LocalDefaults;
 import dev.punctual.local.runtime.LocalRuntime;
+import dev.punctual.peritem.ExecutionRequest;
+import dev.punctual.peritem.ItemPlan;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -26,10 +27,10 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * With 100,000 pending expirations, the first page of {@code /pending} renders in under a second:
  * the console pages on the server from an index sorted by expiry, which it builds from the engine's
  * running executions. The executions are real: each started on the runtime's engine with the name and
- * input the handler's rules give an item with that TTL ({@link ExpiryRules}, as {@code punctual
- * backfill} schedules an existing item). Writing the items to DynamoDB Local and reading them back
- * off the stream first, as {@code bench --schedule-only} does, would add a minute of full CPU and
- * nothing the page reads.
+ * input per-item mode gives an item with that TTL ({@link ExpiryRules}, then {@link ItemPlan}, as
+ * {@code punctual backfill} schedules an existing item). Writing the items to DynamoDB Local and reading
+ * them back off the stream first, as {@code bench --schedule-only} does, would add a minute of full CPU
+ * and nothing the page reads.
  */
 class ConsolePendingScaleTest {
 
@@ -77,10 +78,10 @@ class ConsolePendingScaleTest {
 
     /**
      * Starts {@link #PENDING} expire-item executions, due over an hour from half an hour on, each with
-     * the name and input the handler's rules give the item; returns how long starting them took.
+     * the name and input per-item mode gives the item; returns how long starting them took.
      */
     private static Duration startPending(LocalRuntime runtime) {
-        ExpiryRules rules = new ExpiryRules(TTL_ATTRIBUTE, true);
+        ExpiryRules rules = new ExpiryRules(TTL_ATTRIBUTE);
         Instant now = Instant.now();
         long first = now.plus(Duration.ofMinutes(30)).getEpochSecond();
         long started = System.nanoTime();
@@ -88,7 +89,8 @@ class ConsolePendingScaleTest {
         for (int i = 0; i < PENDING; i++) {
             ItemKey key = ItemKey.of(Map.of("id", AttributeText.s(String.format("item-%06d", i))));
             AttributeText ttl = AttributeText.n(Long.toString(first + (long) i * 3_600 / PENDING));
-            ExecutionRequest request = rules.decide(StreamChange.existingItem(TABLE, key, ttl, Integer.toString(i)), now).start().orElseThrow();
+            ExecutionRequest request = ItemPlan.of(rules.decide(StreamChange.existingItem(TABLE, key, ttl, Integer.toString(i)), now),
+                    now, true).start().orElseThrow();
             inFlight.add(runtime.stepFunctionsEngine().startExecution(LocalDefaults.stateMachineArn(), request.name(),
                     request.input().toJson()));
             if (inFlight.size() == 10_000) {

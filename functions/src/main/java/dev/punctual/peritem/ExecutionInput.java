@@ -1,5 +1,8 @@
-package dev.punctual.expiry;
+package dev.punctual.peritem;
 
+import dev.punctual.expiry.ItemKey;
+import dev.punctual.expiry.JsonText;
+import dev.punctual.expiry.TtlValue;
 import dev.punctual.statemachine.ExpiryWorkflow;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -57,7 +60,7 @@ public record ExecutionInput(
         json.append(',');
         JsonText.appendString(json, ExpiryWorkflow.KEY);
         json.append(':');
-        key.appendDynamoJson(json);
+        json.append(key.toDynamoJson());
         json.append(',');
         JsonText.appendString(json, ExpiryWorkflow.TTL_ATTRIBUTE);
         json.append(':');

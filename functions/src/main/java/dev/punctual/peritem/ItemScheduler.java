@@ -1,5 +1,10 @@
-package dev.punctual.expiry;
+package dev.punctual.peritem;
 
+import dev.punctual.expiry.Decision;
+import dev.punctual.expiry.Executions;
+import dev.punctual.expiry.Scheduled;
+import dev.punctual.expiry.Scheduler;
+import dev.punctual.expiry.ThrottleBackoff;
 import dev.punctual.names.ItemExecutionName;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -7,8 +12,9 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Carries a {@link Decision} out against {@link Executions}: stops the stale executions, then
- * starts the new one, treating a name held by a running execution as a duplicate.
+ * Per-item mode's {@link Scheduler}: plans each decision ({@link ItemPlan}), then carries the plan out
+ * against {@link Executions}: stops the stale executions, then starts the new one, treating a name held
+ * by a running execution as a duplicate.
  *
  * <p>A name held by a <em>closed</em> execution means the same item got the same TTL again after
  * that execution ended: the item was recreated after it expired, or its TTL went back to a value
@@ -17,17 +23,23 @@ import java.util.Optional;
  * a backfill, meets the same holder and so the same restart name. Names are reusable 90 days after
  * an execution closes; until then, each recreation walks one step further along these names.
  *
- * <p>Per-item mode's {@link Scheduler}: it works record by record, so a batch needs no preparation.
+ * <p>It works record by record, so a batch needs no preparation.
  */
-public final class ExpiryScheduler implements Scheduler {
+public final class ItemScheduler implements Scheduler<ItemPlan> {
 
     /** Restarts tried for one item before the record is failed; each is one recreation within 90 days. */
     public static final int MAX_RESTARTS = 8;
 
     private final Executions executions;
+    private final boolean cancelStale;
 
-    public ExpiryScheduler(Executions executions) {
+    /**
+     * @param executions the {@code expire-item} state machine's executions
+     * @param cancelStale whether to stop executions made stale by a TTL change or an application delete
+     */
+    public ItemScheduler(Executions executions, boolean cancelStale) {
         this.executions = executions;
+        this.cancelStale = cancelStale;
     }
 
     /** What carrying out a decision did, per item. */
@@ -72,37 +84,43 @@ public final class ExpiryScheduler implements Scheduler {
         }
     }
 
-    /** Nothing to prepare: each decision is carried out on its own, by {@link #apply(Decision, ThrottleBackoff.Batch)}. */
+    /** The execution to start and the stale ones to stop, as {@link ItemPlan#of} plans them. */
     @Override
-    public Step begin(List<Decision> decisions, ThrottleBackoff.Batch retries) {
-        return decision -> apply(decision, retries);
+    public ItemPlan plan(Decision decision, Instant now) {
+        return ItemPlan.of(decision, now, cancelStale);
+    }
+
+    /** Nothing to prepare: each plan is carried out on its own, by {@link #apply(ItemPlan, ThrottleBackoff.Batch)}. */
+    @Override
+    public Step<ItemPlan> begin(List<ItemPlan> plans, ThrottleBackoff.Batch retries) {
+        return plan -> apply(plan, retries);
     }
 
     /**
-     * Carries out {@code decision}.
+     * Carries out {@code plan}.
      *
      * @throws RuntimeException from {@link Executions} when a call fails; the record is to be retried
      * @throws RestartLimitException when {@link #MAX_RESTARTS} restart names are all held by closed executions
      */
-    public Applied apply(Decision decision) {
-        return apply(decision, ThrottleBackoff.noRetries());
+    public Applied apply(ItemPlan plan) {
+        return apply(plan, ThrottleBackoff.noRetries());
     }
 
     /**
-     * Carries out {@code decision}, retrying throttled calls within {@code retries}' deadline.
+     * Carries out {@code plan}, retrying throttled calls within {@code retries}' deadline.
      *
      * @throws ThrottledException when a call is still throttled at the deadline; the record is to be retried
      */
-    public Applied apply(Decision decision, ThrottleBackoff.Batch retries) {
-        List<String> stopped = new ArrayList<>(decision.stops().size());
-        for (String stale : decision.stops()) {
+    public Applied apply(ItemPlan plan, ThrottleBackoff.Batch retries) {
+        List<String> stopped = new ArrayList<>(plan.stops().size());
+        for (String stale : plan.stops()) {
             if (retries.call(() -> executions.stop(stale)) == Executions.StopResult.STOPPED) {
                 stopped.add(stale);
             }
         }
-        Optional<ExecutionRequest> start = decision.start();
+        Optional<ExecutionRequest> start = plan.start();
         if (start.isEmpty()) {
-            return new Applied(decision.verdict() == Decision.Verdict.CANCEL ? Outcome.STOPPED : Outcome.IGNORED,
+            return new Applied(plan.decision().verdict() == Decision.Verdict.CANCEL ? Outcome.STOPPED : Outcome.IGNORED,
                     null, stopped);
         }
         return start(start.get(), stopped, retries);

@@ -1,4 +1,4 @@
-package dev.punctual.expiry;
+package dev.punctual.peritem;
 
 import java.util.Objects;
 
