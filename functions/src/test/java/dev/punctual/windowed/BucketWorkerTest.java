@@ -161,6 +161,40 @@ class BucketWorkerTest extends WindowedTestBase {
         return new BucketWorker(index, flaky, executions, clock, clock, pool);
     }
 
+    /**
+     * The pauses between rounds of retried deletes, as the sleeper is asked for them: none before the first
+     * round, then "equal jitter", at least half of a step that doubles from {@link BucketWorker#FIRST_RETRY_PAUSE}
+     * and at most the whole step.
+     */
+    @Test
+    void secondBucket_pausesOnlyBetweenRounds_eachAtLeastHalfOfAStepThatDoubles() {
+        long due = T;
+        List<Duration> pauses = new java.util.concurrent.CopyOnWriteArrayList<>();
+        dev.punctual.expiry.Sleeper recording = duration -> {
+            pauses.add(duration);
+            clock.sleep(duration);
+        };
+        AtomicInteger failuresLeft = new AtomicInteger(BucketWorker.DELETE_ATTEMPTS - 1);
+        BucketWorker flakyWorker = new BucketWorker(index, (t, key, attribute, ttl) -> {
+            if (failuresLeft.getAndDecrement() > 0) {
+                throw new IllegalStateException("ProvisionedThroughputExceeded");
+            }
+            return table.deleteIfUnchanged(t, key, attribute, ttl);
+        }, executions, clock, recording, pool);
+        table.put(key("a"), Long.toString(due));
+        index.putChunk(TABLE, due, "c1", List.of(new IndexEntry(key("a"), Long.toString(due), due)));
+        BucketInput input = BucketInput.first(Bucket.containing(TABLE, BucketLevel.SECOND, due), "ttl", NOW);
+
+        BucketWorker.Step done = stepAt(flakyWorker, input, flakyWorker.step(input, null).next());
+
+        assertThat(done.result().expired()).isEqualTo(1);
+        assertThat(pauses).as("one pause before each retried round, none before the first").hasSize(BucketWorker.DELETE_ATTEMPTS - 1);
+        for (int round = 1; round < BucketWorker.DELETE_ATTEMPTS; round++) {
+            Duration step = BucketWorker.FIRST_RETRY_PAUSE.multipliedBy(1L << (round - 1));
+            assertThat(pauses.get(round - 1)).as("the pause before round %d", round).isBetween(step.dividedBy(2), step);
+        }
+    }
+
     @Test
     void secondBucket_reportsTheFailuresOfItsLastRound_notOfEarlierOnes() {
         long due = T;
@@ -348,6 +382,35 @@ class BucketWorkerTest extends WindowedTestBase {
         assertThat(table.deletes).extracting(WindowedFakes.Table.Deleted::key).doesNotHaveDuplicates();
     }
 
+    /**
+     * A runner run again whose part's mark is on the part's first second (the first runner prepared it, and
+     * perhaps died before deleting it) goes straight to that second: its first step prepares it with the one
+     * read of what comes next after it, not a second read from before the part.
+     */
+    @Test
+    void minuteBucket_runAgainWithItsMarkOnItsFirstSecond_preparesThatSecondAtOnce_readingWhatComesNextOnce() {
+        long minute = T + 600;
+        table.put(key("a"), Long.toString(minute));
+        table.put(key("b"), Long.toString(minute + 30));
+        index.putChunk(TABLE, minute, "c1", List.of(new IndexEntry(key("a"), Long.toString(minute), minute)));
+        index.putChunk(TABLE, minute + 30, "c2", List.of(new IndexEntry(key("b"), Long.toString(minute + 30), minute + 30)));
+        Bucket bucket = Bucket.containing(TABLE, BucketLevel.MINUTE, minute);
+        BucketInput input = BucketInput.first(bucket, "ttl", NOW);
+        clock.set(input.wakeAt());
+        assertThat(worker.step(input, null).next()).as("the first runner prepared the minute's first second as it began")
+                .extracting(RunnerState::phase, RunnerState::target).containsExactly(RunnerState.Phase.DELETE, minute);
+        assertThat(index.runnerMark(bucket).through()).isEqualTo(input.from());
+        int readsBefore = index.callsOf("nextDueSecond");
+        int recordsBefore = index.callsOf("recordNext");
+
+        BucketWorker.Step again = worker.step(input, null);
+
+        assertThat(again.next()).extracting(RunnerState::phase, RunnerState::target, RunnerState::next)
+                .containsExactly(RunnerState.Phase.DELETE, minute, minute + 30);
+        assertThat(index.callsOf("nextDueSecond") - readsBefore).as("reads of what comes next").isEqualTo(1);
+        assertThat(index.callsOf("recordNext") - recordsBefore).as("records of the next").isEqualTo(1);
+    }
+
     @Test
     void minuteBucket_withNothingInItsPart_isDoneAsItBegins_recordingTheMinutesEndAsNext() {
         Bucket bucket = Bucket.containing(TABLE, BucketLevel.MINUTE, T + 600);
@@ -512,6 +575,50 @@ class BucketWorkerTest extends WindowedTestBase {
         assertThat(prepared.next().phase()).isEqualTo(RunnerState.Phase.DELETE);
         assertThat(prepared.next().entries()).as("too many to carry").isNull();
         assertThat(stepAt(worker, input, prepared.next()).result().expired()).isEqualTo(250);
+    }
+
+    /**
+     * A minute whose running execution's input cannot be read (not one this version wrote) holds no seconds
+     * a cascade can reason about: the hour starts no early part for it, and asks nothing more of it.
+     */
+    @Test
+    void hourCascade_intoAMinuteRunningWithAnUnreadableInput_startsNoEarlyPart() {
+        Bucket hour = Bucket.containing(TABLE, BucketLevel.HOUR, T + 7_200);
+        long minute = hour.start() + 60;
+        String minuteName = Bucket.containing(TABLE, BucketLevel.MINUTE, minute).executionName();
+        executions.start(minuteName, "{}");
+        index.putChunk(TABLE, minute + 3, "a", List.of(new IndexEntry(key("a"), Long.toString(minute + 3), minute + 3)));
+
+        assertThat(worker.step(BucketInput.first(hour, "ttl", NOW), null).result().buckets()).isEqualTo(1);
+
+        assertThat(executions.inputs.keySet()).containsExactly(minuteName);
+        assertThat(executions.startCalls).as("the test's start, then the cascade's").containsExactly(minuteName, minuteName);
+    }
+
+    /** A coarse bucket seals itself before it looks for children: an entry the handler writes after its look goes finer. */
+    @Test
+    void hourAndDayBuckets_sealThemselvesBeforeTheyLookForChildren() {
+        long day = BucketLevel.DAY.startOf(T) + 3 * 86_400;
+        for (Bucket coarse : List.of(new Bucket(TABLE, BucketLevel.DAY, day), new Bucket(TABLE, BucketLevel.HOUR, day + 5 * 3_600))) {
+            index.beforeNext("nextDueSecond", () -> assertThat(index.isSealed(coarse)).as("%s sealed before it looks", coarse).isTrue());
+
+            assertThat(worker.step(BucketInput.first(coarse, "ttl", NOW), null).done()).isTrue();
+
+            assertThat(index.isSealed(coarse)).isTrue();
+        }
+    }
+
+    @Test
+    void hourBucket_entryOnAMinutesFirstSecond_startsThatMinute_plannedForThatSecond() {
+        Bucket hour = Bucket.containing(TABLE, BucketLevel.HOUR, T + 7_200);
+        long minute = hour.start() + 120;
+        index.putChunk(TABLE, minute, "a", List.of(new IndexEntry(key("a"), Long.toString(minute), minute)));
+
+        worker.step(BucketInput.first(hour, "ttl", NOW), null);
+
+        Bucket child = Bucket.containing(TABLE, BucketLevel.MINUTE, minute);
+        assertThat(executions.inputs).containsOnly(Map.entry(child.executionName(),
+                BucketInput.planned(child, "ttl", NOW, minute).toJson()));
     }
 
     @Test
