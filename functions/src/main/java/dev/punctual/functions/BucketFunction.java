@@ -47,6 +47,7 @@ public final class BucketFunction implements RequestHandler<Map<String, Object>,
     private final BucketHealing healing;
     private final ThrottleBackoff backoff;
     private final FunctionParts parts;
+    /** The worker's threads when this function made the worker; {@code null} when it was given one. */
     private final ExecutorService pool;
 
     /** The Lambda runtime's constructor: configuration and clients from {@code System.getenv()}. */
@@ -70,11 +71,27 @@ public final class BucketFunction implements RequestHandler<Map<String, Object>,
      * runtime's timeline of where a second's time goes.
      */
     public BucketFunction(FunctionParts parts, BucketPhases phases) {
+        this(parts, Executors.newFixedThreadPool(parts.settings().maxConcurrency(), DaemonThreads.named("punctual-bucket")), phases);
+    }
+
+    private BucketFunction(FunctionParts parts, ExecutorService pool, BucketPhases phases) {
+        this(parts, new BucketWorker(new DynamoDbScheduleIndex(parts.dynamoDb(), parts.settings().scheduleTable()),
+                new DynamoDbItemDeleter(parts.dynamoDb()), parts.executions(), parts.clock(), parts.sleeper(), pool, phases), pool);
+    }
+
+    /**
+     * A function whose runner steps {@code worker} takes, over whatever index and table it was given: a
+     * test that runs {@code run-bucket.asl.json} on the local engine with this function behind its Task,
+     * so the runner's loop is the ASL's own. The worker's threads stay the caller's.
+     */
+    public BucketFunction(FunctionParts parts, BucketWorker worker) {
+        this(parts, worker, null);
+    }
+
+    private BucketFunction(FunctionParts parts, BucketWorker worker, ExecutorService ownPool) {
         this.parts = parts;
-        String indexTable = parts.settings().scheduleTable();
-        this.pool = Executors.newFixedThreadPool(parts.settings().maxConcurrency(), DaemonThreads.named("punctual-bucket"));
-        this.worker = new BucketWorker(new DynamoDbScheduleIndex(parts.dynamoDb(), indexTable),
-                new DynamoDbItemDeleter(parts.dynamoDb()), parts.executions(), parts.clock(), parts.sleeper(), pool, phases);
+        this.pool = ownPool;
+        this.worker = worker;
         this.healing = new BucketHealing(parts.executions(), parts.clock(), parts.settings().stateMachineArn());
         this.backoff = new ThrottleBackoff(parts.clock(), parts.sleeper(), ThreadLocalRandom.current());
     }
@@ -138,10 +155,12 @@ public final class BucketFunction implements RequestHandler<Map<String, Object>,
         return result.toOutput();
     }
 
-    /** Releases the worker threads and the clients the parts built (the local runtime's shutdown). */
+    /** Releases the worker threads it made and the clients the parts built (the local runtime's shutdown). */
     @Override
     public void close() throws Exception {
-        pool.shutdown();
+        if (pool != null) {
+            pool.shutdown();
+        }
         parts.close();
     }
 }

@@ -23,7 +23,9 @@ import java.util.concurrent.ThreadLocalRandom;
  * The bucket function's core: one step of a bucket's runner ({@code run-bucket.asl.json}), the Express
  * execution its {@code expire-bucket} execution runs once its Wait ends. A step gets the bucket and the
  * runner's state and answers either the state of the next step (and when the runner should take it) or
- * the bucket's result. {@link #work} runs every step in turn, waiting between them, as the runner does.
+ * the bucket's result. The loop around the steps (take a step, go on while it answers a state, wait until
+ * that state's instant) is the runner's own, in its ASL, and nowhere in Java: its tests run that file on the
+ * local runtime's engine.
  * <ul>
  *   <li>A day or hour bucket cascades in one step: it seals itself, finds the finer buckets within it
  *       that hold entries and starts their executions (a minute bucket planned for its first due
@@ -52,11 +54,65 @@ import java.util.concurrent.ThreadLocalRandom;
  */
 public final class BucketWorker {
 
-    /** What a runner did with its bucket; becomes the execution's output. */
-    public record Result(String outcome, int items, int expired, int superseded, int buckets, int seconds) {
+    /**
+     * What a runner did with its bucket; becomes the execution's output ({@link #toOutput}). Each outcome
+     * has its factory, so every figure is set by name: an expired bucket's counts, a cascade's children.
+     */
+    public static final class Result {
 
-        public Result(String outcome, int items, int expired, int superseded, int buckets) {
-            this(outcome, items, expired, superseded, buckets, 0);
+        private final String outcome;
+        private final RunnerState.Counts counts;
+        private final int buckets;
+
+        private Result(String outcome, RunnerState.Counts counts, int buckets) {
+            this.outcome = outcome;
+            this.counts = Objects.requireNonNull(counts, "counts");
+            this.buckets = buckets;
+        }
+
+        /** A minute part or a one-second bucket worked to its end; {@code counts} is what its runner did. */
+        public static Result expired(RunnerState.Counts counts) {
+            return new Result(BucketWorkflow.OUTCOME_EXPIRED, counts, 0);
+        }
+
+        /** A day or hour bucket that started the executions of the {@code buckets} finer buckets holding entries. */
+        public static Result cascaded(int buckets) {
+            return new Result(BucketWorkflow.OUTCOME_CASCADED, RunnerState.Counts.NONE, buckets);
+        }
+
+        /** A bucket woken early by the one-year cap on executions: it started its successor, one bucket. */
+        public static Result continued() {
+            return new Result(BucketWorkflow.OUTCOME_CONTINUED, RunnerState.Counts.NONE, 1);
+        }
+
+        /** {@link BucketWorkflow#OUTCOME_EXPIRED}, {@link BucketWorkflow#OUTCOME_CASCADED} or {@link BucketWorkflow#OUTCOME_CONTINUED}. */
+        public String outcome() {
+            return outcome;
+        }
+
+        /** Entries read, each item and TTL once per due second; 0 unless expired. */
+        public int items() {
+            return counts.items();
+        }
+
+        /** Items deleted; 0 unless expired. */
+        public int expired() {
+            return counts.expired();
+        }
+
+        /** Items whose TTL had changed, or that were gone, so not deleted; 0 unless expired. */
+        public int superseded() {
+            return counts.superseded();
+        }
+
+        /** Due seconds worked; 0 unless expired. */
+        public int seconds() {
+            return counts.seconds();
+        }
+
+        /** Bucket executions started: a cascade's children, or a continued bucket's successor; 0 when expired. */
+        public int buckets() {
+            return buckets;
         }
 
         /** The output map, with {@link BucketWorkflow}'s field names. */
@@ -64,10 +120,10 @@ public final class BucketWorker {
             Map<String, Object> output = new LinkedHashMap<>();
             output.put(BucketWorkflow.OUTCOME, outcome);
             if (BucketWorkflow.OUTCOME_EXPIRED.equals(outcome)) {
-                output.put(BucketWorkflow.ITEMS, items);
-                output.put(BucketWorkflow.EXPIRED, expired);
-                output.put(BucketWorkflow.SUPERSEDED, superseded);
-                output.put(BucketWorkflow.SECONDS, seconds);
+                output.put(BucketWorkflow.ITEMS, items());
+                output.put(BucketWorkflow.EXPIRED, expired());
+                output.put(BucketWorkflow.SUPERSEDED, superseded());
+                output.put(BucketWorkflow.SECONDS, seconds());
             } else {
                 output.put(BucketWorkflow.BUCKETS, buckets);
             }
@@ -131,21 +187,6 @@ public final class BucketWorker {
     }
 
     /**
-     * Runs the bucket's runner to its end in this thread, waiting between steps on the sleeper: what the
-     * runner does with its Wait states.
-     *
-     * @throws BucketFailedException when some deletes or starts failed; running the bucket again is safe
-     */
-    public Result work(BucketInput input) {
-        Step step = step(input, null);
-        while (!step.done()) {
-            sleeper.sleepUntil(clock, step.next().at());
-            step = step(input, step.next());
-        }
-        return step.result();
-    }
-
-    /**
      * One step of the bucket's runner: the first when {@code state} is {@code null}.
      *
      * @throws BucketFailedException when some deletes or starts failed; taking the step again is safe
@@ -162,7 +203,7 @@ public final class BucketWorker {
         if (input.wokeForHorizon() && now.isBefore(bucket.naturalWake())) {
             BucketInput successor = input.successor(now);
             buckets.start(successor.executionName(), successor.toJson());
-            return Step.done(new Result(BucketWorkflow.OUTCOME_CONTINUED, 0, 0, 0, 1));
+            return Step.done(Result.continued());
         }
         return switch (bucket.level()) {
             case SECOND -> prepare(input, bucket.start(), RunnerState.Counts.NONE);
@@ -217,7 +258,7 @@ public final class BucketWorker {
         OptionalLong next = nextInPart(minute, after);
         index.recordNext(minute.bucket(), minute.part(), next.orElse(minute.until()));
         if (next.isEmpty()) {
-            return Step.done(expired(counts));
+            return Step.done(Result.expired(counts));
         }
         return toward(minute, next.getAsLong(), counts);
     }
@@ -269,14 +310,9 @@ public final class BucketWorker {
                 : distinct(index.entriesDue(bucket.table(), second));
         RunnerState.Counts counts = deleteAll(one, entries, input.ttlAttribute(), state.counts());
         if (state.next() >= input.until()) {
-            return Step.done(expired(counts));
+            return Step.done(Result.expired(counts));
         }
         return toward(input, state.next(), counts);
-    }
-
-    private static Result expired(RunnerState.Counts counts) {
-        return new Result(BucketWorkflow.OUTCOME_EXPIRED, counts.items(), counts.expired(), counts.superseded(), 0,
-                counts.seconds());
     }
 
     /** The entries of a second, each item and TTL once (a re-batched record is indexed twice). */
@@ -379,7 +415,7 @@ public final class BucketWorker {
         if (!failures.isEmpty()) {
             throw new BucketFailedException(null, failures.size() + " of " + children.size() + " child bucket starts failed", failures);
         }
-        return new Result(BucketWorkflow.OUTCOME_CASCADED, 0, 0, 0, children.size());
+        return Result.cascaded(children.size());
     }
 
     private record ItemAtTtl(ItemKey key, String ttl) {

@@ -98,6 +98,31 @@ class BucketInputTest {
         assertThat(BucketInput.fromIn("{\"other\":1}", minute)).as("an input it cannot read: trusted with nothing").isEqualTo(minute.end());
     }
 
+    /**
+     * What follows an execution that ended works the seconds that execution held: a minute another party
+     * planned for another second gives its {@code from}; an input of the other part, of the same seconds,
+     * of seconds no runner of the minute works, or one that holds none, leaves this input as it was.
+     */
+    @Test
+    void withSecondsOf_takesTheSecondsAnotherInputOfTheSamePartHeld_andNothingFromAnotherPart() {
+        Bucket minute = Bucket.containing("orders", BucketLevel.MINUTE, NOW.getEpochSecond() + 600);
+        BucketInput mine = BucketInput.planned(minute, "ttl", NOW, minute.start() + 40);
+        BucketInput theirs = BucketInput.planned(minute, "ttl", NOW, minute.start() + 20);
+        assertThat(theirs.from()).isLessThan(mine.from());
+
+        BucketInput held = mine.withSecondsOf(theirs.toJson());
+
+        assertThat(held).returns(theirs.from(), BucketInput::from).returns(theirs.until(), BucketInput::until)
+                .returns(mine.wakeAt(), BucketInput::wakeAt);
+        assertThat(mine.withSecondsOf(BucketInput.early(minute, "ttl", NOW, mine.from()).toJson()))
+                .as("the early part's seconds are not the main part's").isSameAs(mine);
+        assertThat(mine.withSecondsOf(mine.toJson())).isSameAs(mine);
+        assertThat(mine.withSecondsOf("{}")).isSameAs(mine);
+        String beyondTheMinute = theirs.toJson().replace("\"from\":" + theirs.from(), "\"from\":" + (minute.end() + 5));
+        assertThat(beyondTheMinute).isNotEqualTo(theirs.toJson());
+        assertThat(mine.withSecondsOf(beyondTheMinute)).as("seconds no runner of the minute works").isSameAs(mine);
+    }
+
     @Test
     void partsOutsideTheirMinute_orOfAnotherLevel_areRefused() {
         Bucket minute = Bucket.containing("orders", BucketLevel.MINUTE, NOW.getEpochSecond() + 600);

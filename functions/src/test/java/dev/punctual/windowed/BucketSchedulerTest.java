@@ -376,6 +376,22 @@ class BucketSchedulerTest extends WindowedTestBase {
         assertThat(table.deletes).singleElement().satisfies(d -> assertThat(d.at()).isEqualTo(Instant.ofEpochSecond(T + 30)));
     }
 
+    /** An hour bucket that has cascaded (sealed) reads no more: its item goes to the minute holding its second. */
+    @Test
+    void sealedHourBucket_handsTheItemDownToTheMinuteHoldingIt() {
+        long due = T + 3 * 3_600 + 125;
+        Bucket hour = Bucket.containing(TABLE, BucketLevel.HOUR, due);
+        assertThat(BucketLevel.forLead(due - T)).isEqualTo(BucketLevel.HOUR);
+        executions.start(hour.executionName(), BucketInput.first(hour, "ttl", NOW).toJson());
+        index.seal(hour, NOW);
+
+        BucketScheduler.Placement placement = placed("a", due);
+
+        String minute = Bucket.containing(TABLE, BucketLevel.MINUTE, due).executionName();
+        assertThat(placement).isEqualTo(new BucketScheduler.Placement(BucketScheduler.Outcome.INDEXED, minute));
+        assertThat(executions.running(minute)).isTrue();
+    }
+
     @Test
     void finishedMinuteBucket_handsTheItemDownToTheOneSecondBucketHoldingIt() {
         Bucket minute = Bucket.containing(TABLE, BucketLevel.MINUTE, T + 600);

@@ -34,7 +34,8 @@ final class WindowedFakes {
         private final java.util.PriorityQueue<Timed> actions = new java.util.PriorityQueue<>();
         private long sequence;
 
-        private record Timed(Instant at, long sequence, Runnable action) implements Comparable<Timed> {
+        /** An action put {@link #at} an instant: {@link #withdraw} takes it back. */
+        record Timed(Instant at, long sequence, Runnable action) implements Comparable<Timed> {
             @Override
             public int compareTo(Timed other) {
                 int byTime = at.compareTo(other.at);
@@ -47,8 +48,21 @@ final class WindowedFakes {
         }
 
         /** Runs {@code action} when the clock reaches {@code when} (at once on the next move if it has). */
-        synchronized void at(Instant when, Runnable action) {
-            actions.add(new Timed(when, sequence++, action));
+        synchronized Timed at(Instant when, Runnable action) {
+            Timed timed = new Timed(when, sequence++, action);
+            actions.add(timed);
+            return timed;
+        }
+
+        /** Takes back an action put {@link #at} an instant; {@code true} if it had not run yet. */
+        synchronized boolean withdraw(Timed timed) {
+            return actions.remove(timed);
+        }
+
+        /** The instant of the earliest action not yet run, or {@code null} when there is none. */
+        synchronized Instant nextAction() {
+            Timed next = actions.peek();
+            return next == null ? null : next.at();
         }
 
         void set(Instant instant) {

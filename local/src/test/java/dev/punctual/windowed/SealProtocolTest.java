@@ -1,11 +1,12 @@
 package dev.punctual.windowed;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.punctual.expiry.AttributeText;
 import dev.punctual.expiry.ItemKey;
 import dev.punctual.expiry.ThrottleBackoff;
+import dev.punctual.local.stepfunctions.asl.run.RunOutcome;
+import dev.punctual.statemachine.BucketWorkflow;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -27,6 +28,11 @@ import org.junit.jupiter.params.provider.MethodSource;
  * record the next), with a duplicate runner's, with a runner run again after a failure, with a successor
  * generation's, and with a coarse bucket's cascade. In every one each item is deleted exactly once, never
  * before its TTL, and no later than a second after its TTL or its write, whichever came last.
+ *
+ * <p>Every runner here is {@code run-bucket.asl.json} itself on the local engine ({@link RunnerOnEngine}):
+ * its steps, the waits between them, its Step retries and its end are the ASL's, on this test's clock;
+ * the handler, the index, the table and the bucket executions are windowed mode's core over in-memory
+ * stand-ins. A bucket's execution (its Wait until {@code wakeAt}, then its runner) is played by the test.
  */
 class SealProtocolTest extends WindowedTestBase {
 
@@ -46,8 +52,10 @@ class SealProtocolTest extends WindowedTestBase {
 
     /** When the handler placed the late item: the clock then. */
     private Instant handledAt;
-    /** Executions a test runs itself, step by step: the clock does not run them at their wake. */
+    /** Executions a test runs itself: the clock does not run them at their wake. */
     private final java.util.Set<String> runByTest = new java.util.HashSet<>();
+    /** The bucket runner's ASL on the engine, its waits on this test's clock. */
+    private RunnerOnEngine runners;
 
     /**
      * One-second fallbacks and minutes' early parts run on their own, at their time, while the clock
@@ -55,6 +63,7 @@ class SealProtocolTest extends WindowedTestBase {
      */
     @org.junit.jupiter.api.BeforeEach
     void fallbacksRunAtTheirTime() {
+        runners = new RunnerOnEngine(clock, executions);
         index.timedBy(clock);
         executions.onStarted((name, input) -> {
             if (isFallback(name) && !runByTest.contains(name)) {
@@ -129,7 +138,7 @@ class SealProtocolTest extends WindowedTestBase {
     void minuteRunnerRunTwice_deletesNothingTwiceAndNothingEarly_andALateItemStillOnce(RunnerCall call, int nth) {
         BucketInput runner = plannedRunner();
         BucketWorker duplicate = new BucketWorker(index, table, executions, clock, clock, pool);
-        index.beforeCall(call.name(), nth, () -> duplicate.work(runner));
+        index.beforeCall(call.name(), nth, () -> assertSucceeded(runners.run(duplicate, runner)));
         // The late item comes while both may be running: just before the mark is raised to a second the second time.
         index.beforeCall(RunnerCall.advanceThrough.name(), 2, () -> handleOnce(M + 50));
 
@@ -167,14 +176,14 @@ class SealProtocolTest extends WindowedTestBase {
         };
         BucketWorker dying = new BucketWorker(index, failingOnSecond, executions, clock, clock, pool);
         clock.set(runner.wakeAt());
-        assertThatThrownBy(() -> dying.work(runner)).isInstanceOf(BucketWorker.BucketFailedException.class);
+        assertFailedOnItsDeletes(runners.run(dying, runner));
         assertThat(table.contains(AT_SECOND)).isTrue();
         // The execution retries its runner: a new run, a second later.
         clock.advance(Duration.ofSeconds(1));
         long due = M + 50;
         index.beforeCall(call.name(), index.callsOf(call.name()) + nth, () -> handleOnce(due));
 
-        worker.work(runner);
+        assertSucceeded(runners.run(worker, runner));
         if (handledAt == null) {
             handle(due);
         }
@@ -196,16 +205,17 @@ class SealProtocolTest extends WindowedTestBase {
     void minuteRunner_entryWrittenWhileItWaitsForAPreparedSecond_isDeletedOnceAtItsTtlByTheHandler() {
         BucketInput runner = plannedRunner();
         clock.set(runner.wakeAt());
-        BucketWorker.Step begun = worker.step(runner, null);
-        clock.set(begun.next().at());
-        BucketWorker.Step prepared = worker.step(runner, begun.next());
-        assertThat(prepared.next().phase()).isEqualTo(RunnerState.Phase.DELETE);
+        RunnerOnEngine.Run run = runners.start(worker, runner);
+        clock.set(Instant.ofEpochSecond(FIRST - 1));
+        RunnerState prepared = run.waitingWith();
+        assertThat(prepared).as("prepared: it waits for the second to delete it")
+                .extracting(RunnerState::phase, RunnerState::target).containsExactly(RunnerState.Phase.DELETE, FIRST);
 
         BucketScheduler.Placement placement = handle(FIRST);
-        finish(runner, prepared);
+        assertSucceeded(run.finish());
 
         assertThat(placement.outcome()).isEqualTo(BucketScheduler.Outcome.DELETED);
-        assertThat(prepared.next().entries()).extracting(IndexEntry::key).containsExactly(AT_FIRST);
+        assertThat(prepared.entries()).extracting(IndexEntry::key).containsExactly(AT_FIRST);
         assertDeletedOnceOnTime(KEY, FIRST);
     }
 
@@ -250,16 +260,15 @@ class SealProtocolTest extends WindowedTestBase {
         long due = M + 30;
         BucketInput runner = plannedRunner();
         clock.set(runner.wakeAt());
-        BucketWorker.Step prepared = worker.step(runner, null);
-        clock.set(prepared.next().at());
-        prepared = worker.step(runner, prepared.next());
+        RunnerOnEngine.Run minuteRunner = runners.start(worker, runner);
+        clock.set(Instant.ofEpochSecond(FIRST - 1));
         assertThat(index.runnerMark(MINUTE)).as("the runner skips the gap (+25, +40)").isEqualTo(new RunnerMark(true, FIRST, SECOND));
         Bucket second = Bucket.containing(TABLE, BucketLevel.SECOND, due);
         BucketInput fallback = BucketInput.first(second, "ttl", clock.instant());
         // Another late item already started the fallback; its execution is waiting.
         executions.start(fallback.executionName(), fallback.toJson());
         Runnable execution = () -> runExecution(fallback);
-        BucketWorker.Step[] waiting = new BucketWorker.Step[1];
+        RunnerOnEngine.Run[] waiting = new RunnerOnEngine.Run[1];
         switch (point) {
             case BEFORE_WRITE -> index.beforeNext("putChunk", execution);
             case BEFORE_ITS_START -> executions.beforeNextStart(execution);
@@ -267,7 +276,7 @@ class SealProtocolTest extends WindowedTestBase {
             case AFTER_ITS_SEAL_READ -> { }
             case SEALED_AND_WAITING -> {
                 clock.set(fallback.wakeAt());
-                waiting[0] = worker.step(fallback, null);
+                waiting[0] = runners.start(worker, fallback);
             }
         }
 
@@ -278,13 +287,12 @@ class SealProtocolTest extends WindowedTestBase {
         }
         if (waiting[0] != null) {
             assertThat(placement.outcome()).isEqualTo(BucketScheduler.Outcome.DELETED);
-            clock.set(Instant.ofEpochSecond(due));
-            assertThat(worker.step(fallback, waiting[0].next()).result().items()).as("read before the write").isZero();
+            assertThat(waiting[0].waitingWith().phase()).isEqualTo(RunnerState.Phase.DELETE);
+            assertThat(assertSucceeded(waiting[0].finish()).path(BucketWorkflow.ITEMS).asInt()).as("read before the write").isZero();
         }
-        finish(runner, prepared);
+        assertSucceeded(minuteRunner.finish());
 
         assertDeletedOnceOnTime(KEY, due);
-        assertThat(prepared.done()).isFalse();
     }
 
     // ------------------------------------------------------------------------------------------------
@@ -338,7 +346,7 @@ class SealProtocolTest extends WindowedTestBase {
         BucketInput main = plannedRunner();
         BucketInput early = earlyPartFor(main);
         BucketWorker duplicate = new BucketWorker(index, table, executions, clock, clock, pool);
-        index.beforeCall(call.name(), index.callsOf(call.name()) + nth, () -> duplicate.work(early));
+        index.beforeCall(call.name(), index.callsOf(call.name()) + nth, () -> assertSucceeded(runners.run(duplicate, early)));
         index.beforeCall(RunnerCall.advanceThrough.name(), index.callsOf(RunnerCall.advanceThrough.name()) + 1,
                 () -> handleOnce(M + 10));
 
@@ -494,8 +502,7 @@ class SealProtocolTest extends WindowedTestBase {
             return table.deleteIfUnchanged(t, key, attribute, ttl);
         };
         clock.set(first.wakeAt());
-        assertThatThrownBy(() -> new BucketWorker(index, failingOnSecond, executions, clock, clock, pool).work(first))
-                .isInstanceOf(BucketWorker.BucketFailedException.class);
+        assertFailedOnItsDeletes(runners.run(new BucketWorker(index, failingOnSecond, executions, clock, clock, pool), first));
         executions.fail(first.executionName());
 
         BucketScheduler.Placement placement = handle(SECOND);
@@ -640,26 +647,31 @@ class SealProtocolTest extends WindowedTestBase {
         }
     }
 
-    /** The runner goes on from {@code step} to its end, waiting on the clock, as {@link BucketWorker#work} does. */
-    private void finish(BucketInput input, BucketWorker.Step step) {
-        while (!step.done()) {
-            clock.sleepUntil(clock, step.next().at());
-            step = worker.step(input, step.next());
-        }
-    }
-
     /** The bucket's execution: its Wait ends, its runner works the bucket, the execution closes. */
     private void runExecution(BucketInput input) {
         work(input);
         executions.close(input.executionName());
     }
 
-    /** The execution's Wait ends and its runner works the bucket; the execution stays open. */
+    /** The execution's Wait ends and its runner, on the engine, works the bucket; the execution stays open. */
     private void work(BucketInput input) {
         if (clock.instant().isBefore(input.wakeAt())) {
             clock.set(input.wakeAt());
         }
-        worker.work(input);
+        assertSucceeded(runners.run(worker, input));
+    }
+
+    /** The runner succeeded; its output. */
+    private static com.fasterxml.jackson.databind.JsonNode assertSucceeded(RunOutcome outcome) {
+        assertThat(outcome.status()).as("the runner's end: %s %s", outcome.error(), outcome.cause())
+                .isEqualTo(RunOutcome.Status.SUCCEEDED);
+        return outcome.output();
+    }
+
+    /** The runner failed: its Step kept failing on deletes past the runner's own retries. */
+    private static void assertFailedOnItsDeletes(RunOutcome outcome) {
+        assertThat(outcome.status()).isEqualTo(RunOutcome.Status.FAILED);
+        assertThat(outcome.error()).isEqualTo(BucketWorker.BucketFailedException.class.getName());
     }
 
     private void assertDeletedOnceNotEarly(ItemKey key, long due) {
