@@ -116,7 +116,7 @@ final class RunnerOnEngine {
         try {
             Map<String, Object> event = LAMBDA_JSON.convertValue(payload, PAYLOAD);
             return LAMBDA_JSON.valueToTree(function.handleRequest(event, new LocalLambdaContext(functionName,
-                    LocalAccount.REGION, clock)));
+                    StreamWiring.BUCKET_FUNCTION_MEMORY_MB, LocalAccount.REGION, clock)));
         } catch (AssertionError e) {
             failedInSteps.add(e);
             throw e;
