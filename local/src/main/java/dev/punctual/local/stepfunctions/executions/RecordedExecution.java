@@ -10,7 +10,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.concurrent.CompletableFuture;
-import java.util.function.Consumer;
 
 /**
  * What the engine records of one execution and how each record becomes durable: its identity and
@@ -55,6 +54,12 @@ abstract class RecordedExecution {
     byte[] checkpointInput;
     long checkpointEnteredMillis;
     long checkpointWakeMillis = -1;
+
+    /**
+     * The closed-execution file this closed execution was filed in, durably; {@code null} until then. A
+     * filed execution is in no later snapshot: the file holds it until it is forgotten.
+     */
+    Journal.ClosedFile filedIn;
 
     RecordedExecution(StateMachine stateMachine, StateMachineRevision revision, String name, long startMillis,
             byte[] input) {
@@ -234,21 +239,42 @@ abstract class RecordedExecution {
         }
     }
 
-    /** This execution's records for a snapshot: its start, its history, and its outcome or checkpoint. */
-    void writeSnapshot(Consumer<byte[]> sink) {
-        byte[][] records;
+    /**
+     * This execution for a compaction: while it runs, its start, history and checkpoint into the snapshot;
+     * once closed, the whole of it filed once ({@link JournalCodec#filed}), and after that only a word
+     * that its file is still needed.
+     */
+    void writeSnapshot(Journal.SnapshotWriter writer) {
+        Journal.ClosedFile kept;
+        byte[] filed = null;
+        byte[][] running = null;
         synchronized (this) {
-            records = new byte[][] {
-                JournalCodec.executionStarted(this),
-                JournalCodec.history(this),
-                status.isClosed() ? JournalCodec.completed(this)
-                        : checkpointState == null ? null : JournalCodec.checkpoint(this)};
-        }
-        for (byte[] r : records) {
-            if (r != null) {
-                sink.accept(r);
+            kept = filedIn;
+            if (kept == null && status.isClosed()) {
+                filed = JournalCodec.filed(this);
+            } else if (kept == null) {
+                running = new byte[][] {
+                    JournalCodec.executionStarted(this),
+                    JournalCodec.history(this),
+                    checkpointState == null ? null : JournalCodec.checkpoint(this)};
             }
         }
+        if (kept != null) {
+            writer.stillKept(kept);
+        } else if (filed != null) {
+            writer.fileClosed(filed, this::filedIn);
+        } else {
+            for (byte[] r : running) {
+                if (r != null) {
+                    writer.snapshot(r);
+                }
+            }
+        }
+    }
+
+    /** Marks this closed execution filed in {@code file}, which is durable. */
+    synchronized void filedIn(Journal.ClosedFile file) {
+        filedIn = file;
     }
 
     static String utf8(byte[] bytes) {
