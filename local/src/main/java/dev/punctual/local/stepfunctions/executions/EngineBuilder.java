@@ -47,10 +47,11 @@ public final class EngineBuilder {
     /**
      * The least segment before a compaction, which otherwise runs once the segment holds a twenty-fifth
      * of the state on disk ({@link JournalCompaction#segmentLimit}): small, so that a small state (windowed
-     * mode's few executions) is not outgrown by its own segment; a compaction of a small state writes
-     * little, and this keeps a busy engine with one from paying a compaction's fsyncs every few records.
+     * mode's journal is a few hundred KB) is not swung by its own segment (64 KiB swung windowed mode's
+     * soak by about 50 %); a compaction of a small state writes little, and this keeps an engine whose
+     * state is tiny from paying a compaction's fsyncs every few records.
      */
-    private long segmentBytes = 64L * 1024;
+    private long segmentBytes = 16L * 1024;
     private int launcherThreads = Math.max(2, Runtime.getRuntime().availableProcessors());
     private MockConfiguration mockConfiguration = MockConfiguration.EMPTY;
     private InFlight work = new InFlight();
