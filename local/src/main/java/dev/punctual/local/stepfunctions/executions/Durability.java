@@ -25,6 +25,7 @@ final class Durability implements Journal.SnapshotSource {
 
     @Override
     public void writeSnapshot(Journal.SnapshotWriter writer) {
+        List<Execution> toFile = new ArrayList<>();
         for (StateMachine sm : List.copyOf(registry.all())) {
             List<StateMachineRevision> revisions = new ArrayList<>(sm.revisions.values());
             revisions.sort(Comparator.comparingInt(StateMachineRevision::revision));
@@ -32,12 +33,18 @@ final class Durability implements Journal.SnapshotSource {
                 writer.snapshot(JournalCodec.stateMachinePut(sm, d));
             }
             for (Execution e : sm.executionsByName.values()) {
-                e.writeSnapshot(writer);
+                if (e.writeSnapshot(writer)) {
+                    toFile.add(e);
+                }
             }
             if (sm.deleting) {
                 writer.snapshot(JournalCodec.stateMachineDelete(sm));
             }
         }
+        // In the order they closed: replay keeps them in the order it reads them, and forgets the first
+        // read first once more are kept than the retention's count.
+        toFile.sort(Comparator.comparingLong(Execution::stopMillis));
+        toFile.forEach(e -> e.file(writer));
     }
 
     /**

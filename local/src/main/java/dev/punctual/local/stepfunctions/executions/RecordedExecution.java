@@ -241,18 +241,19 @@ abstract class RecordedExecution {
 
     /**
      * This execution for a compaction: while it runs, its start, history and checkpoint into the snapshot;
-     * once closed, the whole of it filed once ({@link JournalCodec#filed}), and after that only a word
-     * that its file is still needed.
+     * once filed, only a word that its file is still needed.
+     *
+     * @return {@code true}, writing nothing, if it is closed and not filed yet: the caller then {@link #file}s it
      */
-    void writeSnapshot(Journal.SnapshotWriter writer) {
+    boolean writeSnapshot(Journal.SnapshotWriter writer) {
         Journal.ClosedFile kept;
-        byte[] filed = null;
         byte[][] running = null;
         synchronized (this) {
             kept = filedIn;
             if (kept == null && status.isClosed()) {
-                filed = JournalCodec.filed(this);
-            } else if (kept == null) {
+                return true;
+            }
+            if (kept == null) {
                 running = new byte[][] {
                     JournalCodec.executionStarted(this),
                     JournalCodec.history(this),
@@ -261,8 +262,6 @@ abstract class RecordedExecution {
         }
         if (kept != null) {
             writer.stillKept(kept);
-        } else if (filed != null) {
-            writer.fileClosed(filed, this::filedIn);
         } else {
             for (byte[] r : running) {
                 if (r != null) {
@@ -270,6 +269,21 @@ abstract class RecordedExecution {
                 }
             }
         }
+        return false;
+    }
+
+    /** Files this closed execution whole ({@link JournalCodec#filed}), once; it is marked filed once that is durable. */
+    void file(Journal.SnapshotWriter writer) {
+        byte[] whole;
+        synchronized (this) {
+            whole = JournalCodec.filed(this);
+        }
+        writer.fileClosed(whole, this::filedIn);
+    }
+
+    /** When it closed; call once it is closed. */
+    synchronized long stopMillis() {
+        return stopMillis;
     }
 
     /** Marks this closed execution filed in {@code file}, which is durable. */

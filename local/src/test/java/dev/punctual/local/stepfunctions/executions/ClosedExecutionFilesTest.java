@@ -78,6 +78,41 @@ class ClosedExecutionFilesTest {
     }
 
     @Test
+    void restart_readsFiledExecutionsInTheOrderTheyClosed_soRetentionStillForgetsTheOldestFirst() {
+        ManualTimer timer = ManualTimer.startingAt(START);
+        try (StepFunctionsEngine engine = compactingAtStart(timer)) {
+            String machine = engine.createStateMachine("hold", HOLD_TEN_SECONDS, ROLE, null).stateMachineArn();
+            for (int i = 0; i < 30; i++) {
+                engine.startExecution(machine, "e-" + i, "{}").join();
+                timer.advance(Duration.ofSeconds(1));
+            }
+            timer.advance(Duration.ofSeconds(10));
+            awaitClosed(engine, arn(engine, "e-29"));
+        }
+        // The first restart files all 30 in one file; the second reads them back from it.
+        compactingAtStart(timer).close();
+
+        try (StepFunctionsEngine engine = compactingAtStart(timer)) {
+            String machine = engine.stateMachineArn("hold");
+            for (int i = 0; i < 10; i++) {
+                engine.startExecution(machine, "late-" + i, "{}").join();
+            }
+            timer.advance(Duration.ofSeconds(10));
+            IntStream.range(0, 10).forEach(i -> awaitClosed(engine, arn(engine, "late-" + i)));
+
+            for (int i = 0; i < 10; i++) {
+                String oldest = arn(engine, "e-" + i);
+                assertThatThrownBy(() -> engine.describeExecution(oldest)).as(oldest)
+                        .isInstanceOfSatisfying(StepFunctionsException.class,
+                                e -> assertThat(e.code()).isEqualTo(ErrorCode.EXECUTION_DOES_NOT_EXIST));
+            }
+            for (int i = 10; i < 30; i++) {
+                assertThat(engine.describeExecution(arn(engine, "e-" + i)).status()).isEqualTo(ExecutionStatus.SUCCEEDED);
+            }
+        }
+    }
+
+    @Test
     void closedExecutionOfADeletedMachine_isNotGivenToTheMachineCreatedAgainUnderItsName() {
         ManualTimer timer = ManualTimer.startingAt(START);
         try (StepFunctionsEngine engine = compactingAtStart(timer)) {

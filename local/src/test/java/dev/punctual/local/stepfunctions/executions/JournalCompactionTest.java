@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -64,6 +65,28 @@ class JournalCompactionTest {
         assertThat(model.timesFiled).hasSizeGreaterThan(2_000);
         // Kept: the last 100 closed, filed 10 a step, one file per compaction; the files before them are gone.
         assertThat(files("closed-")).hasSizeBetween(1, 100 / 10 + 2);
+    }
+
+    @Test
+    void compactionThatFails_marksNothingFiled_keepsTheSegments_andTheNextFilesThemAgain() throws Exception {
+        Model model = new Model(5, 100, 100);
+        FileJournal journal = FileJournal.open(dir, (r, f) -> { }, Long.MAX_VALUE).journal();
+        journal.snapshotsFrom(model);
+        for (int step = 0; step < 4; step++) {
+            model.step(journal, 5);
+        }
+        model.failNextCompaction = true;
+        assertThat(journal.snapshotNow()).failsWithin(Duration.ofSeconds(30));
+
+        assertThat(model.keptFiledCount()).as("filed by the failed compaction").isZero();
+        assertThat(files("closed-")).isEmpty();
+        assertThat(files("journal-")).as("segments, the only copy still").hasSizeGreaterThanOrEqualTo(2);
+        journal.snapshotNow().join();
+        journal.close();
+
+        assertThat(model.keptFiledCount()).isEqualTo(20);
+        assertThat(files("closed-")).hasSize(1);
+        assertThat(files("journal-")).hasSize(1);
     }
 
     @Test
@@ -139,6 +162,7 @@ class JournalCompactionTest {
         private final Deque<Closed> closed = new ArrayDeque<>();
         private final Map<Integer, Integer> timesFiled = new HashMap<>();
         private int next;
+        private boolean failNextCompaction;
         private int compactions;
         private long snapshotBytes;
         private long appendedBytes;
@@ -203,6 +227,10 @@ class JournalCompactionTest {
                         }
                     });
                 }
+            }
+            if (failNextCompaction) {
+                failNextCompaction = false;
+                throw new IllegalStateException("A compaction failing after it filed closed executions");
             }
         }
 
