@@ -26,7 +26,8 @@ import java.util.zip.CRC32C;
  * <p>When a segment passes its limit ({@link JournalCompaction#segmentLimit}: a twenty-fifth of the state
  * on disk, a minimum when that is smaller) the writer rolls to a new one and {@link JournalCompaction}
  * rewrites what is pending, files what closed, and deletes what that replaces; so the journal on disk
- * stays within about a tenth of the state (pending and kept executions), not of how much has ever run.
+ * follows the state (pending and kept executions), within 2/25 of it while it is steady, and not how much
+ * has ever run.
  * Restart replays what is there ({@link JournalReplay}) and always appends to a fresh segment
  * ({@link JournalDirectory}).
  */
