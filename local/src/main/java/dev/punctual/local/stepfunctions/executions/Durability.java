@@ -3,12 +3,13 @@ package dev.punctual.local.stepfunctions.executions;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.function.Consumer;
 
 /**
- * The engine's state as journal records, both ways: a snapshot writes the registry out as records,
- * and recovery applies records read back from the snapshot and the journal, then resumes what was
- * running. Applying a record the registry already reflects changes nothing.
+ * The engine's state as journal records, both ways: a compaction writes the registry out as records
+ * (state machines and running executions into its snapshot, executions closed since the last one into
+ * its closed-execution file), and recovery applies records read back from the snapshot, the
+ * closed-execution files and the journal, then resumes what was running. Applying a record the registry
+ * already reflects changes nothing.
  */
 final class Durability implements Journal.SnapshotSource {
 
@@ -23,26 +24,39 @@ final class Durability implements Journal.SnapshotSource {
     }
 
     @Override
-    public void writeSnapshot(Consumer<byte[]> sink) {
+    public void writeSnapshot(Journal.SnapshotWriter writer) {
+        List<Execution> toFile = new ArrayList<>();
         for (StateMachine sm : List.copyOf(registry.all())) {
             List<StateMachineRevision> revisions = new ArrayList<>(sm.revisions.values());
             revisions.sort(Comparator.comparingInt(StateMachineRevision::revision));
             for (StateMachineRevision d : revisions) {
-                sink.accept(JournalCodec.stateMachinePut(sm, d));
+                writer.snapshot(JournalCodec.stateMachinePut(sm, d));
             }
             for (Execution e : sm.executionsByName.values()) {
-                e.writeSnapshot(sink);
+                if (e.writeSnapshot(writer)) {
+                    toFile.add(e);
+                }
             }
             if (sm.deleting) {
-                sink.accept(JournalCodec.stateMachineDelete(sm));
+                writer.snapshot(JournalCodec.stateMachineDelete(sm));
             }
         }
+        // In the order they closed: replay keeps them in the order it reads them, and forgets the first
+        // read first once more are kept than the retention's count.
+        toFile.sort(Comparator.comparingLong(Execution::stopMillis));
+        toFile.forEach(e -> e.file(writer));
     }
 
-    /** Applies one journal or snapshot record while recovering; records already applied are skipped. */
-    void replay(byte[] encoded) {
+    /**
+     * Applies one record while recovering; records already applied are skipped.
+     *
+     * @param filedIn the closed-execution file the record came from, or {@code null}
+     */
+    void replay(byte[] encoded, Journal.ClosedFile filedIn) {
         JournalCodec.Record record = JournalCodec.decode(encoded);
-        if (record instanceof JournalCodec.StateMachinePut put) {
+        if (record instanceof JournalCodec.Filed filed) {
+            replayFiled(filed, filedIn);
+        } else if (record instanceof JournalCodec.StateMachinePut put) {
             replayPut(put);
         } else if (record instanceof JournalCodec.StateMachineDelete delete) {
             StateMachine sm = registry.get(delete.name());
@@ -80,6 +94,32 @@ final class Durability implements Journal.SnapshotSource {
                 e.replayClose(completed.status(), completed.stopMillis(), completed.output(), completed.error(),
                         completed.cause());
             }
+        }
+    }
+
+    /**
+     * A closed execution from a closed-execution file: opened and closed at once if it is new, marked filed
+     * there so the next compaction keeps the file; one the snapshot already had (a file written by a
+     * compaction whose snapshot a crash cut short) only gains what it lacked and is filed again later.
+     */
+    private void replayFiled(JournalCodec.Filed filed, Journal.ClosedFile filedIn) {
+        StateMachine sm = registry.get(filed.stateMachine());
+        if (sm == null || sm.creationMillis != filed.stateMachineCreationMillis()) {
+            // Its state machine was deleted since, perhaps created again under the same name.
+            return;
+        }
+        StateMachineRevision revision = sm.revisions.get(filed.revision());
+        Execution e = sm.executionsByName.get(filed.execution());
+        if (e == null && revision != null) {
+            e = new Execution(sm, revision, filed.execution(), filed.startMillis(), filed.input());
+            e.filedIn(filedIn);
+            sm.add(e);
+            sm.running.incrementAndGet();
+            registry.openRecovered();
+        }
+        if (e != null) {
+            e.replayHistory(filed.eventCount(), filed.history());
+            e.replayClose(filed.status(), filed.stopMillis(), filed.output(), filed.error(), filed.cause());
         }
     }
 

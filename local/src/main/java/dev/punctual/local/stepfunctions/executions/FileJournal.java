@@ -11,11 +11,11 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Consumer;
 import java.util.zip.CRC32C;
 
 /**
- * An append-only journal in numbered segment files plus periodic snapshots, in one directory.
+ * An append-only journal in numbered segment files plus compactions (a snapshot of what may still change,
+ * a file of the executions closed since the last one), in one directory.
  *
  * <p>One writer thread does group commit: it takes every record queued while the previous batch was
  * being written, writes them in one call ({@link JournalFrames}) and fsyncs once
@@ -23,13 +23,13 @@ import java.util.zip.CRC32C;
  * (StartExecution, StopExecution) answers only once its record is on disk, and a burst of callers
  * shares one fsync.
  *
- * <p>When a segment passes its limit the writer rolls to a new one and {@link JournalCompaction}
- * snapshots the engine's state and deletes what the snapshot replaces. The limit is the last
- * snapshot's size, or a minimum when that is smaller: a snapshot holds what is pending plus the closed
- * executions kept, so the journal on disk stays between one and about two snapshots, proportional to
- * that state and not to how much has ever run; and a snapshot is rewritten no more than once per its
- * own size of appended records, so compaction costs at most as much writing as the journal itself. Restart replays what is there
- * ({@link JournalReplay}) and always appends to a fresh segment ({@link JournalDirectory}).
+ * <p>When a segment passes its limit ({@link JournalCompaction#segmentLimit}: a twenty-fifth of the state
+ * on disk, a minimum when that is smaller) the writer rolls to a new one and {@link JournalCompaction}
+ * rewrites what is pending, files what closed, and deletes what that replaces; so the journal on disk
+ * follows the state (pending and kept executions), within 2/25 of it while it is steady, and not how much
+ * has ever run.
+ * Restart replays what is there ({@link JournalReplay}) and always appends to a fresh segment
+ * ({@link JournalDirectory}).
  */
 final class FileJournal implements Journal {
 
@@ -46,12 +46,22 @@ final class FileJournal implements Journal {
     private long segmentSequence;
     private long segmentBytes;
 
-    /** A record to write, or with {@code record == null} a request to snapshot now. */
-    private record Pending(byte[] record, CompletableFuture<Void> durable) {
+    /** What the writer is asked to do; {@code done} completes once it is done. */
+    private record Pending(Kind kind, byte[] record, CompletableFuture<Void> done) {
     }
 
-    /** Queued by {@link #close} to wake the writer, which then writes what is queued and stops. */
-    private static final Pending CLOSE = new Pending(null, null);
+    private enum Kind {
+        /** Write {@code record}; done once it is durable. */
+        RECORD,
+        /** Roll and compact now; done once the compaction has finished. */
+        SNAPSHOT,
+        /** Done once the records before it are durable and the roll they called for, if any, has started. */
+        SETTLE,
+        /** Queued by {@link #close} to wake the writer, which then writes what is queued and stops. */
+        CLOSE
+    }
+
+    private static final Pending CLOSE = new Pending(Kind.CLOSE, null, null);
 
     private FileJournal(JournalDirectory directory, long nextSequence, long segmentLimitBytes) {
         this.directory = directory;
@@ -69,11 +79,12 @@ final class FileJournal implements Journal {
     }
 
     /**
-     * Replays the directory's snapshot and segments into {@code replay}, then opens a fresh segment.
+     * Replays the directory's snapshot, closed-execution files and segments into {@code replay}, then opens
+     * a fresh segment.
      *
-     * @param segmentLimitBytes the least segment size after which a snapshot is taken
+     * @param segmentLimitBytes the least segment size after which a compaction runs
      */
-    static Opened open(Path path, Consumer<byte[]> replay, long segmentLimitBytes) {
+    static Opened open(Path path, Journal.Replayer replay, long segmentLimitBytes) {
         JournalDirectory directory = new JournalDirectory(path);
         try {
             directory.prepare();
@@ -93,8 +104,20 @@ final class FileJournal implements Journal {
     /** Rolls to a new segment and snapshots the state now, e.g. after a restart replayed a long journal. */
     CompletableFuture<Void> snapshotNow() {
         CompletableFuture<Void> done = new CompletableFuture<>();
-        queue.add(new Pending(null, done));
+        queue.add(new Pending(Kind.SNAPSHOT, null, done));
         return done;
+    }
+
+    /**
+     * Waits until every record appended before this call is durable and the compaction they triggered, if
+     * any, has finished: the directory then holds what the compaction rule says, which is what a test of
+     * that rule measures.
+     */
+    void settle() throws InterruptedException {
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        queue.add(new Pending(Kind.SETTLE, null, done));
+        done.join();
+        compaction.awaitRunning();
     }
 
     @Override
@@ -103,7 +126,7 @@ final class FileJournal implements Journal {
             return CompletableFuture.failedFuture(new IllegalStateException("The journal is closed"));
         }
         CompletableFuture<Void> durable = new CompletableFuture<>();
-        queue.add(new Pending(record, durable));
+        queue.add(new Pending(Kind.RECORD, record, durable));
         return durable;
     }
 
@@ -143,7 +166,7 @@ final class FileJournal implements Journal {
             } catch (IOException | RuntimeException e) {
                 LOG.log(System.Logger.Level.ERROR, "Journal write failed; " + batch.size()
                         + " records are not durable", e);
-                batch.forEach(p -> p.durable().completeExceptionally(e));
+                batch.forEach(p -> p.done().completeExceptionally(e));
             }
             batch.clear();
         }
@@ -153,16 +176,16 @@ final class FileJournal implements Journal {
         int bytes = 0;
         boolean snapshotRequested = false;
         for (Pending p : batch) {
-            if (p.record() == null) {
+            if (p.kind() == Kind.SNAPSHOT) {
                 snapshotRequested = true;
-            } else {
+            } else if (p.kind() == Kind.RECORD) {
                 bytes += JournalFrames.framedSize(p.record());
             }
         }
         ByteBuffer buffer = ByteBuffer.allocate(bytes);
         CRC32C crc = new CRC32C();
         for (Pending p : batch) {
-            if (p.record() != null) {
+            if (p.kind() == Kind.RECORD) {
                 JournalFrames.put(buffer, p.record(), crc);
             }
         }
@@ -173,21 +196,26 @@ final class FileJournal implements Journal {
         channel.force(false);
         segmentBytes += bytes;
         for (Pending p : batch) {
-            if (p.record() != null) {
-                p.durable().complete(null);
+            if (p.kind() == Kind.RECORD) {
+                p.done().complete(null);
             }
         }
-        if (snapshotRequested || segmentBytes >= Math.max(minSegmentBytes, compaction.lastSnapshotBytes())) {
+        if (snapshotRequested || segmentBytes >= compaction.segmentLimit(minSegmentBytes)) {
             rollAndSnapshot(batch);
+        }
+        for (Pending p : batch) {
+            if (p.kind() == Kind.SETTLE) {
+                p.done().complete(null);
+            }
         }
     }
 
     private void rollAndSnapshot(List<Pending> batch) throws IOException {
-        List<CompletableFuture<Void>> waiting = batch.stream().filter(p -> p.record() == null)
-                .map(Pending::durable).toList();
+        List<CompletableFuture<Void>> waiting = batch.stream().filter(p -> p.kind() == Kind.SNAPSHOT)
+                .map(Pending::done).toList();
         if (!compaction.claim()) {
             // A snapshot in progress covers this request's records too once it ends; re-ask later.
-            waiting.forEach(f -> queue.add(new Pending(null, f)));
+            waiting.forEach(f -> queue.add(new Pending(Kind.SNAPSHOT, null, f)));
             return;
         }
         channel.close();

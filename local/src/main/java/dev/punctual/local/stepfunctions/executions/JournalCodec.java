@@ -20,6 +20,7 @@ final class JournalCodec {
     private static final int HISTORY = 7;
     /** Type byte of the record that ends a complete snapshot; it has no other content. */
     static final int SNAPSHOT_END = 8;
+    private static final int FILED = 9;
 
     /** One decoded record. */
     sealed interface Record {
@@ -53,6 +54,16 @@ final class JournalCodec {
     /** A running execution's last checkpoint; {@code stateInput == null} means the execution input. */
     record Checkpointed(String stateMachine, String execution, String state, byte[] stateInput, long enteredMillis,
             long wakeMillis) implements Record {
+    }
+
+    /**
+     * A closed execution whole, as a closed-execution file holds it: its start, history and outcome in one
+     * record, with its state machine's creation time, so an execution of an earlier incarnation of a
+     * name (deleted, then created again) is not given to the later one on replay.
+     */
+    record Filed(String stateMachine, long stateMachineCreationMillis, String execution, int revision,
+            long startMillis, byte[] input, int eventCount, byte[] history, ExecutionStatus status, long stopMillis,
+            byte[] output, String error, String cause) implements Record {
     }
 
     /** An execution closed. */
@@ -110,6 +121,16 @@ final class JournalCodec {
                 .writeNullableString(e.cause).toByteArray();
     }
 
+    /** A closed execution whole, for closed-execution files; call holding the execution's monitor. */
+    static byte[] filed(RecordedExecution e) {
+        return new BinaryWriter(128 + e.input.length + e.historyLength).writeByte(FILED)
+                .writeString(e.stateMachine.name).writeLong(e.stateMachine.creationMillis).writeString(e.name)
+                .writeVarInt(e.revision.revision()).writeLong(e.startMillis).writeBytes(e.input)
+                .writeVarInt(e.eventCount).writeBytes(Arrays.copyOf(e.history, e.historyLength))
+                .writeByte(e.status.ordinal()).writeLong(e.stopMillis).writeNullableBytes(e.output)
+                .writeNullableString(e.error).writeNullableString(e.cause).toByteArray();
+    }
+
     static byte[] snapshotEnd() {
         return new byte[] {SNAPSHOT_END};
     }
@@ -139,6 +160,9 @@ final class JournalCodec {
             case CHECKPOINT -> new Checkpointed(in.readString(), in.readString(), in.readString(),
                     in.readNullableBytes(), in.readLong(), in.readLong());
             case COMPLETED -> new Completed(in.readString(), in.readString(), ExecutionStatus.values()[in.readByte()],
+                    in.readLong(), in.readNullableBytes(), in.readNullableString(), in.readNullableString());
+            case FILED -> new Filed(in.readString(), in.readLong(), in.readString(), in.readVarInt(), in.readLong(),
+                    in.readBytes(), in.readVarInt(), in.readBytes(), ExecutionStatus.values()[in.readByte()],
                     in.readLong(), in.readNullableBytes(), in.readNullableString(), in.readNullableString());
             default -> throw new IllegalStateException("Unknown journal record type " + type);
         };

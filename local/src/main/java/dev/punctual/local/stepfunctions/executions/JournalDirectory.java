@@ -9,20 +9,23 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.List;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
  * The files of a journal in its directory: numbered segments {@code journal-N.log}, snapshots
- * {@code snapshot-N.snap} (written as {@code snapshot-N.tmp} and renamed once complete), which of them
- * exist, and the directory fsync that makes a created or renamed file durable.
+ * {@code snapshot-N.snap}, closed-execution files {@code closed-N.log} (both written as {@code .tmp} and
+ * renamed once complete), which of them exist, and the directory fsync that makes a created or renamed
+ * file durable.
  */
 final class JournalDirectory {
 
     private static final System.Logger LOG = System.getLogger(JournalDirectory.class.getName());
     private static final Pattern SEGMENT = Pattern.compile("journal-(\\d{16})\\.log");
     private static final Pattern SNAPSHOT = Pattern.compile("snapshot-(\\d{16})\\.snap");
+    private static final Pattern CLOSED = Pattern.compile("closed-(\\d{16})\\.log");
 
     final Path path;
 
@@ -50,12 +53,21 @@ final class JournalDirectory {
         return files(SNAPSHOT);
     }
 
+    /** Closed-execution files, oldest first. */
+    List<Path> closedFiles() throws IOException {
+        return files(CLOSED);
+    }
+
     static long segmentSequence(Path segment) {
         return sequenceOf(segment, SEGMENT);
     }
 
     static long snapshotSequence(Path snapshot) {
         return sequenceOf(snapshot, SNAPSHOT);
+    }
+
+    static long closedFileSequence(Path closedFile) {
+        return sequenceOf(closedFile, CLOSED);
     }
 
     /** Creates segment {@code sequence} for appending. */
@@ -75,9 +87,22 @@ final class JournalDirectory {
         return path.resolve(String.format("snapshot-%016d.tmp", sequence));
     }
 
+    /** Where closed-execution file {@code sequence} is written before it is complete. */
+    Path temporaryClosedFile(long sequence) {
+        return path.resolve(String.format("closed-%016d.tmp", sequence));
+    }
+
     /** Makes a complete temporary snapshot snapshot {@code sequence}, durably. */
     void publishSnapshot(Path temporary, long sequence) throws IOException {
-        Path target = path.resolve(String.format("snapshot-%016d.snap", sequence));
+        publish(temporary, path.resolve(String.format("snapshot-%016d.snap", sequence)));
+    }
+
+    /** Renames a complete temporary closed-execution file to {@code closed-N.log}, durably. */
+    void publishClosedFile(Path temporary, long sequence) throws IOException {
+        publish(temporary, path.resolve(String.format("closed-%016d.log", sequence)));
+    }
+
+    private void publish(Path temporary, Path target) throws IOException {
         try {
             Files.move(temporary, target, StandardCopyOption.ATOMIC_MOVE);
         } catch (AtomicMoveNotSupportedException e) {
@@ -98,6 +123,30 @@ final class JournalDirectory {
                 Files.deleteIfExists(old);
             }
         }
+    }
+
+    /**
+     * Deletes the closed-execution files older than {@code sequence} that are not in {@code kept}: no
+     * execution the engine still keeps is in them.
+     */
+    void deleteClosedFilesBefore(long sequence, Set<Long> kept) throws IOException {
+        for (Path old : closedFiles()) {
+            long closedSequence = closedFileSequence(old);
+            if (closedSequence < sequence && !kept.contains(closedSequence)) {
+                Files.deleteIfExists(old);
+            }
+        }
+    }
+
+    /** The bytes the closed-execution files in {@code sequences} take. */
+    long closedFileBytes(Set<Long> sequences) throws IOException {
+        long bytes = 0;
+        for (Path file : closedFiles()) {
+            if (sequences.contains(closedFileSequence(file))) {
+                bytes += Files.size(file);
+            }
+        }
+        return bytes;
     }
 
     private void sync() throws IOException {

@@ -10,7 +10,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.concurrent.CompletableFuture;
-import java.util.function.Consumer;
 
 /**
  * What the engine records of one execution and how each record becomes durable: its identity and
@@ -55,6 +54,12 @@ abstract class RecordedExecution {
     byte[] checkpointInput;
     long checkpointEnteredMillis;
     long checkpointWakeMillis = -1;
+
+    /**
+     * The closed-execution file this closed execution was filed in, durably; {@code null} until then. A
+     * filed execution is in no later snapshot: the file holds it until it is forgotten.
+     */
+    Journal.ClosedFile filedIn;
 
     RecordedExecution(StateMachine stateMachine, StateMachineRevision revision, String name, long startMillis,
             byte[] input) {
@@ -234,21 +239,56 @@ abstract class RecordedExecution {
         }
     }
 
-    /** This execution's records for a snapshot: its start, its history, and its outcome or checkpoint. */
-    void writeSnapshot(Consumer<byte[]> sink) {
-        byte[][] records;
+    /**
+     * This execution for a compaction: while it runs, its start, history and checkpoint into the snapshot;
+     * once filed, only a word that its file is still needed.
+     *
+     * @return {@code true}, writing nothing, if it is closed and not filed yet: the caller then {@link #file}s it
+     */
+    boolean writeSnapshot(Journal.SnapshotWriter writer) {
+        Journal.ClosedFile kept;
+        byte[][] running = null;
         synchronized (this) {
-            records = new byte[][] {
-                JournalCodec.executionStarted(this),
-                JournalCodec.history(this),
-                status.isClosed() ? JournalCodec.completed(this)
-                        : checkpointState == null ? null : JournalCodec.checkpoint(this)};
-        }
-        for (byte[] r : records) {
-            if (r != null) {
-                sink.accept(r);
+            kept = filedIn;
+            if (kept == null && status.isClosed()) {
+                return true;
+            }
+            if (kept == null) {
+                running = new byte[][] {
+                    JournalCodec.executionStarted(this),
+                    JournalCodec.history(this),
+                    checkpointState == null ? null : JournalCodec.checkpoint(this)};
             }
         }
+        if (kept != null) {
+            writer.stillKept(kept);
+        } else {
+            for (byte[] r : running) {
+                if (r != null) {
+                    writer.snapshot(r);
+                }
+            }
+        }
+        return false;
+    }
+
+    /** Files this closed execution whole ({@link JournalCodec#filed}), once; it is marked filed once that is durable. */
+    void file(Journal.SnapshotWriter writer) {
+        byte[] whole;
+        synchronized (this) {
+            whole = JournalCodec.filed(this);
+        }
+        writer.fileClosed(whole, this::filedIn);
+    }
+
+    /** When it closed; call once it is closed. */
+    synchronized long stopMillis() {
+        return stopMillis;
+    }
+
+    /** Marks this closed execution filed in {@code file}, which is durable. */
+    synchronized void filedIn(Journal.ClosedFile file) {
+        filedIn = file;
     }
 
     static String utf8(byte[] bytes) {

@@ -23,7 +23,7 @@ class FileJournalTest {
 
     private FileJournal open() {
         replayed.clear();
-        return FileJournal.open(dir, r -> replayed.add(new String(r, StandardCharsets.UTF_8)), 1 << 20)
+        return FileJournal.open(dir, (r, filedIn) -> replayed.add(new String(r, StandardCharsets.UTF_8)), 1 << 20)
                 .journal();
     }
 
@@ -99,9 +99,9 @@ class FileJournalTest {
         FileJournal journal = open();
         journal.append(record("old-1"));
         journal.append(record("old-2")).join();
-        journal.snapshotsFrom(sink -> {
-            sink.accept(record("state-A"));
-            sink.accept(record("state-B"));
+        journal.snapshotsFrom(writer -> {
+            writer.snapshot(record("state-A"));
+            writer.snapshot(record("state-B"));
         });
         journal.snapshotNow().join();
         journal.append(record("new-1")).join();
@@ -113,30 +113,6 @@ class FileJournalTest {
         }
         open().close();
         assertThat(replayed).containsExactly("state-A", "state-B", "new-1");
-    }
-
-    @Test
-    void segment_growsToTheLastSnapshotsSize_beforeTheNextSnapshot() throws IOException {
-        FileJournal journal = FileJournal.open(dir, r -> { }, 1024).journal();
-        AtomicInteger snapshots = new AtomicInteger();
-        byte[] stateRecord = new byte[1000];
-        journal.snapshotsFrom(sink -> {
-            snapshots.incrementAndGet();
-            for (int i = 0; i < 100; i++) {
-                sink.accept(stateRecord);
-            }
-        });
-        for (int i = 0; i < 300; i++) {
-            journal.append(new byte[1000]).join();
-        }
-        journal.close();
-
-        // The first at the 1 KB minimum, then one per ~100 KB appended (the snapshot's size), not one per KB.
-        assertThat(snapshots.get()).isBetween(2, 5);
-        try (Stream<Path> files = Files.list(dir)) {
-            long bytes = files.mapToLong(f -> f.toFile().length()).sum();
-            assertThat(bytes).as("one snapshot and less than a snapshot's worth of segment").isLessThan(2 * 101_000 + 2_000);
-        }
     }
 
     @Test
