@@ -19,6 +19,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
@@ -138,6 +139,19 @@ class BillingByHandTest {
                 .anyMatch(runner -> runner.state().equals("WaitForNextStep"));
     }
 
+    /**
+     * Each bucket execution with its status and its last history events: what a failed wait says of where
+     * the bucket stood (still in its Wait, its Task retried on the timer, or its runner never started).
+     */
+    private List<String> buckets() {
+        String machine = runtime.mode().windowed().orElseThrow().bucketStateMachineArn();
+        return runtime.stepFunctionsEngine().listExecutions(machine, null, 10, null).items().stream()
+                .map(bucket -> bucket.name() + " " + bucket.status() + " " + runtime.stepFunctionsEngine()
+                        .getExecutionHistory(bucket.executionArn(), 4, null, true).items().stream()
+                        .map(event -> event.type() + "@" + event.timestamp()).toList())
+                .toList();
+    }
+
     private RunnerMarkView mark(Bucket bucket) {
         var mark = new DynamoDbScheduleIndex(runtime.dynamoDb(), ScheduleIndexTable.LOCAL_TABLE_NAME).runnerMark(bucket);
         return new RunnerMarkView(mark.started(), mark.through());
@@ -151,7 +165,8 @@ class BillingByHandTest {
      * instant already reached) runs, on the runtime's threads.
      */
     private void await(String what, BooleanSupplier condition) {
-        Await.until(() -> what + "; at " + timer.clock().instant() + ", runners " + runtime.stepFunctionsEngine().runningExpressExecutions(),
+        Await.until(() -> what + "; at " + timer.clock().instant() + " (next wake-up " + timer.nextWakeUp() + "), runners "
+                        + runtime.stepFunctionsEngine().runningExpressExecutions() + ", buckets " + buckets(),
                 Duration.ofSeconds(20), () -> {
             timer.runDue();
             return condition.getAsBoolean();
