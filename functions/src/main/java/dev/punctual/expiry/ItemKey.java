@@ -36,7 +36,8 @@ public record ItemKey(SortedMap<String, AttributeText> attributes) {
         return json.toString();
     }
 
-    void appendDynamoJson(StringBuilder json) {
+    /** Appends {@link #toDynamoJson} to {@code json}, for a caller building a larger document. */
+    public void appendDynamoJson(StringBuilder json) {
         json.append('{');
         boolean first = true;
         for (Map.Entry<String, AttributeText> attribute : attributes.entrySet()) {

@@ -60,7 +60,7 @@ public record ExecutionInput(
         json.append(',');
         JsonText.appendString(json, ExpiryWorkflow.KEY);
         json.append(':');
-        json.append(key.toDynamoJson());
+        key.appendDynamoJson(json);
         json.append(',');
         JsonText.appendString(json, ExpiryWorkflow.TTL_ATTRIBUTE);
         json.append(':');
