@@ -9,12 +9,9 @@ import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
-import java.nio.channels.FileChannel;
-import java.nio.channels.FileLock;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
@@ -84,7 +81,7 @@ final class AwsLocalStepFunctions implements AutoCloseable {
             String answer = fromNode.readLine();
             if (answer == null) {
                 throw new IllegalStateException("the aws-local-stepfunctions process ended (exit "
-                        + exitCode() + "); see target/differential-node/stderr-" + ProcessHandle.current().pid() + ".log");
+                        + exitCode() + "); see target/differential-node/stderr.log");
             }
             JsonNode result = Json.parse(answer);
             if (result.path("id").asLong() != id) {
@@ -112,25 +109,9 @@ final class AwsLocalStepFunctions implements AutoCloseable {
         }
     }
 
-    /**
-     * Copies the sources and runs {@code npm ci} when the lock file changed, under a file lock: the local
-     * module's test classes run in one JVM per core, and two of them may install at once.
-     */
     private static void install() {
         try {
             Files.createDirectories(INSTALL);
-            try (FileChannel lockFile = FileChannel.open(INSTALL.resolveSibling("differential-node.lock"),
-                    StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-                 FileLock held = lockFile.lock()) {
-                installHoldingTheLock();
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    private static void installHoldingTheLock() throws IOException {
-        try {
             boolean lockChanged = !sameContent(SOURCE.resolve("package-lock.json"), INSTALL.resolve("package-lock.json"));
             for (String file : FILES) {
                 Files.copy(SOURCE.resolve(file), INSTALL.resolve(file), StandardCopyOption.REPLACE_EXISTING);
@@ -149,6 +130,8 @@ final class AwsLocalStepFunctions implements AutoCloseable {
                             + Files.readString(INSTALL.resolve("npm-ci.log")));
                 }
             }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while installing aws-local-stepfunctions", e);
@@ -159,7 +142,7 @@ final class AwsLocalStepFunctions implements AutoCloseable {
         try {
             Process process = new ProcessBuilder("node", "interpreter.mjs")
                     .directory(INSTALL.toFile())
-                    .redirectError(INSTALL.resolve("stderr-" + ProcessHandle.current().pid() + ".log").toFile())
+                    .redirectError(INSTALL.resolve("stderr.log").toFile())
                     .start();
             return new AwsLocalStepFunctions(process);
         } catch (IOException e) {
