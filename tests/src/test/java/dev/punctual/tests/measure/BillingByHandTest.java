@@ -68,13 +68,20 @@ class BillingByHandTest {
         Bucket bucket = Bucket.containing(table.name(), BucketLevel.MINUTE, due);
         Instant wake = BucketInput.planned(bucket, ExpiryTable.TTL, timer.clock().instant(), due).wakeAt();
         assertThat(wake).isEqualTo(Instant.ofEpochSecond(due - 11));
-        Map<String, Long> ttls = new LinkedHashMap<>(Map.of("a", due, "b", due, "c", due + 2));
+        // Written in this order, so the first record the handler sees is due at `due` however the stream's
+        // reads split the batch: the party that starts the bucket plans its wake from the earliest TTL it has
+        // seen, and a first read holding only c would wake the bucket at due - 9 instead.
+        Map<String, Long> ttls = new LinkedHashMap<>();
+        ttls.put("a", due);
+        ttls.put("b", due);
+        ttls.put("c", due + 2);
         CostMeter.Snapshot before = runtime.observations().costs();
         ExpiryTable.batchWrite(runtime.dynamoDb(), table.name(), ttls);
         awaitMovingTime("the three records handled", () -> {
             var metrics = runtime.streamPoller().tableMetrics().get(table.name());
             return metrics != null && metrics.recordsHandled() >= 3;
         });
+        assertThat(bucketWakes()).as("the bucket was planned for its earliest item, as the test plans it").containsExactly(wake);
         // From here on only the runner works: the stream's REMOVE records are not read meanwhile.
         runtime.streamPoller().setEnabled(false);
         runtime.faults().lambda().failNextAt("state-machine.Invoke", 1, "Lambda.ServiceException");
@@ -149,6 +156,14 @@ class BillingByHandTest {
                 .map(bucket -> bucket.name() + " " + bucket.status() + " " + runtime.stepFunctionsEngine()
                         .getExecutionHistory(bucket.executionArn(), 4, null, true).items().stream()
                         .map(event -> event.type() + "@" + event.timestamp()).toList())
+                .toList();
+    }
+
+    /** When each bucket execution wakes, read from its input as it was started. */
+    private List<Instant> bucketWakes() {
+        String machine = runtime.mode().windowed().orElseThrow().bucketStateMachineArn();
+        return runtime.stepFunctionsEngine().listExecutions(machine, null, 10, null).items().stream()
+                .map(bucket -> BucketInput.wakeAtIn(runtime.stepFunctionsEngine().describeExecution(bucket.executionArn()).input()))
                 .toList();
     }
 
