@@ -32,6 +32,7 @@ import java.util.List;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Pattern;
@@ -39,6 +40,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -54,6 +56,7 @@ import software.amazon.awssdk.services.sfn.model.ExecutionStatus;
 import software.amazon.awssdk.services.sfn.model.HistoryEvent;
 import software.amazon.awssdk.services.sfn.model.SfnException;
 import software.amazon.awssdk.services.sfn.model.StateMachineType;
+import software.amazon.awssdk.services.sfn.model.TaskFailedEventDetails;
 
 /**
  * The four shipped state machines on two interpreters, from the same inputs: our engine and moto's
@@ -71,7 +74,9 @@ import software.amazon.awssdk.services.sfn.model.StateMachineType;
  *
  * <p>Our engine runs on a manual timer moved whenever it is idle ({@link SkipWhenIdle}): a bucket whose
  * runner fails backs off eight times, up to 30 s each, in no wall time. moto's side runs on the wall
- * clock; its cases never wait long (their Waits are in the past, and its runner failure is not retried).
+ * clock, and its Waits are in the past. A case in which moto departs from AWS by going on where AWS would
+ * have ended (a page loop that never ends, a {@code States.Runtime} retried through a minute of jittered
+ * backoff) is watched until it shows that departure ({@link #SHOWN_ON_MOTO}), then stopped.
  */
 class MotoDifferentialTest {
 
@@ -80,10 +85,11 @@ class MotoDifferentialTest {
     private static final String TABLE = "differential-items";
     private static final String FUNCTION = "arn:aws:lambda:us-east-1:123456789012:function:punctual-mocked";
     private static final String RUNNER = "punctual-run-bucket";
-    /** The longest a case may take in wall time: generous, as none waits on the wall clock for long. */
+    /**
+     * The longest a case may take in wall time, until it closes or shows its recorded departure: a hang
+     * guard, generous, as none waits on the wall clock for long.
+     */
     private static final Duration CLOSED = Duration.ofSeconds(120);
-    /** How long the case moto never ends is watched before it is stopped (while the others run). */
-    private static final Duration NEVER_ENDS = Duration.ofSeconds(20);
 
     /** The states of a backfill's Map iteration, entered by its segments at once. */
     private static final Set<String> BACKFILL_ITERATION = Set.of("ScanPage", "MorePages", "SegmentPaused");
@@ -115,9 +121,9 @@ class MotoDifferentialTest {
     /** Cases where moto departs from AWS: what it does instead, and what it shows (docs/engine.md, "And against moto's"). */
     private static final Map<String, Deviation> MOTO_DEVIATIONS = Map.of(
             "runner-steps-with-a-retry", new Deviation(
-                    "the bucket never closes: its runner child, on an ARN naming a test case, is not run (as in"
-                            + " runner-done), yet RunBucket neither fails nor ends: still RUNNING when watched 20 s",
-                    new Outcome(ExecutionStatus.RUNNING, null, null, null, BUCKET)),
+                    "as runner-done: its runner child, on an ARN naming a test case, is not run; RunBucket fails with"
+                            + " States.Runtime 'StateMachineArn', and moto retries that",
+                    retriedRuntime("'StateMachineArn'")),
             "backfill-pages", new Deviation(
                     "moto answers a mocked Task by its retry count, not its invocation: every ScanPage gets response 0"
                             + " ('more': true), so a segment never ends; in some runs two iterations at once fail instead"
@@ -134,16 +140,26 @@ class MotoDifferentialTest {
                             "Custom Error Names MUST NOT begin with the prefix 'States.', got 'States.Timeout'.",
                             List.of("BeyondHorizon", "WaitUntilExpiry", "DeleteIfUnchanged"))),
             "runner-fails", new Deviation(
-                    "a mocked Throw of States.TaskFailed is refused as a custom error name: States.Runtime, not retried",
-                    new Outcome(ExecutionStatus.FAILED, null, "States.Runtime", "An error occurred while executing the"
-                            + " state 'RunBucket' (entered at the event id #<event id>). Custom Error Names MUST NOT begin"
-                            + " with the prefix 'States.', got 'States.TaskFailed'.", BUCKET)),
+                    "a mocked Throw of States.TaskFailed is refused as a custom error name: States.Runtime, and moto"
+                            + " retries that",
+                    retriedRuntime("Custom Error Names MUST NOT begin with the prefix 'States.', got 'States.TaskFailed'.")),
             "runner-done", new Deviation(
-                    "startExecution.sync:2 on a child ARN naming a test case fails with States.Runtime 'StateMachineArn'",
-                    new Outcome(ExecutionStatus.FAILED, null, "States.Runtime", "An error occurred while executing the"
-                            + " state 'RunBucket' (entered at the event id #<event id>). 'StateMachineArn'", BUCKET)));
-    /** The cases moto may never end: watched this long (while the others run), then stopped. */
-    private static final Set<String> NEVER_ENDING_ON_MOTO = Set.of("runner-steps-with-a-retry", "backfill-pages");
+                    "startExecution.sync:2 on a child ARN naming a test case fails with States.Runtime 'StateMachineArn',"
+                            + " and moto retries that",
+                    retriedRuntime("'StateMachineArn'")));
+    /**
+     * The cases in which moto goes on where AWS ends, each with the history that shows it has: watched until
+     * then (or until it closes), and stopped. A bucket whose RunBucket failed with a {@code States.Runtime}
+     * has shown it once a second attempt has failed too, as AWS never retries one ("A retry or catch on
+     * States.ALL won't catch States.Runtime errors"); its outcome is the first attempt's error and cause, the
+     * execution still RUNNING. The paging backfill has shown it once a segment has scanned more pages than
+     * the test case answers (four, over both segments).
+     */
+    private static final Map<String, Predicate<List<HistoryEvent>>> SHOWN_ON_MOTO = Map.of(
+            "runner-done", MotoDifferentialTest::failedTwice,
+            "runner-fails", MotoDifferentialTest::failedTwice,
+            "runner-steps-with-a-retry", MotoDifferentialTest::failedTwice,
+            "backfill-pages", history -> entered(history).stream().filter("ScanPage"::equals).count() > 4);
     private static final Map<String, CompletableFuture<Sides>> RUNS = new ConcurrentHashMap<>();
 
     private static MotoServer moto;
@@ -298,9 +314,9 @@ class MotoDifferentialTest {
             CompletableFuture<Void> previous = CompletableFuture.completedFuture(null);
             for (Case c : chain) {
                 CompletableFuture<Sides> sides = previous.thenApplyAsync(ignored -> {
-                    Outcome mine = run(ours, c, false);
+                    Outcome mine = run(ours, c, null);
                     System.out.printf("differential %s ours: %s%n", c.name, mine);
-                    Outcome moto = run(theirs, c, NEVER_ENDING_ON_MOTO.contains(c.name));
+                    Outcome moto = run(theirs, c, SHOWN_ON_MOTO.get(c.name));
                     System.out.printf("differential %s moto: %s%n", c.name, moto);
                     return new Sides(mine, moto);
                 }, cases);
@@ -331,29 +347,30 @@ class MotoDifferentialTest {
         }
     }
 
-    private static Outcome run(SfnClient sfn, Case c, boolean neverEnds) {
+    /**
+     * Runs one case on one side until its execution closes, or, where {@code departed} is given, until its
+     * history shows that departure, and returns its outcome as the watch left it.
+     */
+    private static Outcome run(SfnClient sfn, Case c, Predicate<List<HistoryEvent>> departed) {
         c.before.run();
         String machine = arnOf(sfn, c.machine);
         Supplier<String> start = () -> sfn.startExecution(b -> b.stateMachineArn(
                 c.testCase == null ? machine : machine + "#" + c.testCase).name(c.name).input(c.input)).executionArn();
         String execution = sfn == ours ? time.during(start) : start.get();
-        Duration limit = neverEnds ? NEVER_ENDS : CLOSED;
-        boolean stillRunning = false;
-        try {
-            Await.until(() -> c.name + " closes", limit, Duration.ofMillis(100),
-                    () -> sfn.describeExecution(b -> b.executionArn(execution)).status() != ExecutionStatus.RUNNING);
-        } catch (AssertionError notClosed) {
-            if (!neverEnds) {
-                throw notClosed;
-            }
-            stillRunning = true;
-        }
-        // The outcome is what the watch ended on: for a case that never ends, RUNNING at its limit. What
-        // StopExecution makes of it afterwards is not compared: on moto it races (ABORTED in some runs,
-        // still RUNNING in others), and it is only how the test cleans up.
+        Await.until(() -> c.name + (departed == null ? " closes" : " closes or shows its departure"), CLOSED,
+                Duration.ofMillis(100), () -> sfn.describeExecution(b -> b.executionArn(execution)).status()
+                        != ExecutionStatus.RUNNING || departed != null && departed.test(readableEvents(sfn, execution)));
+        // What StopExecution makes of a case still running is not compared: on moto it races (ABORTED in some
+        // runs, still RUNNING in others), and it is only how the test cleans up.
         DescribeExecutionResponse described = sfn.describeExecution(b -> b.executionArn(execution));
-        Outcome outcome = new Outcome(described.status(), normalized(described.output()), described.error(),
-                described.cause() == null ? null : EVENT_ID.matcher(described.cause()).replaceAll("#<event id>"),
+        boolean stillRunning = described.status() == ExecutionStatus.RUNNING;
+        Optional<TaskFailedEventDetails> firstFailure = stillRunning
+                ? readableEvents(sfn, execution).stream().map(HistoryEvent::taskFailedEventDetails).filter(Objects::nonNull).findFirst()
+                : Optional.empty();
+        String error = firstFailure.map(TaskFailedEventDetails::error).orElse(described.error());
+        String cause = firstFailure.map(TaskFailedEventDetails::cause).orElse(described.cause());
+        Outcome outcome = new Outcome(described.status(), normalized(described.output()), error,
+                cause == null ? null : EVENT_ID.matcher(cause).replaceAll("#<event id>"),
                 history(sfn, execution, c.concurrently));
         if (stillRunning) {
             sfn.stopExecution(b -> b.executionArn(execution));
@@ -364,10 +381,15 @@ class MotoDifferentialTest {
         return outcome;
     }
 
+    /** Whether a Task has failed twice: a retry, whatever the Retry said. */
+    private static boolean failedTwice(List<HistoryEvent> history) {
+        return history.stream().filter(event -> event.taskFailedEventDetails() != null).count() >= 2;
+    }
+
     /** The states entered, or, where the service cannot give the history, what it answered instead. */
     private static List<String> history(SfnClient sfn, String execution, Set<String> concurrently) {
         try {
-            return inOrder(entered(sfn, execution), concurrently);
+            return inOrder(entered(events(sfn, execution)), concurrently);
         } catch (SfnException unreadable) {
             return List.of("<GetExecutionHistory failed: HTTP " + unreadable.statusCode() + ">");
         }
@@ -378,21 +400,32 @@ class MotoDifferentialTest {
                 .filter(m -> m.name().equals(machine)).findFirst().orElseThrow().stateMachineArn();
     }
 
-    /** The states an execution entered, in its history's order. */
-    private static List<String> entered(SfnClient sfn, String execution) {
-        List<String> entered = new ArrayList<>();
+    /** An execution's whole history, in order. */
+    private static List<HistoryEvent> events(SfnClient sfn, String execution) {
+        List<HistoryEvent> events = new ArrayList<>();
         String token = null;
         do {
             String page = token;
             var history = sfn.getExecutionHistory(b -> b.executionArn(execution).nextToken(page).maxResults(1000));
-            for (HistoryEvent event : history.events()) {
-                if (event.stateEnteredEventDetails() != null) {
-                    entered.add(event.stateEnteredEventDetails().name());
-                }
-            }
+            events.addAll(history.events());
             token = history.nextToken();
         } while (token != null);
-        return entered;
+        return events;
+    }
+
+    /** The history, or none where moto cannot give it (HTTP 500 once its Map iterations failed: difference 1). */
+    private static List<HistoryEvent> readableEvents(SfnClient sfn, String execution) {
+        try {
+            return events(sfn, execution);
+        } catch (SfnException unreadable) {
+            return List.of();
+        }
+    }
+
+    /** The states entered, in the history's order. */
+    private static List<String> entered(List<HistoryEvent> history) {
+        return history.stream().map(HistoryEvent::stateEnteredEventDetails).filter(Objects::nonNull)
+                .map(details -> details.name()).toList();
     }
 
     /**
@@ -479,6 +512,11 @@ class MotoDifferentialTest {
 
     /** Where moto departs from AWS: what it does, and the outcome that shows it ({@code null}: it varies, never a success). */
     private record Deviation(String what, Outcome shows) {
+    }
+
+    /** A bucket whose RunBucket failed with a States.Runtime of {@code cause} and is being retried. */
+    private static Outcome retriedRuntime(String cause) {
+        return new Outcome(ExecutionStatus.RUNNING, null, "States.Runtime", cause, BUCKET);
     }
 
     /** Lambda here is only ever mocked: a call that reaches it fails, as a function that does not exist does. */
