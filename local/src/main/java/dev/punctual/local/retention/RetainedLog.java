@@ -9,7 +9,8 @@ import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 
 /**
- * Entries in the order they were added, forgetting the oldest once there are more than the
+ * Entries in the order they were added (or, through {@link #addInOrder}, in the order they happened),
+ * forgetting the oldest once there are more than the
  * retention's count or once they are as old as its age, and counting what it forgot. Age is
  * checked whenever the log is added to or read ({@link #trim}); a caller that must forget on time
  * while nothing is added calls {@link #trim} from its timer. Not thread-safe: the owner guards it.
@@ -40,6 +41,27 @@ public final class RetainedLog<T> {
     /** Adds {@code value}, which happened {@code at}, forgetting the oldest beyond the bounds. */
     public void add(T value, Instant at) {
         entries.addLast(new Entry<>(value, at.toEpochMilli()));
+        forgetBeyondTheBounds(at);
+    }
+
+    /**
+     * As {@link #add}, but placed among those kept by {@code at} rather than after them, so the log stays
+     * in the order things happened when they are added out of it (executions closed on two threads, or read
+     * back from two places after a restart), and it is the oldest that is forgotten. An entry older than
+     * all kept, once the count is full, is forgotten at once. Cheap when adds come in order.
+     */
+    public void addInOrder(T value, Instant at) {
+        long atMillis = at.toEpochMilli();
+        ArrayDeque<Entry<T>> later = new ArrayDeque<>();
+        while (!entries.isEmpty() && entries.peekLast().atMillis() > atMillis) {
+            later.addFirst(entries.pollLast());
+        }
+        entries.addLast(new Entry<>(value, atMillis));
+        entries.addAll(later);
+        forgetBeyondTheBounds(at);
+    }
+
+    private void forgetBeyondTheBounds(Instant at) {
         while (entries.size() > retention.count()) {
             forget(entries.pollFirst());
         }

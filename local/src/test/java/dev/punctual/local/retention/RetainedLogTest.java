@@ -27,6 +27,29 @@ class RetainedLogTest {
     }
 
     @Test
+    void addInOrder_placesALateComerByItsTime_soTheOldestIsForgotten_notTheOneAddedFirst() {
+        // A restart read e-20 from a closed-execution file before e-19 from a segment: with the count full,
+        // e-19 must be the one forgotten (it closed first), and e-20 kept.
+        List<String> forgotten = new ArrayList<>();
+        RetainedLog<String> log = new RetainedLog<>(Retention.of(2, Duration.ofHours(1)), forgotten::add);
+
+        log.addInOrder("e-18", T0.plusSeconds(18));
+        log.addInOrder("e-20", T0.plusSeconds(20));
+        log.addInOrder("e-19", T0.plusSeconds(19));
+        assertThat(log.oldestFirst()).containsExactly("e-19", "e-20");
+        assertThat(forgotten).containsExactly("e-18");
+
+        log.addInOrder("e-17", T0.plusSeconds(17));
+        assertThat(log.oldestFirst()).as("older than all kept, with the count full: forgotten at once")
+                .containsExactly("e-19", "e-20");
+        assertThat(forgotten).containsExactly("e-18", "e-17");
+
+        log.addInOrder("e-21", T0.plusSeconds(21));
+        log.addInOrder("e-21b", T0.plusSeconds(21));
+        assertThat(log.oldestFirst()).as("in order, and a tie after what is there").containsExactly("e-21", "e-21b");
+    }
+
+    @Test
     void trim_keepsAnEntryForItsAge_andForgetsItTheMomentItIsThatOld() {
         RetainedLog<String> log = new RetainedLog<>(Retention.of(100, Duration.ofMinutes(10)));
         log.add("old", T0);

@@ -26,7 +26,9 @@ final class ClosedExecutions {
     /** Keeps {@code e}, closed at its stop time, forgetting the oldest beyond the bounds. */
     void retain(Execution e) {
         synchronized (closed) {
-            closed.add(e, Instant.ofEpochMilli(e.stopMillis));
+            // By stop time, not by when it is retained: a restart reads an execution filed by a compaction
+            // before one that closed earlier but was still running when that compaction's snapshot saw it.
+            closed.addInOrder(e, Instant.ofEpochMilli(e.stopMillis));
             // Replayed executions closed long ago are forgotten at once, not on the next sweep.
             closed.trim(timer.clock().instant());
             if (sweep == null) {
