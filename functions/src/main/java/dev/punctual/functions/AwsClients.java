@@ -2,10 +2,12 @@ package dev.punctual.functions;
 
 import dev.punctual.statemachine.StreamWiring;
 import java.time.Duration;
+import java.util.function.Consumer;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.core.client.config.ClientOverrideConfiguration;
 import software.amazon.awssdk.core.retry.RetryMode;
 import software.amazon.awssdk.http.SdkHttpClient;
 import software.amazon.awssdk.http.apache5.Apache5HttpClient;
@@ -95,6 +97,15 @@ final class AwsClients {
      * (the local runtime's in-process route to its engine) when given, else by its own HTTP client.
      */
     static SfnClient stepFunctions(ExpirySettings settings, SdkHttpClient transport) {
+        return stepFunctions(settings, transport, override -> { });
+    }
+
+    /**
+     * As {@link #stepFunctions(ExpirySettings, SdkHttpClient)}, with {@code adjust} applied to the override
+     * configuration last: for a test that keeps everything but the SDK's backoff sleeps.
+     */
+    static SfnClient stepFunctions(ExpirySettings settings, SdkHttpClient transport,
+            Consumer<ClientOverrideConfiguration.Builder> adjust) {
         SfnClientBuilder builder = SfnClient.builder();
         if (transport == null) {
             builder.httpClientBuilder(Apache5HttpClient.builder()
@@ -104,9 +115,9 @@ final class AwsClients {
         } else {
             builder.httpClient(transport);
         }
-        builder.overrideConfiguration(o -> o.retryStrategy(RetryMode.STANDARD)
+        builder.overrideConfiguration(o -> adjust.accept(o.retryStrategy(RetryMode.STANDARD)
                 .apiCallTimeout(API_CALL_TIMEOUT)
-                .apiCallAttemptTimeout(ATTEMPT_TIMEOUT));
+                .apiCallAttemptTimeout(ATTEMPT_TIMEOUT)));
         boolean local = local(settings.stepFunctionsEndpoint().isPresent(), settings);
         settings.stepFunctionsEndpoint().ifPresent(builder::endpointOverride);
         return builder.credentialsProvider(credentials(local)).region(region(local, settings)).build();

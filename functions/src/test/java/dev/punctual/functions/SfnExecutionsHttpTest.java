@@ -31,6 +31,8 @@ import java.util.function.Function;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
+import software.amazon.awssdk.retries.api.BackoffStrategy;
 
 /**
  * The real {@code SfnClient} against a stub of the Step Functions JSON 1.0 API on a loopback port:
@@ -145,7 +147,17 @@ class SfnExecutionsHttpTest {
         };
         StreamsEventResponse response;
         SteppingClock backoffClock = new SteppingClock(ExpiryStreamHandlerTest.NOW);
+        // The client the environment makes, standard retry mode and its three tries, but without the SDK's
+        // backoff sleeps (a second or two of wall time for each throttled call; the handler's own backoff
+        // runs on the stepping clock).
+        ExpirySettings settings = ExpirySettings.fromEnvironment(environment());
+        SfnExecutions unslept = new SfnExecutions(AwsClients.stepFunctions(settings, null, o -> o.retryStrategy(
+                AwsRetryStrategy.standardRetryStrategy().toBuilder()
+                        .backoffStrategy(BackoffStrategy.retryImmediately())
+                        .throttlingBackoffStrategy(BackoffStrategy.retryImmediately())
+                        .build())), settings);
         try (ExpiryStreamHandler handler = new ExpiryStreamHandler(FunctionParts.builder(environment())
+                .executions(unslept)
                 .clock(Clock.fixed(ExpiryStreamHandlerTest.NOW, ZoneOffset.UTC))
                 .backoff(new ThrottleBackoff(backoffClock, backoffClock, new Random(3))).metrics(MetricSink.DISCARD).build())) {
             response = handler.handleRequest(EventLoader.loadDynamoDbEvent("events/mixed-batch.json"),
