@@ -52,6 +52,10 @@ public final class RetainedLog<T> {
      */
     public void addInOrder(T value, Instant at) {
         long atMillis = at.toEpochMilli();
+        if (entries.isEmpty() || entries.peekLast().atMillis() <= atMillis) {
+            add(value, at);
+            return;
+        }
         ArrayDeque<Entry<T>> later = new ArrayDeque<>();
         while (!entries.isEmpty() && entries.peekLast().atMillis() > atMillis) {
             later.addFirst(entries.pollLast());

@@ -7,6 +7,7 @@ import dev.punctual.functions.DynamoDbScheduleIndex;
 import dev.punctual.local.billing.CostMeter;
 import dev.punctual.local.runtime.LocalRuntime;
 import dev.punctual.local.stepfunctions.executions.ExecutionLog;
+import dev.punctual.local.stepfunctions.executions.ExecutionSummary;
 import dev.punctual.local.time.ManualTimer;
 import dev.punctual.statemachine.ExpiryMode;
 import dev.punctual.statemachine.ScheduleIndexTable;
@@ -151,18 +152,22 @@ class BillingByHandTest {
      * the bucket stood (still in its Wait, its Task retried on the timer, or its runner never started).
      */
     private List<String> buckets() {
-        String machine = runtime.mode().windowed().orElseThrow().bucketStateMachineArn();
-        return runtime.stepFunctionsEngine().listExecutions(machine, null, 10, null).items().stream()
+        return bucketExecutions().stream()
                 .map(bucket -> bucket.name() + " " + bucket.status() + " " + runtime.stepFunctionsEngine()
                         .getExecutionHistory(bucket.executionArn(), 4, null, true).items().stream()
                         .map(event -> event.type() + "@" + event.timestamp()).toList())
                 .toList();
     }
 
+    /** The bucket state machine's executions (the test starts one; ten would already be wrong). */
+    private List<ExecutionSummary> bucketExecutions() {
+        String machine = runtime.mode().windowed().orElseThrow().bucketStateMachineArn();
+        return runtime.stepFunctionsEngine().listExecutions(machine, null, 10, null).items();
+    }
+
     /** When each bucket execution wakes, read from its input as it was started. */
     private List<Instant> bucketWakes() {
-        String machine = runtime.mode().windowed().orElseThrow().bucketStateMachineArn();
-        return runtime.stepFunctionsEngine().listExecutions(machine, null, 10, null).items().stream()
+        return bucketExecutions().stream()
                 .map(bucket -> BucketInput.wakeAtIn(runtime.stepFunctionsEngine().describeExecution(bucket.executionArn()).input()))
                 .toList();
     }
