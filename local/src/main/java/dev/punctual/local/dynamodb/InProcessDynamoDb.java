@@ -68,11 +68,13 @@ public final class InProcessDynamoDb {
             "com.amazonaws.services.dynamodbv2.local.embedded.DDBExceptionMappingInvocationHandler";
 
     private final LocalDBClient client;
+    private final SQLiteQueue database;
     private final DynamoDbClient dynamoDb;
     private final DynamoDbStreamsClient streams;
 
-    private InProcessDynamoDb(LocalDBClient client, InvocationHandler handler) {
+    private InProcessDynamoDb(LocalDBClient client, SQLiteQueue database, InvocationHandler handler) {
         this.client = client;
+        this.database = database;
         this.dynamoDb = proxy(DynamoDbClient.class, handler);
         this.streams = proxy(DynamoDbStreamsClient.class, correctingCreationTimes(proxy(DynamoDbStreamsClient.class, handler)));
     }
@@ -122,10 +124,11 @@ public final class InProcessDynamoDb {
             // With a shared database every access key and region lead to the same one.
             Object key = credentials.invoke(requests, LocalAccount.ACCESS_KEY_ID, LocalAccount.REGION);
             AmazonDynamoDBLocal shared = (AmazonDynamoDBLocal) database.invoke(requests, key);
-            indexStreamRecords((LocalDBClient) shared);
+            SQLiteQueue queue = queue((LocalDBClient) shared);
+            indexStreamRecords(queue);
             Constructor<?> mapping = Class.forName(MAPPING_HANDLER).getDeclaredConstructor(LocalDBClient.class);
             mapping.setAccessible(true);
-            return new InProcessDynamoDb((LocalDBClient) shared,
+            return new InProcessDynamoDb((LocalDBClient) shared, queue,
                     (InvocationHandler) mapping.newInstance((LocalDBClient) shared));
         } catch (ReflectiveOperationException | ClassCastException e) {
             throw new IllegalStateException("DynamoDB Local's internals are not what this runtime was built"
@@ -135,8 +138,9 @@ public final class InProcessDynamoDb {
 
     /**
      * Adds the indexes DynamoDB Local's stream-record table lacks. DynamoDB Local keeps every stream
-     * record for 24 hours in one SQLite table, {@code us}, whose only index is its rowid, the sequence
-     * number. Two of its queries then grow with every record kept, of every table:
+     * record in one SQLite table, {@code us}, whose only index is its rowid, the sequence number (it drops
+     * records older than 24 hours only when it opens the database; {@link StreamRecordTrim} bounds them
+     * while the runtime runs). Two of its queries then grow with every record kept, of every table:
      * <ul>
      *   <li>every write to a table with a stream, and every GetRecords, describes the stream with
      *       {@code SELECT MIN(SequenceNumber) FROM us WHERE StreamID = ?}: SQLite walks the records in
@@ -153,13 +157,7 @@ public final class InProcessDynamoDb {
      * The indexes change no result, only how SQLite finds it; {@code InProcessDynamoDbTest} checks the
      * plans SQLite chooses. {@code IF [NOT] EXISTS} keeps this idempotent for a database on disk.
      */
-    private static void indexStreamRecords(LocalDBClient client) throws ReflectiveOperationException {
-        Field access = LocalDBClient.class.getDeclaredField("dbAccess");
-        access.setAccessible(true);
-        Object dbAccess = access.get(client);
-        Field queueField = SQLiteDBAccess.class.getDeclaredField("queue");
-        queueField.setAccessible(true);
-        SQLiteQueue queue = (SQLiteQueue) queueField.get(dbAccess);
+    private static void indexStreamRecords(SQLiteQueue queue) {
         queue.execute(new SQLiteJob<Void>() {
             @Override
             protected Void job(SQLiteConnection connection) throws SQLiteException {
@@ -170,6 +168,24 @@ public final class InProcessDynamoDb {
                 return null;
             }
         }).complete();
+    }
+
+    /** The queue of DynamoDB Local's one SQLite connection, on which every request of its runs in turn. */
+    private static SQLiteQueue queue(LocalDBClient client) throws ReflectiveOperationException {
+        Field access = LocalDBClient.class.getDeclaredField("dbAccess");
+        access.setAccessible(true);
+        Object dbAccess = access.get(client);
+        Field queueField = SQLiteDBAccess.class.getDeclaredField("queue");
+        queueField.setAccessible(true);
+        return (SQLiteQueue) queueField.get(dbAccess);
+    }
+
+    /**
+     * DynamoDB Local's SQLite database, for what its API offers no way to do ({@link StreamRecordTrim}).
+     * A job run here waits its turn behind the requests queued before it, and they behind it.
+     */
+    SQLiteQueue database() {
+        return database;
     }
 
     /**

@@ -8,6 +8,7 @@ import dev.punctual.local.billing.MeteredDynamoDb;
 import dev.punctual.local.dynamodb.DynamoDbLocalServer;
 import dev.punctual.local.dynamodb.InProcessDynamoDb;
 import dev.punctual.local.dynamodb.LocalDynamoDbClients;
+import dev.punctual.local.dynamodb.StreamRecordTrim;
 import dev.punctual.local.events.EventBridgeServer;
 import dev.punctual.local.events.EventStore;
 import dev.punctual.local.events.PutEventsApi;
@@ -127,6 +128,10 @@ final class WiredRuntime implements LocalRuntime {
                     // A timer the caller brought is one a test moves; DynamoDB Local's stamps follow the wall clock.
                     .stampWithRuntimeClock(options.timer() != null)
                     .start());
+            // DynamoDB Local keeps every stream record while it runs; bounded here, never one the poller still needs.
+            // Its records are stamped by the wall clock, so their age is too, also when a test moves the timer.
+            owned.own(new StreamRecordTrim(dynamoDbServer, options.retention().of(Retained.STREAM_RECORDS),
+                    Clock.systemUTC(), poller::keepFrom).every(StreamRecordTrim.PERIOD, timer, owned.ownThreads(1, "punctual-stream-trim")));
             observations = new Observations(costMeter, stepFunctions, deletions, metrics, handlerCalls, events,
                     eventRules, dynamoDbServer.startTime());
         } catch (RuntimeException e) {

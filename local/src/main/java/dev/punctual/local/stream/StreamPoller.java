@@ -135,6 +135,28 @@ public final class StreamPoller implements AutoCloseable {
         return List.copyOf(tables);
     }
 
+    /**
+     * The first sequence number of a shard this poller still needs, for {@code StreamRecordTrim}: of a
+     * watched table's current stream, the last record processed (a reader resumes after it) or, if none
+     * was, the whole shard; nothing of a shard read to its end, nor of a stream no table here is read
+     * from. A checkpoint only moves forward, so an answer that is out of date keeps more, never less.
+     */
+    public long keepFrom(String streamArn, String shardId) {
+        boolean watched = readers.values().stream().anyMatch(r -> r.reader().table().streamArn().equals(streamArn));
+        if (!watched || checkpoints.isFinished(streamArn, shardId)) {
+            return Long.MAX_VALUE;
+        }
+        return checkpoints.lastProcessed(streamArn, shardId).map(StreamPoller::sequence).orElse(Long.MIN_VALUE);
+    }
+
+    private static long sequence(String sequenceNumber) {
+        try {
+            return Long.parseLong(sequenceNumber);
+        } catch (NumberFormatException e) {
+            return Long.MIN_VALUE;
+        }
+    }
+
     /** Looks for tables to watch once, now; the poller also does this periodically by itself. */
     public synchronized void discoverTables() {
         if (closed) {

@@ -91,11 +91,14 @@ final class TableStreamReader implements Runnable {
     public void run() {
         while (running) {
             try {
+                long look = looksAsked.get();
                 if (!enabled.getAsBoolean()) {
-                    pause(settings.pollInterval());
+                    // A disabled mapping reads nothing, so a look asked of it is answered at once as quiet, and
+                    // its pause only paces polling: a manual timer owes it nothing.
+                    quietLook = look;
+                    idlePause(look);
                     continue;
                 }
-                long look = looksAsked.get();
                 if (look != looksServed) {
                     shards.lookNow();
                     looksServed = look;
