@@ -7,7 +7,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.IntStream;
@@ -155,16 +154,8 @@ class StreamRecordTrimTest {
     }
 
     private List<Record> readAll(String stream) {
-        String iterator = streams.getShardIterator(b -> b.streamArn(stream).shardId(onlyShard(stream).shardId())
-                .shardIteratorType(ShardIteratorType.TRIM_HORIZON)).shardIterator();
-        List<Record> records = new ArrayList<>();
-        while (iterator != null) {
-            String current = iterator;
-            var page = streams.getRecords(b -> b.shardIterator(current).limit(1000));
-            records.addAll(page.records());
-            iterator = page.records().isEmpty() ? null : page.nextShardIterator();
-        }
-        return records;
+        onlyShard(stream);
+        return StreamReads.allRecords(streams, stream);
     }
 
     private static List<String> ids(List<Record> records) {

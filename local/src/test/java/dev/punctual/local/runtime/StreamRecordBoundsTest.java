@@ -3,6 +3,7 @@ package dev.punctual.local.runtime;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.punctual.local.dynamodb.LocalDynamoDbClients;
+import dev.punctual.local.dynamodb.StreamReads;
 import dev.punctual.local.dynamodb.StreamRecordTrim;
 import dev.punctual.local.retention.Retained;
 import dev.punctual.local.retention.Retention;
@@ -11,7 +12,6 @@ import dev.punctual.local.time.ManualTimer;
 import dev.punctual.statemachine.ExpiryMode;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -23,7 +23,6 @@ import software.amazon.awssdk.services.dynamodb.model.BillingMode;
 import software.amazon.awssdk.services.dynamodb.model.KeyType;
 import software.amazon.awssdk.services.dynamodb.model.Record;
 import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
-import software.amazon.awssdk.services.dynamodb.model.ShardIteratorType;
 import software.amazon.awssdk.services.dynamodb.model.StreamViewType;
 import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
 
@@ -99,19 +98,8 @@ class StreamRecordBoundsTest {
 
     /** Every record of the table's stream, from TRIM_HORIZON, over HTTP. */
     private List<Record> records(String stream) {
-        List<Record> records = new ArrayList<>();
         try (DynamoDbStreamsClient streams = LocalDynamoDbClients.streams(runtime.endpoints().dynamoDb())) {
-            streams.describeStream(b -> b.streamArn(stream)).streamDescription().shards().forEach(shard -> {
-                String iterator = streams.getShardIterator(b -> b.streamArn(stream).shardId(shard.shardId())
-                        .shardIteratorType(ShardIteratorType.TRIM_HORIZON)).shardIterator();
-                while (iterator != null) {
-                    String current = iterator;
-                    var page = streams.getRecords(b -> b.shardIterator(current).limit(1000));
-                    records.addAll(page.records());
-                    iterator = page.records().isEmpty() ? null : page.nextShardIterator();
-                }
-            });
+            return StreamReads.allRecords(streams, stream);
         }
-        return records;
     }
 }
