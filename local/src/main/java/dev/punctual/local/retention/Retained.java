@@ -12,7 +12,8 @@ import java.util.stream.Collectors;
  * {@code docs/local-runtime.md} prints {@link #markdownTable()} verbatim (a test compares them).
  *
  * <p>The defaults keep a day at a few hundred writes a second within a few hundred MB: a closed
- * execution with its history and JSON is a few KB, an event or an expiry well under one.
+ * execution with its history and JSON is a few KB, an event or an expiry well under one, a schedule
+ * index item about 620 bytes in DynamoDB Local's database.
  */
 public enum Retained {
 
@@ -27,7 +28,17 @@ public enum Retained {
     METRIC_POINTS("metric-points", 20_000, Duration.ofMinutes(15),
             "data points the stream handler published, kept one by one (lag percentiles of a run)"),
     METRIC_MINUTES("metric-minutes", 1_440, Duration.ofHours(24),
-            "per-minute aggregates (count, sum, min, max) of each published metric, per table");
+            "per-minute aggregates (count, sum, min, max) of each published metric, per table"),
+    /**
+     * Windowed mode's schedule index items (entries and seals) of buckets that are over and that no
+     * execution can still read; in AWS, native TTL removes them a week after their second. An item is
+     * about 620 bytes in DynamoDB Local's SQLite with its indexes, so 200,000 are about 125 MB (in native
+     * memory without {@code --data-dir}): a long day at 150 items a second keeps about 20 minutes of
+     * the past, and one expiry a second the whole hour.
+     */
+    SCHEDULE_INDEX("schedule-index", 200_000, Duration.ofHours(1),
+            "windowed mode's schedule index entries and seals of buckets that are over; a bucket whose execution"
+                    + " is still running (or failed and is still to be replaced) keeps its items, and every older one");
 
     private final String optionName;
     private final int defaultCount;
