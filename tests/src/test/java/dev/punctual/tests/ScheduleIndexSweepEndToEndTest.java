@@ -13,11 +13,13 @@ import dev.punctual.tests.support.ExpiryTable;
 import dev.punctual.windowed.Bucket;
 import dev.punctual.windowed.BucketLevel;
 import java.time.Duration;
+import java.nio.file.Path;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.ScanResponse;
 
@@ -85,6 +87,40 @@ class ScheduleIndexSweepEndToEndTest {
         }
     }
 
+    /**
+     * The runtime stops before a minute's execution works it and starts again on its data directory long
+     * after: the first sweep, at start, finds the minute past the age, and keeps it for the execution the
+     * engine resumes (its runner made to fail for a while, so what it reads is read after the sweep).
+     */
+    @Test
+    void restartedAfterDowntime_theFirstSweepKeepsAResumedBucketsEntries_andItsItemIsDeleted(@TempDir Path data) {
+        long minute = (Instant.now().getEpochSecond() / 60 + 1) * 60;
+        long ttl = minute + 20;
+        String tableName;
+        try (Runtime before = Runtime.start(minute, Instant.ofEpochSecond(minute - 5), data, "schedule-index=1m")) {
+            ExpiryTable table = ExpiryTable.create(before.runtime, "sweep-restart");
+            tableName = table.name();
+            table.putWithTtl("a", ttl);
+            before.time.settle();
+            assertThat(before.indexItemsByMinute(table)).as("indexed before the stop").containsKey(minute);
+        }
+        Instant restart = Instant.ofEpochSecond(minute + 60).plus(Duration.ofMinutes(20));
+        try (Runtime after = Runtime.start(minute, restart, data, "schedule-index=1m")) {
+            ExpiryTable table = ExpiryTable.existing(after.runtime, tableName);
+            after.runtime.faults().lambda().failNextAt(STATE_MACHINE_INVOKE, 1_000_000, "Lambda.ServiceException");
+            after.time.advance(Duration.ofMinutes(5));
+            assertThat(table.contains("a")).as("not deleted while its runner fails").isTrue();
+            assertThat(after.indexItemsByMinute(table)).as("its minute's entries kept for the resumed bucket")
+                    .containsKey(minute);
+
+            after.runtime.faults().lambda().clear();
+            after.time.advance(Duration.ofMinutes(30));
+            assertThat(table.contains("a")).as("deleted late, after the downtime, from the entries kept").isFalse();
+            after.time.advance(SETTLED_AND_SWEPT);
+            assertThat(after.indexItemsByMinute(table)).as("swept once no execution reads the minute").isEmpty();
+        }
+    }
+
     @Test
     void pastTheCount_theOldestMinutesGoFirst() {
         try (Runtime run = Runtime.start("schedule-index=3", "schedule-index=1d")) {
@@ -119,13 +155,18 @@ class ScheduleIndexSweepEndToEndTest {
 
         static Runtime start(String... retain) {
             long minute = (Instant.now().getEpochSecond() / 60 + 1) * 60;
+            return start(minute, Instant.ofEpochSecond(minute - 5), null, retain);
+        }
+
+        /** A runtime whose clock starts {@code at}, on {@code data} (none when null). */
+        static Runtime start(long minute, Instant at, Path data, String... retain) {
             RetentionSettings retention = RetentionSettings.defaults();
             for (String override : retain) {
                 retention = retention.withOverride(override);
             }
-            ManualTimer timer = ManualTimer.startingAt(Instant.ofEpochSecond(minute - 5));
-            return new Runtime(minute, LocalRuntime.start(LocalRuntime.Options.onFreePorts().withMode(ExpiryMode.WINDOWED)
-                    .withTimer(timer).withRetention(retention)));
+            LocalRuntime.Options options = LocalRuntime.Options.onFreePorts().withMode(ExpiryMode.WINDOWED)
+                    .withTimer(ManualTimer.startingAt(at)).withRetention(retention);
+            return new Runtime(minute, LocalRuntime.start(data == null ? options : options.withDataDirectory(data)));
         }
 
         /** Present at every instant before its TTL, gone before its second ends. */
