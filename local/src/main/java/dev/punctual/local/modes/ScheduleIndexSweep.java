@@ -181,8 +181,13 @@ final class ScheduleIndexSweep implements AutoCloseable {
         }
         listTables(now);
         long limit = Math.min(now.minus(SETTLED).getEpochSecond(), holds.oldestHeldStart(now));
+        long deletedBefore = deleted;
         boolean more = count(limit);
-        return delete(now, limit) || more;
+        more = delete(now, limit) || more;
+        LOG.log(System.Logger.Level.DEBUG, () -> "Schedule index swept: " + (deleted - deletedBefore) + " items deleted, "
+                + pastItems + " of buckets over kept, buckets ending by " + Instant.ofEpochSecond(
+                        Math.max(Instant.MIN.getEpochSecond(), Math.min(Instant.MAX.getEpochSecond(), limit))) + " may go");
+        return more;
     }
 
     /** Index items of buckets over and not held, counted but not deleted yet. */

@@ -37,8 +37,8 @@ public enum Retained {
      * the past, and one expiry a second the whole hour.
      */
     SCHEDULE_INDEX("schedule-index", 200_000, Duration.ofHours(1),
-            "windowed mode's schedule index entries and seals of buckets that are over; a bucket whose execution"
-                    + " is still running (or failed and is still to be replaced) keeps its items, and every older one");
+            "windowed mode's schedule index entries and seals of buckets that are over; whatever the bounds, kept from"
+                    + " the oldest bucket an execution may still read (running, or failed and still to be replaced) on");
 
     private final String optionName;
     private final int defaultCount;
