@@ -6,6 +6,7 @@ import dev.punctual.functions.DynamoDbScheduleIndex;
 import dev.punctual.local.retention.RetentionSettings;
 import dev.punctual.local.runtime.LocalRuntime;
 import dev.punctual.local.runtime.SkippedTime;
+import dev.punctual.local.time.ManualClock;
 import dev.punctual.local.time.ManualTimer;
 import dev.punctual.statemachine.ExpiryMode;
 import dev.punctual.statemachine.ScheduleIndexTable;
@@ -121,6 +122,33 @@ class ScheduleIndexSweepEndToEndTest {
         }
     }
 
+    /**
+     * Time jumps hours (a machine woken from sleep): the sweep finds the minutes that hold anything with one
+     * scan rather than reading each minute of the gap, sweeps them, and goes on minute by minute.
+     */
+    @Test
+    void afterTheClockJumpsHours_theSweepFindsWhatTheGapHolds_andSweepsOnAfterIt() {
+        try (Runtime run = Runtime.start("schedule-index=1m")) {
+            ExpiryTable table = ExpiryTable.create(run.runtime, "sweep-jump");
+            table.putWithTtl("a", run.minute + 20);
+            run.time.settle();
+            run.expiresInItsSecond(table, "a", run.minute + 20);
+
+            // A jump, not a skip: the clock moves at once, and only then does anything run.
+            run.clock.set(run.time.now().plus(Duration.ofHours(6)));
+            run.time.settle();
+            assertThat(run.indexItemsByMinute(table)).as("the minute before the jump swept").isEmpty();
+
+            long later = run.time.now().getEpochSecond() + 30;
+            table.putWithTtl("b", later);
+            run.time.settle();
+            run.expiresInItsSecond(table, "b", later);
+            assertThat(run.indexItemsByMinute(table)).as("the minute after the jump indexed").isNotEmpty();
+            run.time.advance(SETTLED_AND_SWEPT);
+            assertThat(run.indexItemsByMinute(table)).as("and swept").isEmpty();
+        }
+    }
+
     @Test
     void pastTheCount_theOldestMinutesGoFirst() {
         try (Runtime run = Runtime.start("schedule-index=3", "schedule-index=1d")) {
@@ -146,11 +174,13 @@ class ScheduleIndexSweepEndToEndTest {
         final long minute;
         final LocalRuntime runtime;
         final SkippedTime time;
+        final ManualClock clock;
 
-        private Runtime(long minute, LocalRuntime runtime) {
+        private Runtime(long minute, LocalRuntime runtime, ManualClock clock) {
             this.minute = minute;
             this.runtime = runtime;
             this.time = SkippedTime.of(runtime);
+            this.clock = clock;
         }
 
         static Runtime start(String... retain) {
@@ -164,9 +194,10 @@ class ScheduleIndexSweepEndToEndTest {
             for (String override : retain) {
                 retention = retention.withOverride(override);
             }
+            ManualClock clock = new ManualClock(at);
             LocalRuntime.Options options = LocalRuntime.Options.onFreePorts().withMode(ExpiryMode.WINDOWED)
-                    .withTimer(ManualTimer.startingAt(at)).withRetention(retention);
-            return new Runtime(minute, LocalRuntime.start(data == null ? options : options.withDataDirectory(data)));
+                    .withTimer(new ManualTimer(clock)).withRetention(retention);
+            return new Runtime(minute, LocalRuntime.start(data == null ? options : options.withDataDirectory(data)), clock);
         }
 
         /** Present at every instant before its TTL, gone before its second ends. */

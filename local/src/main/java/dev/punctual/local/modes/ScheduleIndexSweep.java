@@ -111,9 +111,12 @@ final class ScheduleIndexSweep implements AutoCloseable {
 
     /** Guarded by this: the sweep's state, touched by one run at a time. */
     private boolean scanned;
-    /** Per table, the minutes the first scan found holding anything, before {@link #nextMinute} begins. */
+    /** Per table, minutes a scan found holding anything, all before {@link #nextMinute}, still to be read. */
     private final Map<String, NavigableSet<Long>> scannedMinutes = new HashMap<>();
-    /** Per table, the next minute to read in order. */
+    /**
+     * Per table, the next minute to read in order: every minute before it was read, or a scan found it
+     * empty (and {@link #SETTLED} keeps anything new from being written to it), or is in {@link #scannedMinutes}.
+     */
     private final Map<String, Long> nextMinute = new HashMap<>();
     /** When tables were last listed: a table first listed later was created since. */
     private Instant listedAt;
@@ -182,7 +185,7 @@ final class ScheduleIndexSweep implements AutoCloseable {
         listTables(now);
         long limit = Math.min(now.minus(SETTLED).getEpochSecond(), holds.oldestHeldStart(now));
         long deletedBefore = deleted;
-        boolean more = count(limit);
+        boolean more = count(now, limit);
         more = delete(now, limit) || more;
         LOG.log(System.Logger.Level.DEBUG, () -> "Schedule index swept: " + (deleted - deletedBefore) + " items deleted, "
                 + pastItems + " of buckets over kept, buckets ending by " + Instant.ofEpochSecond(
@@ -200,8 +203,14 @@ final class ScheduleIndexSweep implements AutoCloseable {
         return deleted;
     }
 
-    /** The first run's scan of partition keys: which minutes of which table hold anything. */
+    /**
+     * A scan of partition keys: which minutes of which table, not read yet, hold anything. The first run
+     * makes one; so does a run that finds a table's minutes more than a run's budget behind (the clock
+     * jumped: a machine woken from sleep, a test skipping time), where reading each minute would cost more
+     * than reading the index once, which the bounds keep small.
+     */
     private void scan(Instant now) {
+        long from = BucketLevel.MINUTE.startOf(now.minus(SETTLED).getEpochSecond());
         Map<String, AttributeValue> after = null;
         do {
             Map<String, AttributeValue> start = after;
@@ -215,16 +224,19 @@ final class ScheduleIndexSweep implements AutoCloseable {
                 String table = sealed.map(Bucket::table).orElseGet(() -> DynamoDbScheduleIndex.entryTable(partition));
                 long minute = sealed.map(b -> BucketLevel.MINUTE.startOf(b.end() - 1))
                         .orElseGet(() -> Long.parseLong(partition.substring(partition.lastIndexOf('|') + 1)));
-                scannedMinutes.computeIfAbsent(table, t -> new TreeSet<>()).add(minute);
+                if (minute < from && minute >= nextMinute.getOrDefault(table, Long.MIN_VALUE)) {
+                    scannedMinutes.computeIfAbsent(table, t -> new TreeSet<>()).add(minute);
+                }
             }
             after = page.hasLastEvaluatedKey() && !page.lastEvaluatedKey().isEmpty() ? page.lastEvaluatedKey() : null;
         } while (after != null);
         // Whatever is written from now on is for seconds after an invocation that began at most SETTLED ago.
-        long from = BucketLevel.MINUTE.startOf(now.minus(SETTLED).getEpochSecond());
-        scannedMinutes.keySet().forEach(table -> nextMinute.put(table, from));
-        scannedMinutes.values().forEach(minutes -> minutes.tailSet(from, true).clear());
-        listedAt = now;
-        scanned = true;
+        scannedMinutes.keySet().forEach(table -> nextMinute.merge(table, from, Math::max));
+        nextMinute.replaceAll((table, next) -> Math.max(next, from));
+        if (!scanned) {
+            listedAt = now;
+            scanned = true;
+        }
     }
 
     /**
@@ -248,7 +260,10 @@ final class ScheduleIndexSweep implements AutoCloseable {
     }
 
     /** Reads the minutes that ended by {@code limit}, oldest first per table; true if the budget ran out. */
-    private boolean count(long limit) {
+    private boolean count(Instant now, long limit) {
+        if (nextMinute.values().stream().anyMatch(next -> limit - next > MINUTES_PER_RUN * MINUTE)) {
+            scan(now);
+        }
         int budget = MINUTES_PER_RUN;
         for (Map.Entry<String, Long> table : nextMinute.entrySet()) {
             NavigableSet<Long> scannedOnes = scannedMinutes.getOrDefault(table.getKey(), new TreeSet<>());
