@@ -116,8 +116,8 @@ public interface LocalMode {
         /** Every execution of {@code stateMachineArn} the engine holds with {@code status}, newest first. */
         List<ExecutionSummary> executions(String stateMachineArn, ExecutionStatus status);
 
-        /** Whether the engine holds the execution {@code executionArn}, running or closed. */
-        boolean executionExists(String executionArn);
+        /** The status of the execution {@code executionArn}; empty when the engine holds no such execution. */
+        Optional<ExecutionStatus> executionStatus(String executionArn);
     }
 
     /**

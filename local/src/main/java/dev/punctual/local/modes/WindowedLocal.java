@@ -107,9 +107,13 @@ public final class WindowedLocal implements LocalMode {
     /**
      * Where the oldest bucket that an expire-bucket execution may still read starts (epoch second), for
      * {@link ScheduleIndexSweep}: that of each running execution (whatever its level or table), and of
-     * each that ended unfinished within the healing sweep's look-back, is not abandoned, and has no
-     * successor yet, since the healing rule or the sweep will start one that reads the same bucket. A
-     * running execution whose name is no bucket's (started by hand) holds everything while it runs.
+     * each that ended unfinished within the healing sweep's look-back and whose bucket's live generation
+     * is running or still to be started by the healing rule or the sweep (not succeeded, not abandoned).
+     * A running execution whose name is no bucket's (started by hand) holds everything while it runs.
+     *
+     * <p>The running ones are listed first, then each unfinished one's successors are followed to the
+     * live generation as they stand then: a successor started after the first listing was started because
+     * its predecessor had ended, so it is found from that predecessor, whenever it ended.
      */
     static long oldestHeldStart(Context context, String stateMachineArn, Instant now) {
         long oldest = Long.MAX_VALUE;
@@ -124,20 +128,35 @@ public final class WindowedLocal implements LocalMode {
         for (String status : ExecutionStatusEvents.UNFINISHED) {
             for (ExecutionSummary ended : context.executions(stateMachineArn, ExecutionStatus.valueOf(status))) {
                 Optional<BucketExecutionName> name = BucketExecutionName.parse(ended.name());
-                // The healing sweep leaves these alone too: too old, not a bucket's generation, or abandoned.
-                if (ended.stopDate() == null || ended.stopDate().isBefore(lookback) || name.isEmpty()
-                        || name.get().generation() >= BucketGenerations.MAX_GENERATIONS) {
-                    continue;
-                }
-                BucketExecutionName unfinished = name.get();
-                String successor = new BucketExecutionName(unfinished.bucket(), unfinished.early(), unfinished.hop(),
-                        unfinished.generation() + 1).toString();
-                if (!context.executionExists(Arns.execution(stateMachineArn, successor))) {
-                    oldest = Math.min(oldest, unfinished.bucket().start().getEpochSecond());
+                // The healing sweep leaves these alone too: too old, or not a bucket's generation.
+                if (ended.stopDate() != null && !ended.stopDate().isBefore(lookback) && name.isPresent()
+                        && liveGenerationMayRead(context, stateMachineArn, name.get())) {
+                    oldest = Math.min(oldest, name.get().bucket().start().getEpochSecond());
                 }
             }
         }
         return oldest;
+    }
+
+    /**
+     * Whether the bucket whose generation {@code unfinished} ended unfinished has a live generation that
+     * may still read it: one running, or one still to be started (no successor yet, not abandoned).
+     */
+    private static boolean liveGenerationMayRead(Context context, String stateMachineArn, BucketExecutionName unfinished) {
+        BucketExecutionName ended = unfinished;
+        while (ended.generation() < BucketGenerations.MAX_GENERATIONS) {
+            BucketExecutionName successor = new BucketExecutionName(ended.bucket(), ended.early(), ended.hop(),
+                    ended.generation() + 1);
+            Optional<ExecutionStatus> status = context.executionStatus(Arns.execution(stateMachineArn, successor.toString()));
+            if (status.isEmpty() || status.get() == ExecutionStatus.RUNNING) {
+                return true;
+            }
+            if (status.get() == ExecutionStatus.SUCCEEDED) {
+                return false;
+            }
+            ended = successor;
+        }
+        return false;
     }
 
     /**

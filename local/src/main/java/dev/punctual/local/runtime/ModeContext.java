@@ -28,6 +28,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -221,13 +222,12 @@ final class ModeContext implements LocalMode.Context {
     }
 
     @Override
-    public boolean executionExists(String executionArn) {
+    public Optional<ExecutionStatus> executionStatus(String executionArn) {
         try {
-            host.stepFunctions().engine().describeExecution(executionArn);
-            return true;
+            return Optional.of(host.stepFunctions().engine().describeExecution(executionArn).status());
         } catch (StepFunctionsException e) {
             if (e.code() == ErrorCode.EXECUTION_DOES_NOT_EXIST) {
-                return false;
+                return Optional.empty();
             }
             throw e;
         }

@@ -18,7 +18,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /** The bucket function's environment on the local runtime, against what the construct sets in Lambda. */
@@ -60,13 +59,21 @@ class WindowedLocalTest {
     private static final long MINUTE = NOW.getEpochSecond() - 3_600;
     private static final long HOUR = NOW.getEpochSecond() - 7_200;
 
-    /** A context whose engine holds {@code executions} and, beyond them, the executions named {@code alsoExisting}. */
-    private static LocalMode.Context engine(List<ExecutionSummary> executions, Set<String> alsoExisting) {
+    /** A context whose engine lists {@code executions}, and describes each of them. */
+    private static LocalMode.Context engine(List<ExecutionSummary> executions) {
+        return engine(executions, executions);
+    }
+
+    /**
+     * A context whose engine lists {@code listed} and describes {@code described}: what was started or
+     * ended between the listing and the describing.
+     */
+    private static LocalMode.Context engine(List<ExecutionSummary> listed, List<ExecutionSummary> described) {
         return (LocalMode.Context) Proxy.newProxyInstance(LocalMode.Context.class.getClassLoader(),
                 new Class<?>[] {LocalMode.Context.class}, (proxy, method, args) -> switch (method.getName()) {
-                    case "executions" -> executions.stream().filter(e -> e.status() == args[1]).toList();
-                    case "executionExists" -> executions.stream().anyMatch(e -> e.executionArn().equals(args[0]))
-                            || alsoExisting.stream().anyMatch(name -> Arns.execution(STATE_MACHINE_ARN, name).equals(args[0]));
+                    case "executions" -> listed.stream().filter(e -> e.status() == args[1]).toList();
+                    case "executionStatus" -> described.stream().filter(e -> e.executionArn().equals(args[0]))
+                            .map(ExecutionSummary::status).findFirst();
                     default -> throw new AssertionError("the holds should not need " + method.getName());
                 });
     }
@@ -86,40 +93,52 @@ class WindowedLocalTest {
         LocalMode.Context context = engine(List.of(
                 execution(bucket(BucketLevel.MINUTE, MINUTE, 0), ExecutionStatus.RUNNING, null),
                 execution(bucket(BucketLevel.HOUR, HOUR, 0), ExecutionStatus.RUNNING, null),
-                execution(bucket(BucketLevel.MINUTE, MINUTE - 600, 0), ExecutionStatus.SUCCEEDED, NOW)), Set.of());
+                execution(bucket(BucketLevel.MINUTE, MINUTE - 600, 0), ExecutionStatus.SUCCEEDED, NOW)));
 
         assertThat(WindowedLocal.oldestHeldStart(context, STATE_MACHINE_ARN, NOW)).isEqualTo(HOUR);
     }
 
     @Test
     void oldestHeldStart_withNothingOpen_holdsNothing() {
-        assertThat(WindowedLocal.oldestHeldStart(engine(List.of(), Set.of()), STATE_MACHINE_ARN, NOW)).isEqualTo(Long.MAX_VALUE);
+        assertThat(WindowedLocal.oldestHeldStart(engine(List.of()), STATE_MACHINE_ARN, NOW)).isEqualTo(Long.MAX_VALUE);
     }
 
     @Test
     void oldestHeldStart_aFailedBucketStillToBeReplaced_holdsItsStart() {
         LocalMode.Context context = engine(List.of(
                 execution(bucket(BucketLevel.MINUTE, MINUTE, 0), ExecutionStatus.RUNNING, null),
-                execution(bucket(BucketLevel.MINUTE, HOUR, 2), ExecutionStatus.FAILED, NOW.minus(Duration.ofHours(20)))), Set.of());
+                execution(bucket(BucketLevel.MINUTE, HOUR, 2), ExecutionStatus.FAILED, NOW.minus(Duration.ofHours(20)))));
 
         assertThat(WindowedLocal.oldestHeldStart(context, STATE_MACHINE_ARN, NOW)).isEqualTo(HOUR);
     }
 
     @Test
-    void oldestHeldStart_aFailedBucketReplaced_abandoned_orBeyondTheHealingSweepsLookback_holdsNothing() {
+    void oldestHeldStart_aSuccessorStartedAfterTheRunningOnesWereListed_isFoundFromItsPredecessor() {
+        ExecutionSummary failed = execution(bucket(BucketLevel.MINUTE, HOUR, 0), ExecutionStatus.FAILED, NOW);
+        ExecutionSummary failedToo = execution(bucket(BucketLevel.MINUTE, HOUR, 1), ExecutionStatus.ABORTED, NOW);
+        ExecutionSummary successor = execution(bucket(BucketLevel.MINUTE, HOUR, 2), ExecutionStatus.RUNNING, null);
+
+        LocalMode.Context context = engine(List.of(failed), List.of(failed, failedToo, successor));
+
+        assertThat(WindowedLocal.oldestHeldStart(context, STATE_MACHINE_ARN, NOW)).isEqualTo(HOUR);
+    }
+
+    @Test
+    void oldestHeldStart_aFailedBucketReplacedBySuccess_abandoned_orBeyondTheHealingSweepsLookback_holdsNothing() {
         LocalMode.Context context = engine(List.of(
                 execution(bucket(BucketLevel.MINUTE, HOUR, 0), ExecutionStatus.TIMED_OUT, NOW),
+                execution(bucket(BucketLevel.MINUTE, HOUR, 1), ExecutionStatus.FAILED, NOW),
+                execution(bucket(BucketLevel.MINUTE, HOUR, 2), ExecutionStatus.SUCCEEDED, NOW),
                 execution(bucket(BucketLevel.MINUTE, HOUR + 60, BucketGenerations.MAX_GENERATIONS), ExecutionStatus.FAILED, NOW),
                 execution(bucket(BucketLevel.MINUTE, HOUR + 120, 0), ExecutionStatus.ABORTED,
-                        NOW.minus(Duration.ofDays(1)).minusSeconds(1))),
-                Set.of(bucket(BucketLevel.MINUTE, HOUR, 1)));
+                        NOW.minus(Duration.ofDays(1)).minusSeconds(1))));
 
         assertThat(WindowedLocal.oldestHeldStart(context, STATE_MACHINE_ARN, NOW)).isEqualTo(Long.MAX_VALUE);
     }
 
     @Test
     void oldestHeldStart_aRunningExecutionNamedByHand_holdsEverything() {
-        LocalMode.Context context = engine(List.of(execution("by-hand", ExecutionStatus.RUNNING, null)), Set.of());
+        LocalMode.Context context = engine(List.of(execution("by-hand", ExecutionStatus.RUNNING, null)));
 
         assertThat(WindowedLocal.oldestHeldStart(context, STATE_MACHINE_ARN, NOW)).isEqualTo(Long.MIN_VALUE);
     }
