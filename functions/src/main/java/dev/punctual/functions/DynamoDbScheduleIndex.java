@@ -49,11 +49,13 @@ public final class DynamoDbScheduleIndex implements ScheduleIndex {
         this.indexTable = indexTable;
     }
 
-    static String entryPartition(String table, long second) {
+    /** The partition key of {@code table}'s entries due in {@code second}: its minute's. */
+    public static String entryPartition(String table, long second) {
         return table + "|" + BucketLevel.MINUTE.startOf(second);
     }
 
-    static String sealPartition(Bucket bucket) {
+    /** The partition key of {@code bucket}'s seal (a minute's: its runners' marks). */
+    public static String sealPartition(Bucket bucket) {
         return SEAL_PREFIX + bucket.table() + "|" + bucket.level().label() + "|" + bucket.start();
     }
 

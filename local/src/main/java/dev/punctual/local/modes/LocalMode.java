@@ -3,11 +3,18 @@ package dev.punctual.local.modes;
 import com.amazonaws.services.lambda.runtime.RequestHandler;
 import dev.punctual.functions.ExpirySettings;
 import dev.punctual.functions.FunctionParts;
+import dev.punctual.local.retention.Retained;
+import dev.punctual.local.retention.Retention;
+import dev.punctual.local.stepfunctions.executions.ExecutionStatus;
+import dev.punctual.local.stepfunctions.executions.ExecutionSummary;
+import dev.punctual.local.time.Timer;
 import dev.punctual.statemachine.ExpiryMode;
 import java.net.URI;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ExecutorService;
 import java.util.function.Function;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
@@ -87,6 +94,30 @@ public interface LocalMode {
          * construct's {@code bucketDeleteConcurrency} sets it in AWS (same default).
          */
         int bucketDeleteConcurrency();
+
+        /** The runtime's timer, for the mode's own housekeeping; actions scheduled on it must be short. */
+        Timer timer();
+
+        /** How much of {@code kind} of past the runtime keeps ({@code --retain}). */
+        Retention retention(Retained kind);
+
+        /**
+         * Punctual's in-process DynamoDB client for the runtime's own housekeeping, which AWS does for itself
+         * (native TTL): neither billed in the cost report nor failing as {@code --dynamodb-fault} says.
+         */
+        DynamoDbClient housekeepingDynamoDb();
+
+        /**
+         * A thread of the mode's own, named {@code name}, owned and closed by the runtime; its work counts
+         * as the runtime's, so a runtime on a manual timer is settled only once it is done.
+         */
+        ExecutorService ownThread(String name);
+
+        /** Every execution of {@code stateMachineArn} the engine holds with {@code status}, newest first. */
+        List<ExecutionSummary> executions(String stateMachineArn, ExecutionStatus status);
+
+        /** The status of the execution {@code executionArn}; empty when the engine holds no such execution. */
+        Optional<ExecutionStatus> executionStatus(String executionArn);
     }
 
     /**

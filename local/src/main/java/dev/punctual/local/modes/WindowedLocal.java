@@ -3,18 +3,24 @@ package dev.punctual.local.modes;
 import dev.punctual.functions.BucketFunction;
 import dev.punctual.functions.ExpirySettings;
 import dev.punctual.local.account.LocalAccount;
+import dev.punctual.local.retention.Retained;
+import dev.punctual.local.stepfunctions.executions.ExecutionStatus;
+import dev.punctual.local.stepfunctions.executions.ExecutionSummary;
 import dev.punctual.local.timeline.BucketPhaseRecorder;
+import dev.punctual.names.BucketExecutionName;
 import dev.punctual.statemachine.Arns;
 import dev.punctual.statemachine.ExecutionStatusEvents;
 import dev.punctual.statemachine.ExpiryMode;
 import dev.punctual.statemachine.ScheduleIndexTable;
 import dev.punctual.statemachine.StateMachineDefinitions;
 import dev.punctual.statemachine.StreamWiring;
+import dev.punctual.windowed.BucketGenerations;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 
 /**
@@ -39,6 +45,9 @@ public final class WindowedLocal implements LocalMode {
     /** The scheduled rule that hands the bucket function the sweep. */
     public static final String SWEEP_RULE = "punctual-bucket-sweep";
 
+    /** The thread the schedule index is swept on ({@link ScheduleIndexSweep}). */
+    static final String INDEX_SWEEP_THREAD = "punctual-index-sweep";
+
     /** A scan of the index serves the console's overview for this long. */
     private static final Duration SCAN_REUSE = Duration.ofSeconds(1);
 
@@ -58,6 +67,10 @@ public final class WindowedLocal implements LocalMode {
         // function, which starts its successor; the sweep catches what no status change reached.
         context.eventRule(HEALING_RULE, ExecutionStatusEvents.unfinishedPattern(stateMachineArn), FUNCTION_NAME);
         context.scheduleRule(SWEEP_RULE, ExecutionStatusEvents.SWEEP_INTERVAL, FUNCTION_NAME);
+        // In AWS native TTL removes the index's past; the runtime stops DynamoDB Local's, so it sweeps.
+        context.register(new ScheduleIndexSweep(context.housekeepingDynamoDb(), ScheduleIndexTable.LOCAL_TABLE_NAME,
+                context.retention(Retained.SCHEDULE_INDEX), context.timer(), context.ownThread(INDEX_SWEEP_THREAD),
+                now -> oldestHeldStart(context, stateMachineArn, now)).start());
         return new Wired(stateMachineArn,
                 Map.of(StreamWiring.ENV_SCHEDULE_TABLE, ScheduleIndexTable.LOCAL_TABLE_NAME,
                         StreamWiring.ENV_DYNAMODB_ENDPOINT, context.dynamoDbEndpoint().toString()),
@@ -89,6 +102,61 @@ public final class WindowedLocal implements LocalMode {
             context.dynamoDb().updateTimeToLive(r -> r.tableName(ScheduleIndexTable.LOCAL_TABLE_NAME)
                     .timeToLiveSpecification(t -> t.enabled(true).attributeName(ScheduleIndexTable.EXPIRES_AT)));
         }
+    }
+
+    /**
+     * Where the oldest bucket that an expire-bucket execution may still read starts (epoch second), for
+     * {@link ScheduleIndexSweep}: that of each running execution (whatever its level or table), and of
+     * each that ended unfinished within the healing sweep's look-back and whose bucket's live generation
+     * is running or still to be started by the healing rule or the sweep (not succeeded, not abandoned).
+     * A running execution whose name is no bucket's (started by hand) holds everything while it runs.
+     *
+     * <p>The running ones are listed first, then each unfinished one's successors are followed to the
+     * live generation as they stand then: a successor started after the first listing was started because
+     * its predecessor had ended, so it is found from that predecessor, whenever it ended.
+     */
+    static long oldestHeldStart(Context context, String stateMachineArn, Instant now) {
+        long oldest = Long.MAX_VALUE;
+        for (ExecutionSummary running : context.executions(stateMachineArn, ExecutionStatus.RUNNING)) {
+            Optional<BucketExecutionName> name = BucketExecutionName.parse(running.name());
+            if (name.isEmpty()) {
+                return Long.MIN_VALUE;
+            }
+            oldest = Math.min(oldest, name.get().bucket().start().getEpochSecond());
+        }
+        Instant lookback = now.minus(ExecutionStatusEvents.SWEEP_LOOKBACK);
+        for (String status : ExecutionStatusEvents.UNFINISHED) {
+            for (ExecutionSummary ended : context.executions(stateMachineArn, ExecutionStatus.valueOf(status))) {
+                Optional<BucketExecutionName> name = BucketExecutionName.parse(ended.name());
+                // The healing sweep leaves these alone too: too old, or not a bucket's generation.
+                if (ended.stopDate() != null && !ended.stopDate().isBefore(lookback) && name.isPresent()
+                        && liveGenerationMayRead(context, stateMachineArn, name.get())) {
+                    oldest = Math.min(oldest, name.get().bucket().start().getEpochSecond());
+                }
+            }
+        }
+        return oldest;
+    }
+
+    /**
+     * Whether the bucket whose generation {@code unfinished} ended unfinished has a live generation that
+     * may still read it: one running, or one still to be started (no successor yet, not abandoned).
+     */
+    private static boolean liveGenerationMayRead(Context context, String stateMachineArn, BucketExecutionName unfinished) {
+        BucketExecutionName ended = unfinished;
+        while (ended.generation() < BucketGenerations.MAX_GENERATIONS) {
+            BucketExecutionName successor = new BucketExecutionName(ended.bucket(), ended.early(), ended.hop(),
+                    ended.generation() + 1);
+            Optional<ExecutionStatus> status = context.executionStatus(Arns.execution(stateMachineArn, successor.toString()));
+            if (status.isEmpty() || status.get() == ExecutionStatus.RUNNING) {
+                return true;
+            }
+            if (status.get() == ExecutionStatus.SUCCEEDED) {
+                return false;
+            }
+            ended = successor;
+        }
+        return false;
     }
 
     /**

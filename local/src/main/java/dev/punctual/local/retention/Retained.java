@@ -14,7 +14,8 @@ import java.util.stream.Collectors;
  * <p>The defaults keep a day at a few hundred writes a second within a few hundred MB: a closed
  * execution with its history and JSON is a few KB, an event or an expiry well under one, a stream
  * record of a small item about 0.7 KB in DynamoDB Local's SQLite (250,000 of them about 170 MB: 14
- * minutes of an insert and a remove record at 150 writes a second).
+ * minutes of an insert and a remove record at 150 writes a second), a schedule index item about 620
+ * bytes.
  */
 public enum Retained {
 
@@ -32,7 +33,17 @@ public enum Retained {
             "per-minute aggregates (count, sum, min, max) of each published metric, per table"),
     STREAM_RECORDS("stream-records", 250_000, Duration.ofHours(24),
             "DynamoDB Local's stream records, of every table; one a Punctual mapping has not processed yet is kept"
-                    + " however old. 24 hours is DynamoDB Streams' retention");
+                    + " however old. 24 hours is DynamoDB Streams' retention"),
+    /**
+     * Windowed mode's schedule index items (entries and seals) of buckets that are over and that no
+     * execution can still read; in AWS, native TTL removes them a week after their second. An item is
+     * about 620 bytes in DynamoDB Local's SQLite with its indexes, so 200,000 are about 125 MB (in native
+     * memory without {@code --data-dir}): a long day at 150 items a second keeps about 20 minutes of
+     * the past, and one expiry a second the whole hour.
+     */
+    SCHEDULE_INDEX("schedule-index", 200_000, Duration.ofHours(1),
+            "windowed mode's schedule index entries and seals of buckets that are over; whatever the bounds, kept from"
+                    + " the oldest bucket an execution may still read (running, or failed and still to be replaced) on");
 
     private final String optionName;
     private final int defaultCount;

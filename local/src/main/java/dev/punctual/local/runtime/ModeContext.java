@@ -9,14 +9,27 @@ import dev.punctual.functions.ExpirySettings;
 import dev.punctual.functions.FunctionParts;
 import dev.punctual.local.account.LocalAccount;
 import dev.punctual.local.modes.LocalMode;
+import dev.punctual.local.retention.Retained;
+import dev.punctual.local.retention.Retention;
+import dev.punctual.local.retention.RetentionSettings;
+import dev.punctual.local.stepfunctions.executions.ErrorCode;
+import dev.punctual.local.stepfunctions.executions.ExecutionStatus;
+import dev.punctual.local.stepfunctions.executions.ExecutionSummary;
+import dev.punctual.local.stepfunctions.executions.Page;
+import dev.punctual.local.stepfunctions.executions.StepFunctionsException;
 import dev.punctual.local.stepfunctions.executions.ExecutionLogging;
 import dev.punctual.local.stepfunctions.executions.WorkflowType;
 import dev.punctual.local.stepfunctions.tasks.LambdaFunctions;
 import dev.punctual.local.stream.LocalLambdaContext;
+import dev.punctual.local.time.Timer;
 import dev.punctual.statemachine.StreamWiring;
 import java.net.URI;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ExecutorService;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
@@ -45,21 +58,29 @@ final class ModeContext implements LocalMode.Context {
     private final FunctionHost host;
     private final int bucketDeleteConcurrency;
     private final Lifetimes owned;
+    private final Timer timer;
+    private final RetentionSettings retention;
+    private final DynamoDbClient housekeepingDynamoDb;
 
     /**
      * @param dynamoDb the runtime's client, for the mode's tables
      * @param functions where the engine's Lambda Task states find in-process functions
      * @param bucketDeleteConcurrency the runtime's {@link LocalRuntime.Options#bucketDeleteConcurrency()}
      * @param owned what the runtime closes, the latest first
+     * @param housekeepingDynamoDb Punctual's in-process client, neither metered nor faulty
      */
     ModeContext(DynamoDbClient dynamoDb, URI dynamoDbEndpoint, LambdaFunctions functions, FunctionHost host,
-            int bucketDeleteConcurrency, Lifetimes owned) {
+            int bucketDeleteConcurrency, Lifetimes owned, Timer timer, RetentionSettings retention,
+            DynamoDbClient housekeepingDynamoDb) {
         this.dynamoDb = dynamoDb;
         this.dynamoDbEndpoint = dynamoDbEndpoint;
         this.functions = functions;
         this.host = host;
         this.bucketDeleteConcurrency = bucketDeleteConcurrency;
         this.owned = owned;
+        this.timer = timer;
+        this.retention = retention;
+        this.housekeepingDynamoDb = housekeepingDynamoDb;
     }
 
     @Override
@@ -166,5 +187,49 @@ final class ModeContext implements LocalMode.Context {
     @Override
     public int bucketDeleteConcurrency() {
         return bucketDeleteConcurrency;
+    }
+
+    @Override
+    public Timer timer() {
+        return timer;
+    }
+
+    @Override
+    public Retention retention(Retained kind) {
+        return retention.of(kind);
+    }
+
+    @Override
+    public DynamoDbClient housekeepingDynamoDb() {
+        return housekeepingDynamoDb;
+    }
+
+    @Override
+    public ExecutorService ownThread(String name) {
+        return owned.ownThreads(1, name);
+    }
+
+    @Override
+    public List<ExecutionSummary> executions(String stateMachineArn, ExecutionStatus status) {
+        List<ExecutionSummary> all = new ArrayList<>();
+        String next = null;
+        do {
+            Page<ExecutionSummary> page = host.stepFunctions().engine().listExecutions(stateMachineArn, status, 1000, next);
+            all.addAll(page.items());
+            next = page.nextToken();
+        } while (next != null);
+        return all;
+    }
+
+    @Override
+    public Optional<ExecutionStatus> executionStatus(String executionArn) {
+        try {
+            return Optional.of(host.stepFunctions().engine().describeExecution(executionArn).status());
+        } catch (StepFunctionsException e) {
+            if (e.code() == ErrorCode.EXECUTION_DOES_NOT_EXIST) {
+                return Optional.empty();
+            }
+            throw e;
+        }
     }
 }

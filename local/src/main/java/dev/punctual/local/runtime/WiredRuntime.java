@@ -103,7 +103,7 @@ final class WiredRuntime implements LocalRuntime {
             FunctionHost host = new FunctionHost(punctualDynamoDb, clock, new TimerSleeper(timer), metrics, costMeter,
                     stepFunctions, faults, eventRules);
             ModeContext parts = new ModeContext(dynamoDb, dynamoDbServer.endpoint(), functions, host,
-                    options.bucketDeleteConcurrency(), owned);
+                    options.bucketDeleteConcurrency(), owned, timer, options.retention(), inProcess.dynamoDb());
             wiredMode = LocalModes.of(options.mode()).wire(parts);
             mode = new RuntimeMode(wiredMode, this::handlerEnvironment);
             LocalBackfill.wire(parts, options.mode(), wiredMode);
