@@ -6,6 +6,7 @@ import com.almworks.sqlite4java.SQLiteJob;
 import com.almworks.sqlite4java.SQLiteQueue;
 import com.almworks.sqlite4java.SQLiteStatement;
 import dev.punctual.local.retention.Retention;
+import dev.punctual.local.time.Chore;
 import dev.punctual.local.time.Timer;
 import java.time.Clock;
 import java.time.Duration;
@@ -79,12 +80,13 @@ public final class StreamRecordTrim {
 
     /**
      * Trims every {@code period} of {@code timer}, on {@code executor}, the first time one period from
-     * now (so a restarted runtime's readers have found their tables first); until {@code close}.
+     * now (so a restarted runtime's readers have found their tables first); until closed.
      */
-    public AutoCloseable every(Duration period, Timer timer, Executor executor) {
-        Periodic periodic = new Periodic(period, timer, executor);
-        periodic.next();
-        return periodic;
+    public Chore every(Duration period, Timer timer, Executor executor) {
+        return Chore.start("Trimming DynamoDB Local's stream records", timer, executor, period, period, () -> {
+            trim();
+            return period;
+        });
     }
 
     /**
@@ -235,51 +237,6 @@ public final class StreamRecordTrim {
             return statement.step() && !statement.columnNull(0) ? statement.columnLong(0) : null;
         } finally {
             statement.dispose();
-        }
-    }
-
-    /** The trim on a timer: each run schedules the next once it is done, so runs never overlap. */
-    private final class Periodic implements AutoCloseable {
-
-        private final Duration period;
-        private final Timer timer;
-        private final Executor executor;
-        private volatile boolean closed;
-        private volatile Timer.Cancellable pending;
-
-        Periodic(Duration period, Timer timer, Executor executor) {
-            this.period = period;
-            this.timer = timer;
-            this.executor = executor;
-        }
-
-        void next() {
-            if (!closed) {
-                pending = timer.schedulePoll(timer.clock().instant().plus(period), () -> executor.execute(this::run));
-            }
-        }
-
-        private void run() {
-            if (closed) {
-                return;
-            }
-            try {
-                trim();
-            } catch (RuntimeException e) {
-                LOG.log(System.Logger.Level.WARNING, "trimming DynamoDB Local's stream records failed; trying again in "
-                        + period + ": " + e);
-            } finally {
-                next();
-            }
-        }
-
-        @Override
-        public void close() {
-            closed = true;
-            Timer.Cancellable scheduled = pending;
-            if (scheduled != null) {
-                scheduled.cancel();
-            }
         }
     }
 }

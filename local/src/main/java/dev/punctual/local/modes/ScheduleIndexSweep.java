@@ -2,6 +2,7 @@ package dev.punctual.local.modes;
 
 import dev.punctual.functions.DynamoDbScheduleIndex;
 import dev.punctual.local.retention.Retention;
+import dev.punctual.local.time.Chore;
 import dev.punctual.local.time.Timer;
 import dev.punctual.statemachine.ScheduleIndexTable;
 import dev.punctual.statemachine.StreamWiring;
@@ -19,7 +20,6 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.TreeSet;
 import java.util.concurrent.Executor;
-import java.util.concurrent.RejectedExecutionException;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.BatchGetItemResponse;
@@ -125,8 +125,7 @@ final class ScheduleIndexSweep implements AutoCloseable {
     private long pastItems;
     private long deleted;
 
-    private volatile boolean closed;
-    private volatile Timer.Cancellable next;
+    private volatile Chore chore;
 
     /**
      * @param dynamoDb a client of the runtime's own, unbilled and never failing by injection
@@ -144,37 +143,9 @@ final class ScheduleIndexSweep implements AutoCloseable {
 
     /** Starts sweeping: the first run at once, then every {@link #INTERVAL}. */
     ScheduleIndexSweep start() {
-        scheduleIn(Duration.ZERO);
+        chore = Chore.start("Schedule index sweep", timer, executor, Duration.ZERO, INTERVAL,
+                () -> sweep(timer.clock().instant()) ? CATCH_UP : INTERVAL);
         return this;
-    }
-
-    private void scheduleIn(Duration delay) {
-        if (closed) {
-            return;
-        }
-        // A poll: nothing is owed at any instant, so a manual timer that skips time may run it once, late.
-        next = timer.schedulePoll(timer.clock().instant().plus(delay), () -> {
-            try {
-                executor.execute(this::run);
-            } catch (RejectedExecutionException closing) {
-                // The runtime is closing: its thread is gone.
-            }
-        });
-    }
-
-    private void run() {
-        if (closed) {
-            return;
-        }
-        boolean more = false;
-        try {
-            more = sweep(timer.clock().instant());
-        } catch (RuntimeException e) {
-            LOG.log(System.Logger.Level.WARNING, "Schedule index sweep failed (" + e + "); the next run, in "
-                    + INTERVAL.toSeconds() + " s, goes on from where this one got");
-        } finally {
-            scheduleIn(more ? CATCH_UP : INTERVAL);
-        }
     }
 
     /** One run at {@code now}; true when it stopped at a budget with more to do. */
@@ -392,10 +363,9 @@ final class ScheduleIndexSweep implements AutoCloseable {
 
     @Override
     public void close() {
-        closed = true;
-        Timer.Cancellable pending = next;
-        if (pending != null) {
-            pending.cancel();
+        Chore started = chore;
+        if (started != null) {
+            started.close();
         }
     }
 }
