@@ -68,11 +68,7 @@ public final class StreamRecordTrim {
      * @param readers what the runtime's stream readers have not processed yet
      */
     public StreamRecordTrim(DynamoDbLocalServer server, Retention bounds, Clock clock, Readers readers) {
-        this(server.inProcess().database(), bounds, clock, readers);
-    }
-
-    StreamRecordTrim(SQLiteQueue database, Retention bounds, Clock clock, Readers readers) {
-        this.database = database;
+        this.database = server.inProcess().database();
         this.bounds = bounds;
         this.clock = clock;
         this.readers = readers;
