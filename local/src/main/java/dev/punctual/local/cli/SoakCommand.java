@@ -108,7 +108,11 @@ final class SoakCommand implements Callable<Integer> {
         }
     }
 
-    /** The last minute against the reference minute: heap after GC and journal, in the units the bounds use. */
+    /**
+     * The last minute against the reference minute: heap after GC and journal, in the units the issue's bounds
+     * use, and the closed executions kept at both, without which a journal still filling up to its
+     * {@code --retain closed-executions} bound reads as one that keeps what it should forget.
+     */
     static Optional<String> comparison(List<SoakMinute> minutes) {
         if (minutes.size() < 3) {
             return Optional.empty();
@@ -116,17 +120,19 @@ final class SoakCommand implements Callable<Integer> {
         SoakMinute reference = minutes.get(Math.min(REFERENCE_MINUTE, Math.max(2, minutes.size() / 2)) - 1);
         SoakMinute last = minutes.get(minutes.size() - 1);
         return Optional.of(String.format(Locale.ROOT,
-                "minute %d vs %d     heap after GC %+d MB (%d -> %d); journal %s; journal peak %s; RSS %+d MB",
+                "minute %d vs %d     heap after GC %+d MB (%d -> %d); journal %s; journal peak %s; closed executions"
+                        + " kept %,d -> %,d; RSS %+d MB",
                 last.minute(), reference.minute(), last.heapAfterGcMb() - reference.heapAfterGcMb(),
                 reference.heapAfterGcMb(), last.heapAfterGcMb(), change(reference.journalBytes(), last.journalBytes()),
-                change(reference.journalPeakBytes(), last.journalPeakBytes()), last.residentMb() - reference.residentMb()));
+                change(reference.journalPeakBytes(), last.journalPeakBytes()), reference.closedKept(),
+                last.closedKept(), last.residentMb() - reference.residentMb()));
     }
 
     private static String change(long from, long to) {
         if (from <= 0) {
             return "n/a (in memory)";
         }
-        return String.format(Locale.ROOT, "%+.1f %% (%.1f -> %.1f MB)", 100.0 * (to - from) / from, from / 1048576.0,
-                to / 1048576.0);
+        return String.format(Locale.ROOT, "%+.1f %% (%,d -> %,d KB)", 100.0 * (to - from) / from,
+                Math.round(from / 1024.0), Math.round(to / 1024.0));
     }
 }

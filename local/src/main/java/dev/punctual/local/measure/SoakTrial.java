@@ -122,7 +122,8 @@ public final class SoakTrial {
                 long written = writer.written.get();
                 long journalNow = ProcessMemory.bytesUnder(journal);
                 SoakMinute row = new SoakMinute(minute, written, expired.get(), written - expired.get(),
-                        runtime.stepFunctionsEngine().openExecutions(), ProcessMemory.heapAfterFullGcMb(),
+                        runtime.stepFunctionsEngine().openExecutions(),
+                        runtime.stepFunctionsEngine().closedExecutionsKept(), ProcessMemory.heapAfterFullGcMb(),
                         ProcessMemory.residentMb(), journalNow, Math.max(peak, journalNow),
                         ProcessMemory.bytesUnder(runtime.options().dataDirectory()));
                 minutes.add(row);
