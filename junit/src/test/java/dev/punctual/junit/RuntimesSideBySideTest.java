@@ -3,6 +3,8 @@ package dev.punctual.junit;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
 
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -51,7 +53,7 @@ class RuntimesSideBySideTest {
         launcher.execute(request, summary);
 
         TestExecutionSummary result = summary.getSummary();
-        assertThat(result.getFailures()).as("fixture failures").isEmpty();
+        assertThat(result.getFailures()).as("fixture failures: %s", describe(result.getFailures())).isEmpty();
         assertThat(result.getTestsSucceededCount()).isEqualTo(2);
 
         Seen thirty = SEEN.get("thirty");
@@ -65,6 +67,18 @@ class RuntimesSideBySideTest {
         assertThat(thirty.expired()).isEmpty();
         assertThat(days.itemLeft()).isFalse();
         assertThat(days.expired()).extracting(ItemExpired::table).containsExactly("days-orders");
+    }
+
+    /** Each failure's test and its stack trace: a fixture's exception is the only account of what went wrong. */
+    private static String describe(List<TestExecutionSummary.Failure> failures) {
+        StringBuilder text = new StringBuilder();
+        for (TestExecutionSummary.Failure failure : failures) {
+            StringWriter trace = new StringWriter();
+            failure.getException().printStackTrace(new PrintWriter(trace));
+            text.append(System.lineSeparator()).append(failure.getTestIdentifier().getDisplayName()).append(": ")
+                    .append(trace);
+        }
+        return text.toString();
     }
 
     /** Runs one fixture: a table, an item due in an hour, both runtimes up, then its own time moved by {@code by}. */
