@@ -49,9 +49,10 @@ public final class EngineBuilder {
      * of the state on disk ({@link JournalCompaction#segmentLimit}). The share's bound (two samples of a
      * steady journal within 8 % of each other) holds only where the state is at least 25 floors, so the
      * floor sits below a twenty-fifth of windowed mode's state: the state machines (13 KB), its running
-     * bucket executions and an hour of closed ones kept, about 150-200 KB at 150 writes a second (16 KiB
-     * swung that journal by up to a fifth, segment and closed-execution file together; 64 KiB by half).
-     * It keeps an engine whose state is tiny from paying a compaction's fsyncs every record or two.
+     * bucket executions and an hour of closed ones kept, about 250 KB at 150 writes a second, whose segment
+     * then rolls at about 10 KB (at 16 KiB, segment and closed-execution file together could swing it by
+     * 13 %; 64 KiB swung a younger one by half). It keeps an engine whose state is tiny from paying a
+     * compaction's fsyncs every record or two.
      */
     private long segmentBytes = 4L * 1024;
     private int launcherThreads = Math.max(2, Runtime.getRuntime().availableProcessors());
