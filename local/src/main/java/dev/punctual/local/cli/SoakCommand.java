@@ -25,7 +25,8 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "soak", mixinStandardHelpOptions = true,
         description = "Write --rate items a second with TTLs 10-70 s out for --minutes; print each minute's written,"
-                + " expired, pending, heap after a full GC, resident memory and journal size; then bench's verdict.")
+                + " expired, pending, closed executions kept, heap after a full GC, resident memory and journal size;"
+                + " then bench's verdict.")
 final class SoakCommand implements Callable<Integer> {
 
     /**
