@@ -4,7 +4,7 @@
 Serves DynamoDB, DynamoDB Streams and Step Functions (with EventBridge and SQS) on one loopback port; its Step
 Functions executes state machines with LocalStack's interpreter, whose own service calls go back to this port.
 
-Started this way rather than with `moto_server` because moto 5.2.1 has five faults that stop it from running
+Started this way rather than with `moto_server` because moto 5.2.1 has six faults that stop it from running
 Punctual faithfully; each is patched here, in this process only, and printed at start (--unpatched keeps moto as
 it is, to see them):
   1. A second StartExecution of a state machine that has run fails with HTTP 500 ("cannot pickle
@@ -31,6 +31,11 @@ it is, to see them):
      An AFTER_SEQUENCE_NUMBER iterator, or the NextShardIterator after it, then returns the second of them
      again at every read, for ever: a poller hands it to its function at every poll. AWS documents sequence
      numbers as unique within a shard. The patch numbers and appends records one at a time.
+  6. Each execution parses its definition on its own thread, and the parser's Preprocessor keeps its stack of
+     query-language scopes in a class attribute, one list for every parse: two parses at once push and pop the
+     same list, and one fails with IndexError in its thread (`_get_current_query_language`), so its execution
+     never runs its states and its item is never deleted (1 of 300 beside a full suite and two CPU hogs). The
+     patch gives each parse its own list.
 With --mock-config FILE (or SFN_MOCK_CONFIG=FILE, the variable AWS Step Functions Local reads), StartExecution on
 `<state machine ARN>#<test case>` answers that test case's mocked Task states from the file: moto carries LocalStack's
 code for it, but its loader returns nothing and its StartExecution never looks for the test case.
@@ -158,6 +163,20 @@ def patch_json_path_parsed_once():
     return "JSONPaths parsed once, not at every use (ten deletes a second saturated moto's one core)"
 
 
+def patch_parser_scopes_per_parse():
+    """Each parse keeps its own stack of query-language scopes, where moto's Preprocessor keeps one for all."""
+    from moto.stepfunctions.parser.asl.parse.preprocessor import Preprocessor
+
+    init = Preprocessor.__init__
+
+    def own_scopes(self, *args, **kwargs):
+        init(self, *args, **kwargs)
+        self._query_language_per_scope = []
+
+    Preprocessor.__init__ = own_scopes
+    return "query-language scopes kept per parse (parses at once shared one list: IndexError, an execution never ran)"
+
+
 def patch_stream_sequence_numbers_unique():
     """A stream record's sequence number is taken and its record appended in one step, so no two share one."""
     from moto.dynamodb.models import table
@@ -265,7 +284,8 @@ def main():
                                           patch_task_clients_shared(),
                                           patch_dynamodb_task_timeout(),
                                           patch_json_path_parsed_once(),
-                                          patch_stream_sequence_numbers_unique()]
+                                          patch_stream_sequence_numbers_unique(),
+                                          patch_parser_scopes_per_parse()]
     if args.mock_config:
         patches.append(patch_mock_config(args.mock_config))
     # One line per request is noise; a failed request's traceback is logged at ERROR and still shows.
