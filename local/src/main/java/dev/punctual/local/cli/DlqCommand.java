@@ -4,10 +4,11 @@ import dev.punctual.functions.ExpiryStreamHandler;
 import dev.punctual.functions.FunctionParts;
 import dev.punctual.local.account.LocalAccount;
 import dev.punctual.local.runtime.LocalDefaults;
+import dev.punctual.local.runtime.StreamFunctionEnvironment;
 import dev.punctual.local.stream.DeadLetter;
 import dev.punctual.local.stream.DeadLetters;
 import dev.punctual.local.stream.RedriveResult;
-import dev.punctual.statemachine.StreamWiring;
+import dev.punctual.statemachine.ExpiryMode;
 import java.io.PrintWriter;
 import java.net.URI;
 import java.nio.file.Files;
@@ -15,7 +16,6 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -61,12 +61,12 @@ final class DlqCommand {
                 throw new IllegalStateException("listing never invokes the function");
             }, Clock.systemUTC(), LocalAccount.REGION);
             PrintWriter out = spec.commandLine().getOut();
-            String format = "%-36s  %-20s  %-22s  %7s  %-45s  %-24s  %s%n";
-            out.printf(format, "ID", "TABLE", "CONDITION", "RECORDS", "SEQUENCE RANGE", "AT", "REDRIVEN");
+            String format = "%-36s  %-20s  %-9s  %-22s  %7s  %-45s  %-24s  %s%n";
+            out.printf(format, "ID", "TABLE", "MODE", "CONDITION", "RECORDS", "SEQUENCE RANGE", "AT", "REDRIVEN");
             List<DeadLetter> all = letters.list();
             for (DeadLetter letter : all) {
                 var batch = letter.message().path("DDBStreamBatchInfo");
-                out.printf(format, letter.id(), letter.table().tableName(), letter.condition(),
+                out.printf(format, letter.id(), letter.table().tableName(), letter.handledInMode().orElse("-"), letter.condition(),
                         batch.path("batchSize").asInt(letter.records().size()),
                         batch.path("startSequenceNumber").asText() + ".." + batch.path("endSequenceNumber").asText(),
                         letter.timestamp(), letter.redriven().map(Object::toString).orElse("no"));
@@ -80,7 +80,8 @@ final class DlqCommand {
 
     @Command(name = "redrive", mixinStandardHelpOptions = true,
             description = "Invoke the real handler again with a dead letter's records (all of them if no ID is given), "
-                    + "scheduling their items on --sfn-endpoint. Safe to repeat: execution names are deterministic.")
+                    + "in the mode the runtime handled them in (a dead letter filed before runtimes recorded it: per-item), "
+                    + "with the environment the runtime gives its handler. Safe to repeat: work is named deterministically.")
     static final class Redrive implements Callable<Integer> {
 
         @Spec
@@ -97,17 +98,23 @@ final class DlqCommand {
                 defaultValue = "http://127.0.0.1:8083")
         URI endpoint;
 
-        @Option(names = "--state-machine-arn", description = "State machine ARN (default: the local runtime's).")
-        String stateMachineArn = LocalDefaults.stateMachineArn();
+        @Option(names = "--dynamodb-endpoint", description = "DynamoDB endpoint, for windowed mode's schedule index"
+                + " (default: ${DEFAULT-VALUE}).", defaultValue = "http://127.0.0.1:8000")
+        URI dynamoDbEndpoint;
+
+        @Option(names = "--state-machine-arn",
+                description = "State machine ARN (default: the local runtime's machine of the dead letter's mode).")
+        String stateMachineArn;
 
         @Override
         public Integer call() throws Exception {
             List<ExpiryStreamHandler> handlers = new ArrayList<>();
-            DeadLetters letters = DeadLetters.open(streamDirectory(spec, dataDirectory), table -> {
-                ExpiryStreamHandler handler = new ExpiryStreamHandler(FunctionParts.builder(Map.of(
-                        StreamWiring.ENV_STATE_MACHINE_ARN, stateMachineArn,
-                        StreamWiring.ENV_TTL_ATTRIBUTE, table.ttlAttribute(),
-                        StreamWiring.ENV_STEP_FUNCTIONS_ENDPOINT, endpoint.toString())).build());
+            DeadLetters letters = DeadLetters.open(streamDirectory(spec, dataDirectory), letter -> {
+                ExpiryMode mode = letter.handledInMode().map(ExpiryMode::fromLabel).orElse(ExpiryMode.PER_ITEM);
+                String machine = stateMachineArn != null ? stateMachineArn : LocalDefaults.stateMachineArn(mode);
+                // The runtime gives the handler the same environment (cancelling stale executions, its default).
+                ExpiryStreamHandler handler = new ExpiryStreamHandler(FunctionParts.builder(StreamFunctionEnvironment.of(
+                        mode, machine, letter.table(), endpoint, dynamoDbEndpoint, true)).build());
                 handlers.add(handler);
                 return handler;
             }, Clock.systemUTC(), LocalAccount.REGION);

@@ -195,25 +195,70 @@ public final class InProcessDynamoDb {
      * native TTL would (AWS: within days). With Punctual running,
      * an item past its TTL is Punctual's to delete; the trial reports any it leaves as missed.
      *
+     * <p>The job is two parts: a scheduler, which starts with the database and whose cancel only ends its
+     * loop, and one deletion job per table, which the scheduler's first pass may already have submitted
+     * (on a data directory that holds a table with TTL) and which no cancel reaches: it pages through its
+     * table, 20 items each ten seconds, deleting every expired one. So both are interrupted: the
+     * scheduler's sleep and each table job's sleep between pages end with an exception that ends the job.
+     *
      * @return how many TTL jobs were stopped (one per database)
      */
     int stopNativeTtlJob() {
+        JobsRegister register;
+        int stopped = 0;
         try {
             Field jobsField = LocalDBClient.class.getDeclaredField("jobs");
             jobsField.setAccessible(true);
-            JobsRegister register = (JobsRegister) jobsField.get(client);
+            register = (JobsRegister) jobsField.get(client);
             Field named = JobsRegister.class.getDeclaredField("jobs");
             named.setAccessible(true);
-            int stopped = 0;
             for (Object job : ((Map<?, ?>) named.get(register)).values()) {
                 if (job instanceof TimeToLiveDeletionJobScheduler ttlJob) {
                     ttlJob.cancel();
                     stopped++;
                 }
             }
-            return stopped;
-        } catch (ReflectiveOperationException e) {
+            Field pool = JobsRegister.class.getDeclaredField("threadPool");
+            pool.setAccessible(true);
+            interruptTtlJobs((java.util.concurrent.ThreadPoolExecutor) pool.get(register));
+        } catch (ReflectiveOperationException | ClassCastException e) {
             throw new IllegalStateException("DynamoDB Local's TTL job is not where 2.6.1 keeps it: " + e, e);
+        }
+        return stopped;
+    }
+
+    /**
+     * Interrupts every thread running the TTL scheduler or a table's TTL deletion job, until none runs and
+     * none waits in the job pool's queue (a job the scheduler submitted just before its cancel starts on a
+     * pool thread a moment later). Bounded: the scheduler stops submitting once cancelled.
+     */
+    private static void interruptTtlJobs(java.util.concurrent.ThreadPoolExecutor pool) {
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
+        while (true) {
+            boolean running = false;
+            for (Map.Entry<Thread, StackTraceElement[]> thread : Thread.getAllStackTraces().entrySet()) {
+                for (StackTraceElement frame : thread.getValue()) {
+                    String type = frame.getClassName();
+                    if (type.equals(TimeToLiveDeletionJobScheduler.class.getName())
+                            || type.startsWith("com.amazonaws.services.dynamodbv2.local.shared.jobs.TimeToLiveDeletionJob")) {
+                        thread.getKey().interrupt();
+                        running = true;
+                        break;
+                    }
+                }
+            }
+            if (!running && pool.getQueue().isEmpty()) {
+                return;
+            }
+            if (System.nanoTime() - deadline > 0) {
+                throw new IllegalStateException("DynamoDB Local's TTL jobs did not stop within 10 s of being interrupted");
+            }
+            try {
+                Thread.sleep(5);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while stopping DynamoDB Local's TTL jobs", e);
+            }
         }
     }
 

@@ -30,6 +30,13 @@ public interface LocalMode {
     /** Wires the mode into a starting runtime. */
     Wired wire(Context context);
 
+    /**
+     * The variables the stream handler is told beyond the shared ones, for a runtime whose DynamoDB Local
+     * listens at {@code dynamoDbEndpoint}: known without a running runtime, so a dead letter is redriven
+     * through the same environment the runtime gave its handler.
+     */
+    Map<String, String> handlerEnvironment(URI dynamoDbEndpoint);
+
     /** What the runtime offers a mode while it starts. */
     interface Context {
 
@@ -125,7 +132,6 @@ public interface LocalMode {
      * trial ask of it (through the runtime's {@code RuntimeMode}, which adds the whole handler environment).
      *
      * @param stateMachineArn the state machine whose executions the stream handler starts
-     * @param handlerEnvironment environment variables the stream handler gets beyond the shared ones
      * @param facts what {@code punctual local} prints about the mode, label to value, beyond its state machine
      * @param executionPerItem whether each pending item is an open execution of {@code stateMachineArn}
      *     whose history records its delete (per item); otherwise the runtime's deletion ledger is where
@@ -134,18 +140,17 @@ public interface LocalMode {
      * @param windowedParts what windowed mode wires beyond what every mode has; {@code null} in any other
      *     mode ({@link #windowed()} says so as an {@link Optional})
      */
-    record Wired(String stateMachineArn, Map<String, String> handlerEnvironment, Map<String, String> facts,
+    record Wired(String stateMachineArn, Map<String, String> facts,
             boolean executionPerItem, Function<PendingWork.Sources, PendingWork> pending, WindowedParts windowedParts) {
 
         public Wired {
-            handlerEnvironment = Map.copyOf(handlerEnvironment);
             facts = Map.copyOf(facts);
         }
 
         /** A mode wired with nothing of windowed mode's. */
-        public Wired(String stateMachineArn, Map<String, String> handlerEnvironment, Map<String, String> facts,
+        public Wired(String stateMachineArn, Map<String, String> facts,
                 boolean executionPerItem, Function<PendingWork.Sources, PendingWork> pending) {
-            this(stateMachineArn, handlerEnvironment, facts, executionPerItem, pending, null);
+            this(stateMachineArn, facts, executionPerItem, pending, null);
         }
 
         /** What windowed mode wires beyond what every mode has; empty in any other mode. */

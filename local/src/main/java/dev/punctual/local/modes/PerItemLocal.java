@@ -1,6 +1,7 @@
 package dev.punctual.local.modes;
 
 import dev.punctual.statemachine.ExpiryMode;
+import java.net.URI;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,8 +17,13 @@ final class PerItemLocal implements LocalMode {
     @Override
     public Wired wire(Context context) {
         String stateMachineArn = context.expireItemArn();
-        return new Wired(stateMachineArn, Map.of(), Map.of(), true,
-                sources -> new RunningExecutions(sources, stateMachineArn));
+        return new Wired(stateMachineArn, Map.of(), true, sources -> new RunningExecutions(sources, stateMachineArn));
+    }
+
+    /** Nothing beyond the shared variables: the handler starts executions of the machine they name. */
+    @Override
+    public Map<String, String> handlerEnvironment(URI dynamoDbEndpoint) {
+        return Map.of();
     }
 
     /** The running executions of the expire-item machine, each one pending expiration. */

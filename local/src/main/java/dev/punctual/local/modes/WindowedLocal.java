@@ -15,6 +15,7 @@ import dev.punctual.statemachine.ScheduleIndexTable;
 import dev.punctual.statemachine.StateMachineDefinitions;
 import dev.punctual.statemachine.StreamWiring;
 import dev.punctual.windowed.BucketGenerations;
+import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -71,11 +72,15 @@ public final class WindowedLocal implements LocalMode {
         context.register(new ScheduleIndexSweep(context.housekeepingDynamoDb(), ScheduleIndexTable.LOCAL_TABLE_NAME,
                 context.retention(Retained.SCHEDULE_INDEX), context.timer(), context.ownThread(INDEX_SWEEP_THREAD),
                 now -> oldestHeldStart(context, stateMachineArn, now)).start());
-        return new Wired(stateMachineArn,
-                Map.of(StreamWiring.ENV_SCHEDULE_TABLE, ScheduleIndexTable.LOCAL_TABLE_NAME,
-                        StreamWiring.ENV_DYNAMODB_ENDPOINT, context.dynamoDbEndpoint().toString()),
-                Map.of("Schedule index", ScheduleIndexTable.LOCAL_TABLE_NAME), false,
+        return new Wired(stateMachineArn, Map.of("Schedule index", ScheduleIndexTable.LOCAL_TABLE_NAME), false,
                 sources -> new IndexedItems(sources, stateMachineArn), new WindowedParts(stateMachineArn, bucketPhases));
+    }
+
+    /** The schedule index the handler writes each item's entry to, and where DynamoDB Local listens. */
+    @Override
+    public Map<String, String> handlerEnvironment(URI dynamoDbEndpoint) {
+        return Map.of(StreamWiring.ENV_SCHEDULE_TABLE, ScheduleIndexTable.LOCAL_TABLE_NAME,
+                StreamWiring.ENV_DYNAMODB_ENDPOINT, dynamoDbEndpoint.toString());
     }
 
     /**

@@ -102,6 +102,7 @@ public final class AttachedRuntime implements AutoCloseable {
                     .dynamoDb(dynamoDb)
                     .streams(streams)
                     .handlerFactory(this::handlerFor)
+                    .mode(options.mode().label())
                     .timer(timer)
                     .filterPatterns(table -> StreamWiring.filterPatterns(table.ttlAttribute(), true))
                     .settings(options.mapping().toBuilder().tableAllowList(options.tables()).build())
@@ -170,8 +171,8 @@ public final class AttachedRuntime implements AutoCloseable {
      * EventBridge endpoint of Punctual's here.
      */
     public Map<String, String> handlerEnvironment(WatchedTable table) {
-        return StreamFunctionEnvironment.of(stateMachineArn, table, services.stepFunctions(), options.cancelStale(),
-                options.mode());
+        return StreamFunctionEnvironment.of(options.mode(), stateMachineArn, table, services.stepFunctions(),
+                services.dynamoDb(), options.cancelStale());
     }
 
     private void closeHandlers() {

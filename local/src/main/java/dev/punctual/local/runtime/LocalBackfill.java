@@ -4,6 +4,7 @@ import dev.punctual.functions.BackfillFunction;
 import dev.punctual.functions.ExpirySettings;
 import dev.punctual.local.account.LocalAccount;
 import dev.punctual.local.modes.LocalMode;
+import dev.punctual.local.modes.LocalModes;
 import dev.punctual.statemachine.BackfillProgressTable;
 import dev.punctual.statemachine.BackfillWorkflow;
 import dev.punctual.statemachine.ExpiryMode;
@@ -58,7 +59,7 @@ final class LocalBackfill {
                 StreamWiring.ENV_STEP_FUNCTIONS_ENDPOINT, context.stepFunctionsEndpoint().toString(),
                 StreamWiring.ENV_DYNAMODB_ENDPOINT, context.dynamoDbEndpoint().toString(),
                 BackfillWorkflow.ENV_PROGRESS_TABLE, BackfillProgressTable.LOCAL_TABLE_NAME));
-        environment.putAll(wired.handlerEnvironment());
+        environment.putAll(LocalModes.of(mode).handlerEnvironment(context.dynamoDbEndpoint()));
         return Map.copyOf(environment);
     }
 }

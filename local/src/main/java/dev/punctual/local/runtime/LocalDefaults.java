@@ -1,8 +1,9 @@
 package dev.punctual.local.runtime;
 
-import dev.punctual.local.modes.WindowedLocal;
 import dev.punctual.local.account.LocalAccount;
+import dev.punctual.local.modes.WindowedLocal;
 import dev.punctual.statemachine.Arns;
+import dev.punctual.statemachine.ExpiryMode;
 import java.net.URI;
 
 /** The embedded runtime's fixed coordinates, shared by the runtime, its CLI and the tests. */
@@ -36,6 +37,14 @@ public final class LocalDefaults {
     public static String stateMachineArn() {
         return Arns.stateMachine(LocalAccount.PARTITION, LocalAccount.REGION, LocalAccount.ACCOUNT_ID,
                 STATE_MACHINE_NAME);
+    }
+
+    /** ARN of the state machine the stream handler starts executions of in {@code mode} on the local runtime. */
+    public static String stateMachineArn(ExpiryMode mode) {
+        return switch (mode) {
+            case PER_ITEM -> stateMachineArn();
+            case WINDOWED -> bucketStateMachineArn();
+        };
     }
 
     /** ARN of windowed mode's expire-bucket state machine on the local runtime. */

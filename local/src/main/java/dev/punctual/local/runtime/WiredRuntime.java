@@ -119,6 +119,7 @@ final class WiredRuntime implements LocalRuntime {
                     .dynamoDb(inProcess.dynamoDb())
                     .streams(inProcess.streams())
                     .handlerFactory(streamFunction::handlerFor)
+                    .mode(options.mode().label())
                     .timer(timer)
                     .filterPatterns(table -> StreamWiring.filterPatterns(table.ttlAttribute(), true))
                     .settings(options.mapping().toBuilder().tableAllowList(options.tables()).build())
@@ -159,9 +160,8 @@ final class WiredRuntime implements LocalRuntime {
      * Lambda, with the Step Functions endpoint pointed at this runtime. Asked once the endpoints are up.
      */
     private Map<String, String> handlerEnvironment(WatchedTable table) {
-        Map<String, String> environment = new HashMap<>(StreamFunctionEnvironment.of(wiredMode.stateMachineArn(), table,
-                endpoints.stepFunctions(), options.cancelStale(), options.mode()));
-        environment.putAll(wiredMode.handlerEnvironment());
+        Map<String, String> environment = new HashMap<>(StreamFunctionEnvironment.of(options.mode(), wiredMode.stateMachineArn(),
+                table, endpoints.stepFunctions(), endpoints.dynamoDb(), options.cancelStale()));
         if (options.expiryEvents()) {
             environment.put(ExpiryEvents.ENV_EVENT_BUS, LocalDefaults.EVENT_BUS);
             environment.put(ExpiryEvents.ENV_EVENTS_ENDPOINT, endpoints.events().toString());

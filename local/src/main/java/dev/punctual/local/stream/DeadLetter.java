@@ -17,9 +17,12 @@ import java.util.Optional;
  *                   {@code timestamp} and {@code DDBStreamBatchInfo}
  * @param records    the records themselves, as the function was given them (AWS keeps only their
  *                   position in the stream, which expires after 24 hours)
+ * @param mode       the label of the expiry mode the runtime handled the table's records in when it gave
+ *                   up on them ({@code per-item}, {@code windowed}), which a redrive hands them to again;
+ *                   {@code null} for a dead letter filed before runtimes recorded it
  * @param redrivenAt when a redrive succeeded, or {@code null}
  */
-public record DeadLetter(String id, WatchedTable table, ObjectNode message, List<DynamodbStreamRecord> records,
+public record DeadLetter(String id, WatchedTable table, String mode, ObjectNode message, List<DynamodbStreamRecord> records,
                          Instant redrivenAt) {
 
     /** Condition when retries ran out. */
@@ -39,6 +42,16 @@ public record DeadLetter(String id, WatchedTable table, ObjectNode message, List
     /** When the records were given up on. */
     public Instant timestamp() {
         return Instant.parse(message.path("timestamp").asText());
+    }
+
+    /** The mode the records were handled in when they were given up on, if the runtime recorded it. */
+    public Optional<String> handledInMode() {
+        return Optional.ofNullable(mode);
+    }
+
+    /** This dead letter, redriven at {@code at}. */
+    DeadLetter redrivenAt(Instant at) {
+        return new DeadLetter(id, table, mode, message, records, at);
     }
 
     /** When a redrive succeeded, if one did. */

@@ -48,7 +48,9 @@ public final class DeadLetters {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final Path file;
-    private final HandlerRegistry handlers;
+    private final Function<DeadLetter, RequestHandler<DynamodbEvent, StreamsEventResponse>> handlers;
+    /** The label of the mode this runtime handles records in, filed with each dead letter; null when only reading. */
+    private final String filingMode;
     private final Clock clock;
     private final String region;
     private final Map<String, DeadLetter> letters = new LinkedHashMap<>();
@@ -56,9 +58,11 @@ public final class DeadLetters {
     private final RetainedLog<String> filed;
     private int linesInFile;
 
-    DeadLetters(Path directory, HandlerRegistry handlers, Clock clock, String region, Retention retention) {
+    DeadLetters(Path directory, Function<DeadLetter, RequestHandler<DynamodbEvent, StreamsEventResponse>> handlers,
+                String filingMode, Clock clock, String region, Retention retention) {
         this.file = directory == null ? null : directory.resolve(FILE_NAME);
         this.handlers = handlers;
+        this.filingMode = filingMode;
         this.clock = clock;
         this.region = region;
         this.filed = new RetainedLog<>(retention, letters::remove);
@@ -73,13 +77,17 @@ public final class DeadLetters {
 
     /**
      * Opens the dead letters of a data directory (or an empty in-memory store for {@code null}) without a
-     * running poller, e.g. for a {@code dlq} command; redrives build functions with {@code handlerFactory}.
-     * It forgets none of them: the runtime that filed them applies its own bounds.
+     * running poller, e.g. for a {@code dlq} command; a redrive hands a dead letter's records to the
+     * function {@code handlerFactory} gives for it (for its table, in the mode it was handled in), built
+     * once per table and mode. It forgets none of them: the runtime that filed them applies its own bounds.
      */
     public static DeadLetters open(Path dataDirectory,
-                                   Function<WatchedTable, RequestHandler<DynamodbEvent, StreamsEventResponse>> handlerFactory,
+                                   Function<DeadLetter, RequestHandler<DynamodbEvent, StreamsEventResponse>> handlerFactory,
                                    Clock clock, String region) {
-        return new DeadLetters(dataDirectory, new HandlerRegistry(handlerFactory), clock, region, Retention.EVERYTHING);
+        Map<java.util.List<Object>, RequestHandler<DynamodbEvent, StreamsEventResponse>> built = new java.util.concurrent.ConcurrentHashMap<>();
+        return new DeadLetters(dataDirectory,
+                letter -> built.computeIfAbsent(java.util.Arrays.asList(letter.table(), letter.mode()), key -> handlerFactory.apply(letter)),
+                null, clock, region, Retention.EVERYTHING);
     }
 
     /** Every dead letter kept, oldest first, redriven ones included. */
@@ -108,7 +116,7 @@ public final class DeadLetters {
     public RedriveResult redrive(String id) {
         DeadLetter letter = find(id).orElseThrow(() -> new IllegalArgumentException(
                 "no dead letter with id '" + id + "'; list them to see their ids"));
-        Invocation.Outcome outcome = Invocation.invoke(handlers.handlerFor(letter.table()), letter.records(),
+        Invocation.Outcome outcome = Invocation.invoke(handlers.apply(letter), letter.records(),
                 letter.table().tableName(), region, clock);
         if (outcome instanceof Invocation.Succeeded) {
             markRedriven(id, clock.instant());
@@ -125,7 +133,7 @@ public final class DeadLetters {
                    List<DynamodbStreamRecord> records) {
         Instant now = clock.instant();
         ObjectNode message = onFailureMessage(table, shardId, condition, invokeCount, functionError, records, now);
-        DeadLetter letter = new DeadLetter(UUID.randomUUID().toString(), table, message, records, null);
+        DeadLetter letter = new DeadLetter(UUID.randomUUID().toString(), table, filingMode, message, records, null);
         synchronized (this) {
             if (file != null) {
                 if (linesInFile >= 2 * filed.retention().count()) {
@@ -144,6 +152,9 @@ public final class DeadLetters {
         line.put("type", "deadLetter");
         line.put("id", letter.id());
         line.set("table", tableJson(letter.table()));
+        if (letter.mode() != null) {
+            line.put("mode", letter.mode());
+        }
         line.set("message", letter.message());
         ArrayNode recordsJson = line.putArray("records");
         letter.records().forEach(record -> recordsJson.add(LambdaRecordJson.toJson(record)));
@@ -192,7 +203,7 @@ public final class DeadLetters {
         if (file != null) {
             append(redrivenLine(id, at));
         }
-        letters.put(id, new DeadLetter(id, letter.table(), letter.message(), letter.records(), at));
+        letters.put(id, letter.redrivenAt(at));
     }
 
     private ObjectNode onFailureMessage(WatchedTable table, String shardId, String condition, int invokeCount,
@@ -290,8 +301,7 @@ public final class DeadLetters {
             if ("redriven".equals(line.path("type").asText())) {
                 DeadLetter letter = letters.get(id);
                 if (letter != null) {
-                    letters.put(id, new DeadLetter(id, letter.table(), letter.message(), letter.records(),
-                            Instant.parse(line.path("at").asText())));
+                    letters.put(id, letter.redrivenAt(Instant.parse(line.path("at").asText())));
                 }
                 continue;
             }
@@ -302,7 +312,7 @@ public final class DeadLetters {
             letters.put(id, new DeadLetter(id,
                     new WatchedTable(table.path("tableName").asText(), table.path("streamArn").asText(),
                             table.path("ttlAttribute").asText()),
-                    message, records, null));
+                    line.hasNonNull("mode") ? line.path("mode").asText() : null, message, records, null));
             filed.add(id, filedAt(message));
         }
     }

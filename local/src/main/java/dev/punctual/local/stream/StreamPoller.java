@@ -88,7 +88,9 @@ public final class StreamPoller implements AutoCloseable {
         this.region = builder.region;
         this.stampWithRuntimeClock = builder.stampWithRuntimeClock;
         this.checkpoints = builder.dataDirectory == null ? Checkpoints.inMemory() : Checkpoints.inDirectory(builder.dataDirectory);
-        this.deadLetters = new DeadLetters(builder.dataDirectory, handlers, clock, region, builder.deadLetterRetention);
+        // The runtime redrives its own dead letters through the function it runs now, for their table.
+        this.deadLetters = new DeadLetters(builder.dataDirectory, letter -> handlers.handlerFor(letter.table()), builder.mode,
+                clock, region, builder.deadLetterRetention);
         this.discovery = Executors.newSingleThreadExecutor(DaemonThreads.named("stream-discovery"));
     }
 
@@ -348,6 +350,7 @@ public final class StreamPoller implements AutoCloseable {
         private Timer timer;
         private String region = LocalAccount.REGION;
         private boolean stampWithRuntimeClock;
+        private String mode;
 
         private Builder() {
         }
@@ -365,6 +368,15 @@ public final class StreamPoller implements AutoCloseable {
         }
 
         /** Builds the function for a table (called once per table and stream). */
+        /**
+         * The label of the expiry mode the handlers run in ({@code ExpiryMode.label()}), filed with each dead
+         * letter so that {@code punctual dlq redrive} hands its records to a function of the same mode.
+         */
+        public Builder mode(String label) {
+            this.mode = label;
+            return this;
+        }
+
         public Builder handlerFactory(Function<WatchedTable, RequestHandler<DynamodbEvent, StreamsEventResponse>> value) {
             handlerFactory = value;
             return this;

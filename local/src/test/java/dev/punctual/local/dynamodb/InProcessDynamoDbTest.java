@@ -131,6 +131,43 @@ class InProcessDynamoDbTest {
         }
     }
 
+    /**
+     * On a data directory that holds a table with TTL on, the scheduler's first pass submits that table's
+     * deletion job before the runtime can cancel the scheduler, and that job pages through the table for
+     * as long as it has items (20 each ten seconds), deleting each expired one after Punctual's had been
+     * scheduled. Stopping the TTL job stops it as well: no thread runs it once the stop returns.
+     */
+    @Test
+    void theNativeTtlJob_onARestartWithATtlTable_isStoppedWithTheTableJobsItAlreadyStarted() {
+        Path data = temp.resolve("ttl-restart");
+        long ttl = Instant.now().plus(1, ChronoUnit.HOURS).getEpochSecond();
+        try (DynamoDbLocalServer server = DynamoDbLocalServer.start(new DynamoDbLocalServer.Options(0, data))) {
+            DynamoDbClient dynamoDb = server.inProcess().dynamoDb();
+            createStreamTable(dynamoDb, "ttl-orders");
+            dynamoDb.updateTimeToLive(r -> r.tableName("ttl-orders").timeToLiveSpecification(t -> t.enabled(true).attributeName("ttl")));
+            for (int i = 0; i < 100; i++) {
+                String id = "o-" + i;
+                dynamoDb.putItem(r -> r.tableName("ttl-orders").item(item(id, Long.toString(ttl))));
+            }
+            server.inProcess().stopNativeTtlJob();
+        }
+        try (DynamoDbLocalServer server = DynamoDbLocalServer.start(new DynamoDbLocalServer.Options(0, data))) {
+            dev.punctual.testing.Await.until("the table's TTL job started by the scheduler's first pass",
+                    java.time.Duration.ofSeconds(30), InProcessDynamoDbTest::ttlTableJobRuns);
+
+            assertThat(server.inProcess().stopNativeTtlJob()).isEqualTo(1);
+
+            assertThat(ttlTableJobRuns()).as("a TTL job still running").isFalse();
+        }
+    }
+
+    private static boolean ttlTableJobRuns() {
+        return Thread.getAllStackTraces().values().stream().flatMap(java.util.Arrays::stream)
+                .map(StackTraceElement::getClassName)
+                .anyMatch(type -> type.startsWith("com.amazonaws.services.dynamodbv2.local.shared.jobs.TimeToLiveDeletionJob")
+                        && !type.endsWith("Scheduler"));
+    }
+
     private static String createStreamTable(DynamoDbClient dynamoDb, String name) {
         return dynamoDb.createTable(b -> b.tableName(name)
                 .keySchema(KeySchemaElement.builder().attributeName("id").keyType(KeyType.HASH).build())

@@ -24,7 +24,7 @@ class DeadLetterRetentionTest {
     private final ManualClock clock = new ManualClock(Instant.parse("2030-01-01T00:00:00Z"));
 
     private DeadLetters store(Path directory, Retention retention) {
-        return new DeadLetters(directory, new HandlerRegistry(table -> (event, context) -> null), clock, "us-east-1",
+        return new DeadLetters(directory, letter -> (event, context) -> null, "per-item", clock, "us-east-1",
                 retention);
     }
 

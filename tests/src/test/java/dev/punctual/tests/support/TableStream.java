@@ -37,25 +37,52 @@ public final class TableStream {
         return records;
     }
 
+    /** One REMOVE record of a table's stream: whose, where, and by whom (a Service principal is a TTL delete). */
+    public record Removal(String key, String shardId, String sequenceNumber, String principal) {
+
+        @Override
+        public String toString() {
+            return key + " at " + shardId + "/" + sequenceNumber + (principal == null ? "" : " by " + principal);
+        }
+    }
+
     /**
      * How many REMOVE records the table's stream holds for each item, by the string value of its key
-     * attribute {@code keyAttribute}: read from the trim horizon of every shard, so across a restart of the
-     * runtime on its data directory too. One per item is "deleted once".
+     * attribute {@code keyAttribute}, counted once per sequence number: read from the trim horizon of every
+     * shard, so across a restart of the runtime on its data directory too. One per item is "deleted once".
      */
     public static Map<String, Integer> removesByKey(DynamoDbStreamsClient streams, String streamArn, String keyAttribute) {
-        Map<String, Integer> removes = new HashMap<>();
-        for (var shard : streams.describeStream(r -> r.streamArn(streamArn)).streamDescription().shards()) {
-            String iterator = streams.getShardIterator(r -> r.streamArn(streamArn).shardId(shard.shardId())
-                    .shardIteratorType(ShardIteratorType.TRIM_HORIZON)).shardIterator();
-            while (iterator != null) {
-                String current = iterator;
-                var page = streams.getRecords(r -> r.shardIterator(current).limit(1000));
-                page.records().stream().filter(record -> "REMOVE".equals(record.eventNameAsString()))
-                        .forEach(record -> removes.merge(record.dynamodb().keys().get(keyAttribute).s(), 1, Integer::sum));
-                iterator = page.records().isEmpty() ? null : page.nextShardIterator();
+        Map<String, Integer> counts = new HashMap<>();
+        removals(streams, streamArn, keyAttribute).forEach(removal -> counts.merge(removal.key(), 1, Integer::sum));
+        return counts;
+    }
+
+    /**
+     * Every REMOVE record of the table's stream, each sequence number once (a record two shards' readings
+     * both return would count once), read from the trim horizon of every shard the stream describes.
+     */
+    public static List<Removal> removals(DynamoDbStreamsClient streams, String streamArn, String keyAttribute) {
+        Map<String, Removal> bySequence = new java.util.LinkedHashMap<>();
+        String startAfter = null;
+        do {
+            String exclusiveStart = startAfter;
+            var description = streams.describeStream(r -> r.streamArn(streamArn).exclusiveStartShardId(exclusiveStart)).streamDescription();
+            for (var shard : description.shards()) {
+                String iterator = streams.getShardIterator(r -> r.streamArn(streamArn).shardId(shard.shardId())
+                        .shardIteratorType(ShardIteratorType.TRIM_HORIZON)).shardIterator();
+                while (iterator != null) {
+                    String current = iterator;
+                    var page = streams.getRecords(r -> r.shardIterator(current).limit(1000));
+                    page.records().stream().filter(record -> "REMOVE".equals(record.eventNameAsString()))
+                            .forEach(record -> bySequence.putIfAbsent(record.dynamodb().sequenceNumber(), new Removal(
+                                    record.dynamodb().keys().get(keyAttribute).s(), shard.shardId(), record.dynamodb().sequenceNumber(),
+                                    record.userIdentity() == null ? null : record.userIdentity().principalId())));
+                    iterator = page.records().isEmpty() ? null : page.nextShardIterator();
+                }
             }
-        }
-        return removes;
+            startAfter = description.lastEvaluatedShardId();
+        } while (startAfter != null);
+        return new ArrayList<>(bySequence.values());
     }
 
     /** A Lambda event holding {@code records}. */
