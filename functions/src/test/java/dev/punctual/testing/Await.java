@@ -67,6 +67,73 @@ public final class Await {
     }
 
     /**
+     * How long a wait on progress may go on while its progress keeps moving: a guard against a hang that
+     * keeps counting (a retry loop that never succeeds), not a budget for the work.
+     */
+    public static final Duration HANG_GUARD = Duration.ofMinutes(10);
+
+    /**
+     * Waits until {@code condition} holds, for as long as the system under test keeps working: fails only when
+     * {@code progress} (a count of its work done so far) has not moved for {@code stall} while the condition
+     * does not hold. For work whose pace is the machine's, where a bound on the whole wait would fail a slow
+     * run that is still making progress.
+     */
+    public static void untilProgressing(Supplier<String> description, Duration stall, LongSupplier progress, BooleanSupplier condition) {
+        valueWhileProgressing(description, Instant.MIN, stall, progress,
+                () -> condition.getAsBoolean() ? Optional.of(Boolean.TRUE) : Optional.empty());
+    }
+
+    /** As {@link #untilProgressing(Supplier, Duration, LongSupplier, BooleanSupplier)}, with a fixed description. */
+    public static void untilProgressing(String description, Duration stall, LongSupplier progress, BooleanSupplier condition) {
+        untilProgressing(() -> description, stall, progress, condition);
+    }
+
+    /**
+     * As {@link #untilProgressing(Supplier, Duration, LongSupplier, BooleanSupplier)} for work that is due at
+     * {@code due} on the wall clock (an expiry at its TTL): the system may rightly rest until then, so a stall
+     * is counted from {@code due} on, or from now if that is later.
+     */
+    public static void untilProgressingAfter(String description, Instant due, Duration stall, LongSupplier progress,
+            BooleanSupplier condition) {
+        valueWhileProgressing(() -> description, due, stall, progress,
+                () -> condition.getAsBoolean() ? Optional.of(Boolean.TRUE) : Optional.empty());
+    }
+
+    /**
+     * Waits until {@code probe} returns a value and returns it, for as long as {@code progress} keeps moving
+     * (see {@link #untilProgressing(Supplier, Duration, LongSupplier, BooleanSupplier)}).
+     */
+    public static <T> T valueWhileProgressing(String description, Duration stall, LongSupplier progress, Supplier<Optional<T>> probe) {
+        return valueWhileProgressing(() -> description, Instant.MIN, stall, progress, probe);
+    }
+
+    private static <T> T valueWhileProgressing(Supplier<String> description, Instant due, Duration stall, LongSupplier progress,
+            Supplier<Optional<T>> probe) {
+        long started = System.nanoTime();
+        long last = progress.getAsLong();
+        long lastMoved = System.nanoTime();
+        while (true) {
+            Optional<T> value = probe.get();
+            if (value.isPresent()) {
+                return value.get();
+            }
+            long now = progress.getAsLong();
+            if (now != last || Instant.now().isBefore(due)) {
+                last = now;
+                lastMoved = System.nanoTime();
+            } else if (System.nanoTime() - lastMoved > stall.toNanos()) {
+                throw new AssertionError("nothing moved for " + stall.toMillis() + " ms (progress at " + now + ") waiting for "
+                        + description.get());
+            }
+            if (System.nanoTime() - started > HANG_GUARD.toNanos()) {
+                throw new AssertionError("still moving after the hang guard of " + HANG_GUARD.toMinutes() + " min (progress at "
+                        + now + ") waiting for " + description.get());
+            }
+            pause(POLL);
+        }
+    }
+
+    /**
      * Waits until {@code remaining} reaches zero, for as long as it keeps falling: fails only when it has not
      * fallen for {@code stall}. For work whose pace is the machine's (a backlog of deletes on a loaded box),
      * where a bound on the whole wait would fail a slow run that is still making progress.

@@ -17,6 +17,7 @@ import dev.punctual.testing.Await;
 import dev.punctual.testing.TestLambdaContext;
 import dev.punctual.tests.support.ExpiryExecutions;
 import dev.punctual.tests.support.ExpiryTable;
+import dev.punctual.tests.support.RuntimeProgress;
 import dev.punctual.tests.support.SharedRuntime;
 import java.time.Duration;
 import java.time.Instant;
@@ -86,7 +87,7 @@ class ExpiryEndToEndTest {
         String arn = executions.arnOf(table, "a", ttl);
         assertThat(executions.awaitStarted(arn, SCHEDULED).startDate()).isBefore(due);
         Await.holdsUntil("item present at every read before its TTL", due, () -> table.contains("a"));
-        Await.until("item deleted after its TTL", DELETED_AFTER_TTL, () -> !table.contains("a"));
+        Await.untilProgressing("item deleted after its TTL", RuntimeProgress.STALL, RuntimeProgress.of(runtime), () -> !table.contains("a"));
         assertExpiredAtOrAfter(arn, due);
     }
 
@@ -105,7 +106,7 @@ class ExpiryEndToEndTest {
         assertThat(old.status()).as("execution for the old TTL, with cancellation on").isEqualTo(ExecutionStatus.ABORTED);
         Instant newDue = Instant.ofEpochSecond(newTtl);
         Await.holdsUntil("item present past its old TTL until its new TTL", newDue, () -> table.contains("a"));
-        Await.until("item deleted after its new TTL", DELETED_AFTER_TTL, () -> !table.contains("a"));
+        Await.untilProgressing("item deleted after its new TTL", RuntimeProgress.STALL, RuntimeProgress.of(runtime), () -> !table.contains("a"));
         assertExpiredAtOrAfter(executions.arnOf(table, "a", newTtl), newDue);
     }
 
@@ -122,7 +123,7 @@ class ExpiryEndToEndTest {
 
         Instant newDue = Instant.ofEpochSecond(newTtl);
         Await.holdsUntil("item present until its new TTL", newDue, () -> table.contains("a"));
-        Await.until("item deleted after its new TTL", DELETED_AFTER_TTL, () -> !table.contains("a"));
+        Await.untilProgressing("item deleted after its new TTL", RuntimeProgress.STALL, RuntimeProgress.of(runtime), () -> !table.contains("a"));
         assertThat(Instant.now()).as("deleted before the old TTL").isBefore(Instant.ofEpochSecond(oldTtl));
         assertExpiredAtOrAfter(executions.arnOf(table, "a", newTtl), newDue);
         assertThat(executions.awaitClosed(oldArn, CLOSED).status()).as("execution for the old TTL")
@@ -175,7 +176,7 @@ class ExpiryEndToEndTest {
 
         table.putWithTtl("a", ttl);
 
-        Await.until("item with a past TTL deleted", Duration.ofSeconds(3), () -> !table.contains("a"));
+        Await.untilProgressing("item with a past TTL deleted", RuntimeProgress.STALL, RuntimeProgress.of(runtime), () -> !table.contains("a"));
         String arn = executions.arnOf(table, "a", ttl);
         ExecutionDescription execution = executions.awaitClosed(arn, CLOSED);
         // Punctual's delete ran at once: its task was scheduled within seconds of the write.
@@ -206,7 +207,7 @@ class ExpiryEndToEndTest {
 
         assertThat(responses).allSatisfy(response -> assertThat(response.getBatchItemFailures()).isEmpty());
         Await.holdsUntil("item present until its TTL", due, () -> table.contains("a"));
-        Await.until("item deleted after its TTL", DELETED_AFTER_TTL, () -> !table.contains("a"));
+        Await.untilProgressing("item deleted after its TTL", RuntimeProgress.STALL, RuntimeProgress.of(runtime), () -> !table.contains("a"));
         assertExpiredAtOrAfter(arn, due);
         List<ExecutionDescription> all = executions.forTable(table.name());
         assertThat(all).extracting(ExecutionDescription::executionArn).containsExactly(arn);
@@ -232,7 +233,7 @@ class ExpiryEndToEndTest {
         String newArn = executions.arnOf(table, "a", newTtl);
         executions.awaitStarted(newArn, SCHEDULED);
         Await.holdsUntil("recreated item present until its new TTL", newDue, () -> table.contains("a"));
-        Await.until("recreated item deleted after its new TTL", DELETED_AFTER_TTL, () -> !table.contains("a"));
+        Await.untilProgressing("recreated item deleted after its new TTL", RuntimeProgress.STALL, RuntimeProgress.of(runtime), () -> !table.contains("a"));
         assertExpiredAtOrAfter(newArn, newDue);
     }
 

@@ -18,6 +18,7 @@ import dev.punctual.local.time.ManualTimer;
 import dev.punctual.statemachine.ExpiryMode;
 import dev.punctual.statemachine.ScheduleIndexTable;
 import dev.punctual.testing.Await;
+import dev.punctual.tests.support.RuntimeProgress;
 import dev.punctual.testing.TestLambdaContext;
 import dev.punctual.tests.support.ExpiryTable;
 import dev.punctual.windowed.Bucket;
@@ -93,11 +94,11 @@ class WindowedEndToEndTest {
         table.putWithTtl("c", ttl + 1);
 
         Await.holdsUntil("a present at every read before its TTL", Instant.ofEpochSecond(ttl), () -> table.contains("a"));
-        Await.until("a and b deleted after their TTL", DELETED_AFTER_TTL, () -> !table.contains("a") && !table.contains("b"));
+        Await.untilProgressing("a and b deleted after their TTL", RuntimeProgress.STALL, RuntimeProgress.of(runtime), () -> !table.contains("a") && !table.contains("b"));
         // Not "c still there once a and b are gone": a and b deleted a second late on a loaded machine would fail
         // it with nothing early. That c is not deleted in a and b's second is the ledger's check below, and
         // every item in its own second is OnItsSecondTest's, on the manual timer.
-        Await.until("c deleted after its TTL", DELETED_AFTER_TTL, () -> !table.contains("c"));
+        Await.untilProgressing("c deleted after its TTL", RuntimeProgress.STALL, RuntimeProgress.of(runtime), () -> !table.contains("c"));
 
         assertDeletedAtOrAfter(table, "a", ttl);
         assertDeletedAtOrAfter(table, "c", ttl + 1);
@@ -170,7 +171,7 @@ class WindowedEndToEndTest {
         table.updateTtl("a", newTtl);
 
         Await.holdsUntil("present past its old TTL until its new one", Instant.ofEpochSecond(newTtl), () -> table.contains("a"));
-        Await.until("deleted after its new TTL", DELETED_AFTER_TTL, () -> !table.contains("a"));
+        Await.untilProgressing("deleted after its new TTL", RuntimeProgress.STALL, RuntimeProgress.of(runtime), () -> !table.contains("a"));
         assertDeletedAtOrAfter(table, "a", newTtl);
     }
 
@@ -185,7 +186,7 @@ class WindowedEndToEndTest {
         table.updateTtl("a", newTtl);
 
         Await.holdsUntil("present until its new TTL", Instant.ofEpochSecond(newTtl), () -> table.contains("a"));
-        Await.until("deleted after its new TTL", DELETED_AFTER_TTL, () -> !table.contains("a"));
+        Await.untilProgressing("deleted after its new TTL", RuntimeProgress.STALL, RuntimeProgress.of(runtime), () -> !table.contains("a"));
         assertDeletedAtOrAfter(table, "a", newTtl);
     }
 
@@ -203,7 +204,7 @@ class WindowedEndToEndTest {
 
         Await.holdsUntil("both present past the old TTL", Instant.ofEpochSecond(ttl + 4),
                 () -> table.contains("kept") && table.contains("recreated"));
-        Await.until("the recreated item deleted at its new TTL", DELETED_AFTER_TTL, () -> !table.contains("recreated"));
+        Await.untilProgressing("the recreated item deleted at its new TTL", RuntimeProgress.STALL, RuntimeProgress.of(runtime), () -> !table.contains("recreated"));
         assertDeletedAtOrAfter(table, "recreated", ttl + 4);
         assertThat(table.contains("kept")).as("an item whose TTL was removed stays").isTrue();
     }
@@ -213,11 +214,11 @@ class WindowedEndToEndTest {
         ExpiryTable table = table("w-again");
         long ttl = secondsFromNow(2);
         table.putWithTtl("a", ttl);
-        Await.until("first incarnation deleted", Duration.ofSeconds(5), () -> !table.contains("a"));
+        Await.untilProgressing("first incarnation deleted", RuntimeProgress.STALL, RuntimeProgress.of(runtime), () -> !table.contains("a"));
 
         table.putWithTtl("a", ttl);
 
-        Await.until("recreated with a past TTL: deleted at once", Duration.ofSeconds(5), () -> !table.contains("a"));
+        Await.untilProgressing("recreated with a past TTL: deleted at once", RuntimeProgress.STALL, RuntimeProgress.of(runtime), () -> !table.contains("a"));
     }
 
     @Test
@@ -226,7 +227,7 @@ class WindowedEndToEndTest {
         table.putWithTtl("a", secondsFromNow(-3_600));
 
         // The ledger records a delete once DynamoDB Local has answered it, a moment after the item is gone.
-        Await.until("deleted at once, by Punctual", Duration.ofSeconds(5),
+        Await.untilProgressing("deleted at once, by Punctual", RuntimeProgress.STALL, RuntimeProgress.of(runtime),
                 () -> !table.contains("a") && runtime.observations().deletions().deletedAt(table.name(), key("a")).isPresent());
     }
 
@@ -241,7 +242,7 @@ class WindowedEndToEndTest {
         table.putWithTtl("a", ttl);
 
         Await.holdsUntil("present before its TTL", Instant.ofEpochSecond(ttl), () -> table.contains("a"));
-        Await.until("deleted by the handler's fallback after its TTL", DELETED_AFTER_TTL, () -> !table.contains("a"));
+        Await.untilProgressing("deleted by the handler's fallback after its TTL", RuntimeProgress.STALL, RuntimeProgress.of(runtime), () -> !table.contains("a"));
         assertDeletedAtOrAfter(table, "a", ttl);
     }
 
@@ -262,7 +263,7 @@ class WindowedEndToEndTest {
             assertThat(handler.handleRequest(event(reordered), TestLambdaContext.invocation()).getBatchItemFailures()).isEmpty();
         }
 
-        Await.until("every item deleted", Duration.ofSeconds(8), () -> ids.stream().noneMatch(table::contains));
+        Await.untilProgressing("every item deleted", RuntimeProgress.STALL, RuntimeProgress.of(runtime), () -> ids.stream().noneMatch(table::contains));
         ids.forEach(id -> assertDeletedAtOrAfter(table, id, ttl));
         assertDeletedOnce(table, ids);
         assertThat(bucketExecutions(table)).as("one minute bucket: the repeated starts found it (a one-second fallback is"
@@ -280,7 +281,7 @@ class WindowedEndToEndTest {
         table.putWithTtl("moved", later + 60);
         awaitIndexed(table, soon);
         table.updateTtl("moved", later + 120);
-        Await.until("the moved item re-indexed", Duration.ofSeconds(5), () -> pendingOutput(table).contains(Long.toString(later + 120)));
+        Await.untilProgressing("the moved item re-indexed", RuntimeProgress.STALL, RuntimeProgress.of(runtime), () -> pendingOutput(table).contains(Long.toString(later + 120)));
 
         String out = pendingOutput(table);
 
@@ -311,7 +312,8 @@ class WindowedEndToEndTest {
     private static void awaitIndexed(ExpiryTable table, long ttl) {
         String bucket = Bucket.containing(table.name(), BucketLevel.forLead(ttl - Instant.now().getEpochSecond()), ttl)
                 .executionName();
-        Await.until("bucket " + bucket + " started", Duration.ofSeconds(5), () -> bucketExecutions(table).contains(bucket));
+        Await.untilProgressing("bucket " + bucket + " started", RuntimeProgress.STALL, RuntimeProgress.of(runtime),
+                () -> bucketExecutions(table).contains(bucket));
     }
 
     private static List<String> bucketExecutions(ExpiryTable table) {
@@ -331,7 +333,7 @@ class WindowedEndToEndTest {
 
     private static void assertDeletedAtOrAfter(ExpiryTable table, String id, long ttl) {
         // The ledger is written when the delete call returns, a moment after the item is gone from the table.
-        Await.until(id + " in the deletion ledger", Duration.ofSeconds(2),
+        Await.untilProgressing(id + " in the deletion ledger", RuntimeProgress.STALL, RuntimeProgress.of(runtime),
                 () -> runtime.observations().deletions().deletedAt(table.name(), key(id)).isPresent());
         Optional<Instant> deletedAt = runtime.observations().deletions().deletedAt(table.name(), key(id));
         assertThat(deletedAt).as("%s deleted by Punctual", id).isPresent();
@@ -362,7 +364,7 @@ class WindowedEndToEndTest {
     }
 
     private static List<DynamodbStreamRecord> readStream(ExpiryTable table, int count) {
-        return Await.value(count + " stream records", Duration.ofSeconds(10), () -> {
+        return Await.valueWhileProgressing(count + " stream records", RuntimeProgress.STALL, RuntimeProgress.of(runtime), () -> {
             List<DynamodbStreamRecord> records = readAll(streams, table);
             return records.size() >= count ? Optional.of(records.subList(0, count)) : Optional.empty();
         });

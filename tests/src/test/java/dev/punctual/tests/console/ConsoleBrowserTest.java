@@ -6,6 +6,7 @@ import dev.punctual.local.console.ConsoleServer;
 import dev.punctual.local.runtime.LocalRuntime;
 import dev.punctual.testing.Await;
 import dev.punctual.tests.support.ExpiryTable;
+import dev.punctual.tests.support.RuntimeProgress;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -84,7 +85,7 @@ class ConsoleBrowserTest {
         Row expired = waitFor(Duration.ofSeconds(15), () -> rowWithKey("tr.expired-row", "soon"));
         assertThat(expired.cell("outcome")).isEqualTo("Expired");
         // The lag shown is the runtime's own: its delete's instant less the TTL, never negative.
-        long deletedAt = Await.value("the delete in the runtime's ledger", Duration.ofSeconds(5), () -> runtime.observations().deletions()
+        long deletedAt = Await.valueWhileProgressing("the delete in the runtime's ledger", RuntimeProgress.STALL, RuntimeProgress.of(runtime), () -> runtime.observations().deletions()
                 .deletedAt(table.name(), Map.of(ExpiryTable.KEY, AttributeValue.fromS("soon")))).toEpochMilli();
         assertThat(deletedAt).as("never early").isGreaterThanOrEqualTo(ttl * 1000);
         assertThat(expired.cell("lag")).isEqualTo((deletedAt - ttl * 1000) + " ms");

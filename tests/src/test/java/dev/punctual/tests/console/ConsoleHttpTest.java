@@ -9,6 +9,7 @@ import dev.punctual.local.stream.DeadLetter;
 import dev.punctual.local.stream.MappingSettings;
 import dev.punctual.testing.Await;
 import dev.punctual.tests.support.ExpiryTable;
+import dev.punctual.tests.support.RuntimeProgress;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -52,11 +53,11 @@ class ConsoleHttpTest {
         console = started.console();
         table = ExpiryTable.create(runtime, "console-http");
         table.putWithTtl("first", Instant.now().getEpochSecond() + 3);
-        Await.until("the first item's execution to run", Duration.ofSeconds(10),
+        Await.untilProgressing("the first item's execution to run", RuntimeProgress.STALL, RuntimeProgress.of(runtime),
                 () -> runtime.stepFunctionsEngine().openExecutions() == 1);
         secondTtl = Instant.now().getEpochSecond() + 600;
         table.putWithTtl("second", secondTtl);
-        letter = Await.value("the second item's batch to be dead-lettered", Duration.ofSeconds(20),
+        letter = Await.valueWhileProgressing("the second item's batch to be dead-lettered", RuntimeProgress.STALL, RuntimeProgress.of(runtime),
                 () -> runtime.streamPoller().deadLetters().list().stream().findFirst().map(DeadLetter::id));
     }
 
@@ -89,7 +90,7 @@ class ConsoleHttpTest {
     @Test
     @Order(4)
     void redrive_fromTheConsolesOwnPage_handsTheBatchToTheHandlerAgain() throws IOException {
-        Await.until("the first item to expire, freeing the only open execution", Duration.ofSeconds(15),
+        Await.untilProgressing("the first item to expire, freeing the only open execution", RuntimeProgress.STALL, RuntimeProgress.of(runtime),
                 () -> runtime.stepFunctionsEngine().openExecutions() == 0);
         Response response = request("POST", redrivePath(), Map.of("Host", host(), "Origin", "http://" + host()));
         assertThat(response.status()).isEqualTo(200);

@@ -9,6 +9,7 @@ import dev.punctual.local.runtime.LocalRuntime;
 import dev.punctual.statemachine.ExpiryMode;
 import dev.punctual.testing.Await;
 import dev.punctual.tests.support.ExpiryTable;
+import dev.punctual.tests.support.RuntimeProgress;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -40,7 +41,7 @@ class ConsoleWindowedTest {
             URI console = both.console().uri();
 
             // The handler indexes the item, then starts its bucket's execution: wait for both.
-            JsonNode pending = Await.value("the item on /api/pending with its bucket", Duration.ofSeconds(10),
+            JsonNode pending = Await.valueWhileProgressing("the item on /api/pending with its bucket", RuntimeProgress.STALL, RuntimeProgress.of(both.runtime()),
                     () -> item(get(console, "api/pending?table=" + table.name()), "bucketed")
                             .filter(item -> item.hasNonNull("executionArn")));
             assertThat(pending.path("ttl").asText()).isEqualTo(Long.toString(ttl));
@@ -50,14 +51,14 @@ class ConsoleWindowedTest {
             // Its bucket's runner (Express, no history) is shown on the bucket execution's page: where it is. The
             // runner passes through its Choice (MoreToDo) on its way to the Wait once its step has set the target,
             // so the wait is for the state, not for the first read that shows the target.
-            JsonNode runner = Await.value("the bucket's runner waiting for the item's second", Duration.ofSeconds(15),
+            JsonNode runner = Await.valueWhileProgressing("the bucket's runner waiting for the item's second", RuntimeProgress.STALL, RuntimeProgress.of(both.runtime()),
                     () -> runnerOf(console, pending.path("executionArn").asText())
                             .filter(r -> r.path("runner").path("target").asLong() == ttl)
                             .filter(r -> r.path("state").asText().equals("WaitForNextStep")));
             assertThat(runner.path("executionArn").asText()).contains(":express:punctual-run-bucket:");
             assertThat(runner.toString()).as("no key on the page's data").doesNotContain("bucketed");
 
-            JsonNode expired = Await.value("the item on /api/expired", Duration.ofSeconds(20),
+            JsonNode expired = Await.valueWhileProgressing("the item on /api/expired", RuntimeProgress.STALL, RuntimeProgress.of(both.runtime()),
                     () -> item(get(console, "api/expired"), "bucketed"));
             assertThat(expired.path("outcome").asText()).isEqualTo("Expired");
             assertThat(expired.path("lagMs").asLong()).isBetween(0L, 2_000L);

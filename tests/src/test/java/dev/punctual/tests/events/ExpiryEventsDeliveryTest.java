@@ -14,6 +14,7 @@ import dev.punctual.statemachine.ExpiryEvents;
 import dev.punctual.testing.Await;
 import dev.punctual.testing.TestLambdaContext;
 import dev.punctual.tests.support.ExpiryTable;
+import dev.punctual.tests.support.RuntimeProgress;
 import dev.punctual.tests.support.TableStream;
 import java.time.Duration;
 import java.time.Instant;
@@ -61,7 +62,7 @@ class ExpiryEventsDeliveryTest {
                 // Punctual expires "small" and "large"; "native" stands for an item native TTL deleted first.
                 assertThat(handler.handleRequest(TableStream.event(inserts.subList(0, 2)), TestLambdaContext.invocation()).getBatchItemFailures()).isEmpty();
                 dynamoDb.deleteItem(r -> r.tableName(TABLE).key(Map.of(ExpiryTable.KEY, AttributeValue.fromS("native"))));
-                Await.until("small and large expired", Duration.ofSeconds(20), () -> dynamoDb.scan(r -> r.tableName(TABLE)).count() == 0);
+                Await.untilProgressing("small and large expired", RuntimeProgress.STALL, RuntimeProgress.of(runtime), () -> dynamoDb.scan(r -> r.tableName(TABLE)).count() == 0);
 
                 List<DynamodbStreamRecord> removes = TableStream.read(streams, streamArn, 6).subList(3, 6);
                 for (DynamodbStreamRecord remove : removes) {

@@ -7,6 +7,7 @@ import dev.punctual.local.runtime.LocalRuntime;
 import dev.punctual.statemachine.ExpiryEvents;
 import dev.punctual.statemachine.ExpiryMode;
 import dev.punctual.testing.Await;
+import dev.punctual.tests.support.RuntimeProgress;
 import dev.punctual.tests.support.ExpiryExecutions;
 import dev.punctual.tests.support.ExpiryTable;
 import java.time.Duration;
@@ -50,7 +51,7 @@ class ExpiryEventsEndToEndTest {
             ReceivedEvents received = new ReceivedEvents(runtime, table.name());
             ExpiryExecutions executions = new ExpiryExecutions(runtime);
 
-            Await.until("1,000 events", ALL_EXPIRED, () -> received.details().size() >= 1000);
+            Await.untilProgressing("1,000 events", RuntimeProgress.STALL, RuntimeProgress.of(runtime), () -> received.details().size() >= 1000);
             Await.holdsUntil("no event beyond the 1,000", Instant.now().plusSeconds(1), () -> received.details().size() == 1000);
 
             List<JsonNode> details = received.details();
@@ -102,7 +103,7 @@ class ExpiryEventsEndToEndTest {
             table.removeTtl("ttl-removed");
             ReceivedEvents received = new ReceivedEvents(runtime, table.name());
 
-            Await.until("three events", ALL_EXPIRED, () -> received.details().size() >= 3);
+            Await.untilProgressing("three events", RuntimeProgress.STALL, RuntimeProgress.of(runtime), () -> received.details().size() >= 3);
             Await.holdsUntil("no more events for a while", Instant.now().plusSeconds(3), () -> received.details().size() == 3);
 
             Map<String, List<JsonNode>> byItem = received.byItem();
@@ -129,7 +130,7 @@ class ExpiryEventsEndToEndTest {
             table.putAll(ttls);
             ReceivedEvents received = new ReceivedEvents(runtime, table.name());
 
-            Await.until("an event for every item", ALL_EXPIRED, () -> received.byItem().size() == 200);
+            Await.untilProgressing("an event for every item", RuntimeProgress.STALL, RuntimeProgress.of(runtime), () -> received.byItem().size() == 200);
 
             assertThat(runtime.faults().putEvents().refused()).as("entries refused by the injected fault").isGreaterThan(50);
             assertThat(runtime.streamPoller().metrics().snapshot().failedInvocations()).as("invocations reporting records for retry").isPositive();

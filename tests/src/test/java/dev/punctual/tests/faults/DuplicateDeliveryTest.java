@@ -12,6 +12,7 @@ import dev.punctual.local.stream.WatchedTable;
 import dev.punctual.local.runtime.LocalClients;
 import dev.punctual.statemachine.ExpiryWorkflow;
 import dev.punctual.testing.Await;
+import dev.punctual.tests.support.RuntimeProgress;
 import dev.punctual.testing.TestLambdaContext;
 import dev.punctual.tests.support.TableStream;
 import java.time.Duration;
@@ -67,12 +68,12 @@ class DuplicateDeliveryTest {
                 assertThat(firstExecutions(started)).extracting(FaultFixtures.Observed::itemId).doesNotHaveDuplicates()
                         .containsExactlyInAnyOrderElementsOf(items.keySet());
 
-                Await.until("every item expired", Duration.ofSeconds(20), () -> FaultFixtures.ids(runtime.dynamoDb(), TABLE).isEmpty());
+                Await.untilProgressing("every item expired", RuntimeProgress.STALL, RuntimeProgress.of(runtime), () -> FaultFixtures.ids(runtime.dynamoDb(), TABLE).isEmpty());
 
                 // A late duplicate, after the deletes: it may start a restart, which finds the item gone.
                 assertThat(handler.handleRequest(TableStream.event(reordered), TestLambdaContext.invocation()).getBatchItemFailures()).isEmpty();
             }
-            Await.until("every execution closed", Duration.ofSeconds(10),
+            Await.untilProgressing("every execution closed", RuntimeProgress.STALL, RuntimeProgress.of(runtime),
                     () -> FaultFixtures.executions(sfn, LocalDefaults.stateMachineArn(), TABLE).stream().noneMatch(e -> "RUNNING".equals(e.status())));
             List<FaultFixtures.Observed> all = FaultFixtures.executions(sfn, LocalDefaults.stateMachineArn(), TABLE);
             Map<String, List<FaultFixtures.Observed>> expired = FaultFixtures.expiredByItem(all);

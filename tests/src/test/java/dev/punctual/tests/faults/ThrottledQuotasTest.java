@@ -10,6 +10,7 @@ import dev.punctual.local.stream.MappingSettings;
 import dev.punctual.statemachine.ExpiryWorkflow;
 import dev.punctual.testing.Await;
 import dev.punctual.tests.support.PacedTimer;
+import dev.punctual.tests.support.RuntimeProgress;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
@@ -108,14 +109,14 @@ class ThrottledQuotasTest {
                 moved.put(id, newTtl);
             }
             FaultFixtures.batchWrite(runtime.dynamoDb(), table, first);
-            Await.until("the first executions running", Duration.ofSeconds(5), () -> runtime.stepFunctionsEngine().openExecutions() == 3);
+            Await.untilProgressing("the first executions running", RuntimeProgress.STALL, RuntimeProgress.of(runtime), () -> runtime.stepFunctionsEngine().openExecutions() == 3);
             FaultFixtures.batchWrite(runtime.dynamoDb(), table, moved);
 
             Await.until("the old TTL passed", Duration.ofSeconds(10), () -> Instant.now().getEpochSecond() > oldTtl + 1);
             assertThat(FaultFixtures.ids(runtime.dynamoDb(), table)).as("nothing deleted at the old TTL")
                     .containsExactlyInAnyOrder("m-1", "m-2", "m-3");
-            Await.until("every item expired at its new TTL", Duration.ofSeconds(40), () -> FaultFixtures.ids(runtime.dynamoDb(), table).isEmpty());
-            Await.until("every execution closed", Duration.ofSeconds(20), () -> runtime.stepFunctionsEngine().openExecutions() == 0);
+            Await.untilProgressing("every item expired at its new TTL", RuntimeProgress.STALL, RuntimeProgress.of(runtime), () -> FaultFixtures.ids(runtime.dynamoDb(), table).isEmpty());
+            Await.untilProgressing("every execution closed", RuntimeProgress.STALL, RuntimeProgress.of(runtime), () -> runtime.stepFunctionsEngine().openExecutions() == 0);
 
             assertThat(runtime.observations().throttled().stopExecution()).as("StopExecution was throttled").isPositive();
             List<FaultFixtures.Observed> executions = FaultFixtures.executions(sfn, LocalDefaults.stateMachineArn(), table);

@@ -8,6 +8,7 @@ import dev.punctual.local.measure.PublishedMetrics;
 import dev.punctual.local.runtime.LocalRuntime;
 import dev.punctual.statemachine.ExpiryMode;
 import dev.punctual.testing.Await;
+import dev.punctual.tests.support.RuntimeProgress;
 import java.time.Duration;
 import org.junit.jupiter.api.parallel.Execution;
 import org.junit.jupiter.api.parallel.ExecutionMode;
@@ -46,7 +47,7 @@ class PublishedMetricsTest {
                     ExpiryTrial.Progress.NONE);
             assertThat(measured.perfect()).as(measured.toText()).isTrue();
 
-            Await.until("a lag point for every expiry", Duration.ofSeconds(10),
+            Await.untilProgressing("a lag point for every expiry", RuntimeProgress.STALL, RuntimeProgress.of(runtime),
                     () -> PublishedMetrics.of(runtime.observations().metrics(), table).lagMillis().length == ITEMS);
             PublishedMetrics published = PublishedMetrics.of(runtime.observations().metrics(), table);
 
