@@ -77,7 +77,10 @@ class StateMachineDefinitionsTest {
         assertThat(parameters.path("TableName.$").asText()).isEqualTo("$." + ExpiryWorkflow.TABLE);
         assertThat(parameters.path("Key.$").asText()).isEqualTo("$." + ExpiryWorkflow.KEY);
         assertThat(delete.at("/Catch/0/ErrorEquals/0").asText()).isEqualTo("DynamoDB.ConditionalCheckFailedException");
-        assertThat(delete.path("Retry").toString()).doesNotContain("ConditionalCheckFailed");
+        // never retried: a retrier with no attempts for it sits ahead of the one that retries everything else
+        assertThat(delete.at("/Retry/0/ErrorEquals").toString()).isEqualTo("[\"DynamoDB.ConditionalCheckFailedException\"]");
+        assertThat(delete.at("/Retry/0/MaxAttempts").asInt(-1)).isZero();
+        assertThat(delete.at("/Retry/1/ErrorEquals").toString()).isEqualTo("[\"States.ALL\"]");
     }
 
     @Test

@@ -23,6 +23,7 @@ import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
 import software.amazon.awssdk.services.dynamodb.model.RequestLimitExceededException;
 import software.amazon.awssdk.services.dynamodb.model.ScanRequest;
 import software.amazon.awssdk.services.dynamodb.model.ScanResponse;
+import software.amazon.awssdk.services.dynamodb.model.ThrottlingException;
 import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.UpdateItemResponse;
 
@@ -130,6 +131,8 @@ public final class FaultyDynamoDb implements DynamoDbClient {
             case "ProvisionedThroughputExceededException" -> ProvisionedThroughputExceededException.builder();
             case "RequestLimitExceeded" -> RequestLimitExceededException.builder();
             case "InternalServerError" -> InternalServerErrorException.builder();
+            // the SDK's DynamoDB model has had a ThrottlingException class since 2025; older ones raise the base
+            case "ThrottlingException" -> ThrottlingException.builder();
             default -> DynamoDbException.builder();
         };
         return (DynamoDbException) builder

@@ -129,16 +129,6 @@ class MotoDifferentialTest {
                             + " ('more': true), so a segment never ends; in some runs two iterations at once fail instead"
                             + " ('dict' object has no attribute 'region'). Either way not AWS's outcome",
                     null),
-            "throttled", new Deviation(
-                    "a mocked Throw on a DynamoDB Task loses its Error: DynamoDB.AmazonDynamoDBException, no cause, so"
-                            + " no Retry matches it",
-                    new Outcome(ExecutionStatus.FAILED, null, "DynamoDB.AmazonDynamoDBException", null,
-                            List.of("BeyondHorizon", "WaitUntilExpiry", "DeleteIfUnchanged"))),
-            "timed-out", new Deviation(
-                    "a mocked Throw whose Error begins with 'States.' (States.Timeout) is refused as a custom error name",
-                    new Outcome(ExecutionStatus.FAILED, null, "DynamoDB.AmazonDynamoDBException",
-                            "Custom Error Names MUST NOT begin with the prefix 'States.', got 'States.Timeout'.",
-                            List.of("BeyondHorizon", "WaitUntilExpiry", "DeleteIfUnchanged"))),
             "runner-fails", new Deviation(
                     "a mocked Throw of States.TaskFailed is refused as a custom error name: States.Runtime, and moto"
                             + " retries that",

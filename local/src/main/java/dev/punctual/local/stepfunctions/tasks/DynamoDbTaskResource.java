@@ -33,12 +33,16 @@ import software.amazon.awssdk.utils.builder.SdkBuilder;
  * DynamoDB Task resources against one {@link DynamoDbClient}:
  * <ul>
  *   <li>the optimized integration {@code arn:<partition>:states:::dynamodb:getItem|putItem|updateItem|deleteItem},
- *       whose results carry {@code SdkHttpMetadata}/{@code SdkResponseMetadata} and whose errors are
- *       named {@code DynamoDB.<ErrorCode>} (e.g. {@code DynamoDB.ConditionalCheckFailedException});</li>
+ *       whose results carry {@code SdkHttpMetadata}/{@code SdkResponseMetadata};</li>
  *   <li>the AWS SDK integration {@code arn:<partition>:states:::aws-sdk:dynamodb:<action>} for query, scan,
- *       batchWriteItem, getItem, putItem, deleteItem and updateItem, whose errors are named
- *       {@code DynamoDb.<ErrorCode>} with an {@code Exception} suffix, as AWS documents.</li>
+ *       batchWriteItem, getItem, putItem, deleteItem and updateItem.</li>
  * </ul>
+ * Errors are named as AWS's recorded executions show (LocalStack's parity snapshots, replayed by
+ * {@code AwsRecordingsTest}): an error the SDK's DynamoDB model has an exception class for keeps that class's
+ * name ({@code DynamoDB.ResourceNotFoundException}, {@code DynamoDb.ResourceNotFoundException}); any other,
+ * a {@code ValidationException} among them, takes the service's base exception's name:
+ * {@code DynamoDB.AmazonDynamoDBException} in the optimized integration (AWS's SDK v1 name), and
+ * {@code DynamoDb.DynamoDbException} in the AWS SDK one.
  * Parameters map onto SDK requests through the SDK's own field metadata ({@link SdkJson}).
  */
 public final class DynamoDbTaskResource implements TaskResource {
@@ -112,7 +116,7 @@ public final class DynamoDbTaskResource implements TaskResource {
             response = operation.call().apply(request);
         } catch (DynamoDbException e) {
             String code = e.awsErrorDetails() == null ? "DynamoDbException" : e.awsErrorDetails().errorCode();
-            throw new TaskError(errorPrefix + sdkErrorName(code, optimized), cause(e, code, optimized));
+            throw new TaskError(errorPrefix + errorName(e, optimized), cause(e, code, optimized));
         } catch (SdkClientException e) {
             throw new TaskError(errorPrefix + "SdkClientException", e.getMessage());
         }
@@ -132,9 +136,12 @@ public final class DynamoDbTaskResource implements TaskResource {
         return result;
     }
 
-    /** The SDK integration insists on an {@code Exception} suffix; the optimized one keeps DynamoDB's code. */
-    private static String sdkErrorName(String code, boolean optimized) {
-        return optimized || code.endsWith("Exception") ? code : code + "Exception";
+    /** The modelled exception's class name, or the base exception's name for an error the model lacks. */
+    static String errorName(DynamoDbException e, boolean optimized) {
+        if (e.getClass() != DynamoDbException.class) {
+            return e.getClass().getSimpleName();
+        }
+        return optimized ? "AmazonDynamoDBException" : "DynamoDbException";
     }
 
     private static String cause(DynamoDbException e, String code, boolean optimized) {

@@ -81,7 +81,7 @@ class ShippedMachinesDifferentialTest {
                         itemTasks(error("DynamoDB.ThrottlingException", "slow down"),
                                 error("DynamoDB.ThrottlingException", "slow down"), result(empty())), due, false),
                 new Scenario("item delete fails for good", item, itemInput(due, 0),
-                        itemTasks(error("DynamoDB.ResourceNotFoundException", "Requested resource not found")), due, true),
+                        itemTasks(error("DynamoDB.ResourceNotFoundException", "Requested resource not found")), due, false),
                 new Scenario("item beyond the horizon continues as new", item, itemInput(horizon.plusSeconds(60), 1),
                         horizonTasks(result(started)), null, false),
                 new Scenario("item beyond the horizon, successor already started", item,

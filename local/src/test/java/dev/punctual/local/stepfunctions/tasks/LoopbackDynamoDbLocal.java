@@ -18,13 +18,13 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
  * used: its start-up telemetry needs SDK modules the build excludes; over HTTP the task resource also
  * meets real SDK responses (headers, request ids, error bodies).
  */
-final class LoopbackDynamoDbLocal implements AutoCloseable {
+public final class LoopbackDynamoDbLocal implements AutoCloseable {
 
     private final Server jetty;
     private final LocalDynamoDBServerHandler handler;
     private final DynamoDbClient client;
 
-    LoopbackDynamoDbLocal() throws Exception {
+    public LoopbackDynamoDbLocal() throws Exception {
         handler = new LocalDynamoDBServerHandler(new LocalDynamoDBRequestHandler(0, true, null, true, false), null);
         QueuedThreadPool threads = new QueuedThreadPool();
         threads.setDaemon(true);
@@ -43,7 +43,7 @@ final class LoopbackDynamoDbLocal implements AutoCloseable {
                 .build();
     }
 
-    DynamoDbClient client() {
+    public DynamoDbClient client() {
         return client;
     }
 
