@@ -112,8 +112,8 @@ public final class DeleteContentionBenchmark {
                      .settings(MappingSettings.builder().build())
                      .start()) {
             DynamoDbClient dynamoDb = server.inProcess().dynamoDb();
-            // As in the runtime: the watched tables have TTL on, and their items' TTL has passed.
-            server.stopNativeTtl();
+            // As in the runtime: the watched tables have TTL on, their items' TTL has passed, and DynamoDB Local's
+            // own TTL job never runs.
             poller.setEnabled(false);
             long sqliteThread = sqliteThreadId();
             // Two full tables, so the one the poller watches does not make the other's deletes pay for it.

@@ -30,7 +30,7 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
  * <p>One shared database serves every access key and region ({@code -sharedDb}), so the AWS CLI with
  * whatever credentials it finds sees the same tables as the runtime. Without a data directory the
  * database lives in memory; with one it is the file {@code shared-local-instance.db} there and tables
- * survive restarts.
+ * survive restarts. DynamoDB Local's emulation of native TTL never runs ({@link WithoutNativeTtl}).
  */
 public final class DynamoDbLocalServer implements AutoCloseable {
 
@@ -79,6 +79,7 @@ public final class DynamoDbLocalServer implements AutoCloseable {
             prepareDataDirectory(directory);
         }
         LocalDynamoDBRequestHandler requests = createRequestHandler(directory);
+        WithoutNativeTtl.open(requests, directory);
         LocalDynamoDBServerHandler handler = new LocalDynamoDBServerHandler(requests, null);
         InProcessDynamoDb inProcess;
         try {
@@ -167,16 +168,6 @@ public final class DynamoDbLocalServer implements AutoCloseable {
      */
     public InProcessDynamoDb inProcess() {
         return inProcess;
-    }
-
-    /**
-     * Stops DynamoDB Local's emulation of native TTL; the local runtime does, because Punctual deletes
-     * expired items itself (see {@link InProcessDynamoDb#stopNativeTtlJob}).
-     */
-    public void stopNativeTtl() {
-        if (inProcess.stopNativeTtlJob() == 0) {
-            throw new IllegalStateException("DynamoDB Local's TTL job was not found; nothing was stopped");
-        }
     }
 
     /** The bound port (the chosen one when started with port 0). */

@@ -8,8 +8,6 @@ import com.almworks.sqlite4java.SQLiteException;
 import com.almworks.sqlite4java.SQLiteJob;
 import com.almworks.sqlite4java.SQLiteQueue;
 import com.amazonaws.services.dynamodbv2.local.shared.access.sqlite.SQLiteDBAccess;
-import com.amazonaws.services.dynamodbv2.local.shared.jobs.JobsRegister;
-import com.amazonaws.services.dynamodbv2.local.shared.jobs.TimeToLiveDeletionJobScheduler;
 import dev.punctual.local.account.LocalAccount;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.Field;
@@ -67,13 +65,11 @@ public final class InProcessDynamoDb {
     private static final String MAPPING_HANDLER =
             "com.amazonaws.services.dynamodbv2.local.embedded.DDBExceptionMappingInvocationHandler";
 
-    private final LocalDBClient client;
     private final SQLiteQueue database;
     private final DynamoDbClient dynamoDb;
     private final DynamoDbStreamsClient streams;
 
-    private InProcessDynamoDb(LocalDBClient client, SQLiteQueue database, InvocationHandler handler) {
-        this.client = client;
+    private InProcessDynamoDb(SQLiteQueue database, InvocationHandler handler) {
         this.database = database;
         this.dynamoDb = proxy(DynamoDbClient.class, handler);
         this.streams = proxy(DynamoDbStreamsClient.class, correctingCreationTimes(proxy(DynamoDbStreamsClient.class, handler)));
@@ -128,7 +124,7 @@ public final class InProcessDynamoDb {
             indexStreamRecords(queue);
             Constructor<?> mapping = Class.forName(MAPPING_HANDLER).getDeclaredConstructor(LocalDBClient.class);
             mapping.setAccessible(true);
-            return new InProcessDynamoDb((LocalDBClient) shared, queue,
+            return new InProcessDynamoDb(queue,
                     (InvocationHandler) mapping.newInstance((LocalDBClient) shared));
         } catch (ReflectiveOperationException | ClassCastException e) {
             throw new IllegalStateException("DynamoDB Local's internals are not what this runtime was built"
@@ -186,80 +182,6 @@ public final class InProcessDynamoDb {
      */
     SQLiteQueue database() {
         return database;
-    }
-
-    /**
-     * Stops DynamoDB Local's own TTL deletion job, the emulation of native TTL. It rescans every
-     * table with TTL enabled for expired items every few seconds, competing with Punctual's deletes
-     * for DynamoDB Local's single SQLite thread, and it deletes expired items minutes before AWS's
-     * native TTL would (AWS: within days). With Punctual running,
-     * an item past its TTL is Punctual's to delete; the trial reports any it leaves as missed.
-     *
-     * <p>The job is two parts: a scheduler, which starts with the database and whose cancel only ends its
-     * loop, and one deletion job per table, which the scheduler's first pass may already have submitted
-     * (on a data directory that holds a table with TTL) and which no cancel reaches: it pages through its
-     * table, 20 items each ten seconds, deleting every expired one. So both are interrupted: the
-     * scheduler's sleep and each table job's sleep between pages end with an exception that ends the job.
-     *
-     * @return how many TTL jobs were stopped (one per database)
-     */
-    int stopNativeTtlJob() {
-        JobsRegister register;
-        int stopped = 0;
-        try {
-            Field jobsField = LocalDBClient.class.getDeclaredField("jobs");
-            jobsField.setAccessible(true);
-            register = (JobsRegister) jobsField.get(client);
-            Field named = JobsRegister.class.getDeclaredField("jobs");
-            named.setAccessible(true);
-            for (Object job : ((Map<?, ?>) named.get(register)).values()) {
-                if (job instanceof TimeToLiveDeletionJobScheduler ttlJob) {
-                    ttlJob.cancel();
-                    stopped++;
-                }
-            }
-            Field pool = JobsRegister.class.getDeclaredField("threadPool");
-            pool.setAccessible(true);
-            interruptTtlJobs((java.util.concurrent.ThreadPoolExecutor) pool.get(register));
-        } catch (ReflectiveOperationException | ClassCastException e) {
-            throw new IllegalStateException("DynamoDB Local's TTL job is not where 2.6.1 keeps it: " + e, e);
-        }
-        return stopped;
-    }
-
-    /**
-     * Interrupts every thread running the TTL scheduler or a table's TTL deletion job, until none runs and
-     * none waits in the job pool's queue (a job the scheduler submitted just before its cancel starts on a
-     * pool thread a moment later). Bounded: the scheduler stops submitting once cancelled.
-     */
-    private static void interruptTtlJobs(java.util.concurrent.ThreadPoolExecutor pool) {
-        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
-        while (true) {
-            boolean running = false;
-            for (Map.Entry<Thread, StackTraceElement[]> thread : Thread.getAllStackTraces().entrySet()) {
-                for (StackTraceElement frame : thread.getValue()) {
-                    String type = frame.getClassName();
-                    if (type.equals(TimeToLiveDeletionJobScheduler.class.getName())
-                            || type.startsWith("com.amazonaws.services.dynamodbv2.local.shared.jobs.TimeToLiveDeletionJob")) {
-                        thread.getKey().interrupt();
-                        running = true;
-                        break;
-                    }
-                }
-            }
-            if (!running && pool.getQueue().isEmpty()) {
-                return;
-            }
-            if (System.nanoTime() - deadline > 0) {
-                throw new IllegalStateException("DynamoDB Local's TTL jobs did not stop within 10 s of being interrupted");
-            }
-            try {
-                Thread.sleep(5);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException("interrupted while stopping DynamoDB Local's TTL jobs", e);
-            }
-        }
     }
 
     /** DynamoDB on the served database. */

@@ -79,8 +79,6 @@ final class WiredRuntime implements LocalRuntime {
             dynamoDbServer = owned.own(DynamoDbLocalServer.start(
                     new DynamoDbLocalServer.Options(options.dynamoDbPort(), options.under("dynamodb"))));
             dynamoDb = owned.own(LocalDynamoDbClients.dynamoDb(dynamoDbServer.endpoint()));
-            // Punctual is the TTL here; DynamoDB Local's own TTL job would only compete for the database.
-            dynamoDbServer.stopNativeTtl();
             // The runtime's own traffic (deletes, stream reads) skips HTTP; these belong to the server.
             InProcessDynamoDb inProcess = dynamoDbServer.inProcess();
             timer = options.timer() != null ? options.timer() : ownTimer();

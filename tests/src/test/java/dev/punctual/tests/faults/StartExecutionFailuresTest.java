@@ -40,12 +40,11 @@ import software.amazon.awssdk.services.sfn.SfnClient;
  * (the runtime's clock started at the wall clock's now and has moved seconds), and starts executions on
  * the runtime's endpoint, whose Waits count on the runtime's clock.
  *
- * <p>DynamoDB Local's own TTL job deletes items whose TTL lies between five years before the wall clock's
- * now and that now. The runtime cancels it at start, but on a restart with a data directory its first
- * pass can run before the cancel. The TTLs lie an hour after the wall clock's now at the test's start:
- * that pass, seconds of wall time later, finds none of them due, and when the runtime's clock reaches
- * them the wall clock is still about an hour short. So only Punctual can delete them, and a delete by
- * anything else (the item gone before its execution's delete) fails the one-execution-per-item check.
+ * <p>DynamoDB Local's own TTL job, which deletes items whose TTL lies between five years before the wall
+ * clock's now and that now, never runs in the runtime; the TTLs also lie an hour after the wall clock's
+ * now at the test's start, so when the runtime's clock reaches them the wall clock is still about an hour
+ * short. Only Punctual can delete them, and a delete by anything else (the item gone before its
+ * execution's delete) fails the one-execution-per-item check.
  */
 class StartExecutionFailuresTest {
 
