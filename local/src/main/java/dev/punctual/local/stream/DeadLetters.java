@@ -26,6 +26,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 
 /**
@@ -84,10 +85,14 @@ public final class DeadLetters {
     public static DeadLetters open(Path dataDirectory,
                                    Function<DeadLetter, RequestHandler<DynamodbEvent, StreamsEventResponse>> handlerFactory,
                                    Clock clock, String region) {
-        Map<java.util.List<Object>, RequestHandler<DynamodbEvent, StreamsEventResponse>> built = new java.util.concurrent.ConcurrentHashMap<>();
+        Map<HandledAs, RequestHandler<DynamodbEvent, StreamsEventResponse>> built = new ConcurrentHashMap<>();
         return new DeadLetters(dataDirectory,
-                letter -> built.computeIfAbsent(java.util.Arrays.asList(letter.table(), letter.mode()), key -> handlerFactory.apply(letter)),
+                letter -> built.computeIfAbsent(new HandledAs(letter.table(), letter.mode()), key -> handlerFactory.apply(letter)),
                 null, clock, region, Retention.EVERYTHING);
+    }
+
+    /** A table and the mode its records were handled in: one redriving function each. */
+    private record HandledAs(WatchedTable table, String mode) {
     }
 
     /** Every dead letter kept, oldest first, redriven ones included. */
