@@ -55,8 +55,6 @@ class ExpiryEndToEndTest {
 
     /** From a write to its execution running: stream poll (50 ms), handler, StartExecution. */
     private static final Duration SCHEDULED = Duration.ofSeconds(5);
-    /** From an item's TTL until it must be gone: the Wait fires on the second, then one DeleteItem. */
-    private static final Duration DELETED_AFTER_TTL = Duration.ofSeconds(2);
     /** How long an execution may take to close once it has nothing left to wait for. */
     private static final Duration CLOSED = Duration.ofSeconds(5);
 

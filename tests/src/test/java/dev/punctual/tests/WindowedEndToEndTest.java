@@ -53,13 +53,6 @@ import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
 @Execution(ExecutionMode.CONCURRENT)
 class WindowedEndToEndTest {
 
-    /**
-     * From an item's TTL until it must be gone: the runner prepares a second early and deletes on the second;
-     * the rest is room for a loaded machine (the tests run concurrently beside the suite), where a write can
-     * reach the handler through the stream only just before its TTL. Lateness is measured by {@code bench}.
-     */
-    private static final Duration DELETED_AFTER_TTL = Duration.ofSeconds(5);
-
     private static LocalRuntime runtime;
     private static DynamoDbStreamsClient streams;
 

@@ -33,7 +33,6 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 @Execution(ExecutionMode.CONCURRENT)
 class ExpiryEventsEndToEndTest {
 
-    private static final Duration ALL_EXPIRED = Duration.ofSeconds(60);
     /** From a delete to its event: the stream poll, the handler, one PutEvents. */
     private static final Duration EVENT_AFTER_DELETE = Duration.ofSeconds(10);
 
