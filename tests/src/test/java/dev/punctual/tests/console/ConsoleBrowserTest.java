@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.punctual.local.console.ConsoleServer;
 import dev.punctual.local.runtime.LocalRuntime;
+import dev.punctual.local.runtime.SkippedTime;
+import dev.punctual.local.time.ManualTimer;
 import dev.punctual.testing.Await;
 import dev.punctual.tests.support.ExpiryTable;
 import dev.punctual.tests.support.RuntimeProgress;
@@ -150,16 +152,25 @@ class ConsoleBrowserTest {
         browser.screenshot("pending-html-key");
     }
 
+    /**
+     * On a runtime of its own, on skipped time: expire-item retries any failure but a failed condition (AWS
+     * may name a throttle as it names this one), a first try and 8 retries with full-jitter backoff of up to
+     * 30 s, minutes of the runtime's time that are skipped, not waited out.
+     */
     @Test
     void failedExecution_showsItsErrorAndCause() {
-        // expire-item retries any failure but a failed condition (AWS may name a throttle as it names this
-        // one): a first try and 8 retries, with full-jitter backoff of up to 30 s, about a minute in all
-        runtime.faults().dynamoDb().failNext(9, "AccessDeniedException");
-        try {
-            table.putWithTtl("denied", Instant.now().getEpochSecond() + 2);
+        ManualTimer timer = ManualTimer.startingAt(Instant.now());
+        try (ConsoleRuntime own = ConsoleRuntime.start(LocalRuntime.Options.onFreePorts().withTimer(timer))) {
+            ExpiryTable denied = ExpiryTable.create(own.runtime(), "console-denied");
+            own.runtime().faults().dynamoDb().failNext(9, "AccessDeniedException");
+            long ttl = timer.clock().instant().getEpochSecond() + 2;
+            denied.putWithTtl("denied", ttl);
+            SkippedTime.of(own.runtime()).advanceTo(Instant.ofEpochSecond(ttl).plus(Duration.ofMinutes(5)));
+            assertThat(own.runtime().faults().dynamoDb().injected()).as("every try failed").isEqualTo(9);
+
             WebDriver driver = browser.driver();
-            driver.get(url("expired"));
-            Row row = waitFor(Duration.ofSeconds(180), () -> rowWithKey("tr.expired-row", "denied"));
+            driver.get(own.console().uri() + "expired");
+            Row row = waitFor(Duration.ofSeconds(10), () -> rowWithKey("tr.expired-row", "denied"));
             assertThat(row.cell("outcome")).isEqualTo("Failed");
             // the SDK's DynamoDB model has no AccessDeniedException class: AWS names it after the base exception
             assertThat(row.text()).contains("DynamoDB.AmazonDynamoDBException", "not authorized");
@@ -171,8 +182,6 @@ class ConsoleBrowserTest {
             assertThat(driver.findElement(By.cssSelector("g.state[data-state='DeleteIfUnchanged']")).getAttribute("data-mark"))
                     .isEqualTo("failed");
             browser.screenshot("execution-failed");
-        } finally {
-            runtime.faults().dynamoDb().clear();
         }
     }
 
