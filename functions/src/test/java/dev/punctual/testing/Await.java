@@ -79,7 +79,7 @@ public final class Await {
      * run that is still making progress.
      */
     public static void untilProgressing(Supplier<String> description, Duration stall, LongSupplier progress, BooleanSupplier condition) {
-        valueWhileProgressing(description, Instant.MIN, stall, progress,
+        valueWhileProgressing(description, Instant.MIN, stall, POLL, progress,
                 () -> condition.getAsBoolean() ? Optional.of(Boolean.TRUE) : Optional.empty());
     }
 
@@ -95,7 +95,17 @@ public final class Await {
      */
     public static void untilProgressingAfter(String description, Instant due, Duration stall, LongSupplier progress,
             BooleanSupplier condition) {
-        valueWhileProgressing(() -> description, due, stall, progress,
+        untilProgressingAfter(() -> description, due, stall, POLL, progress, condition);
+    }
+
+    /**
+     * As {@link #untilProgressingAfter(String, Instant, Duration, LongSupplier, BooleanSupplier)}, with the
+     * description built when the wait fails, checking every {@code poll}: for a server whose every check
+     * costs it real work (moto, one Python process that also runs what it is asked about).
+     */
+    public static void untilProgressingAfter(Supplier<String> description, Instant due, Duration stall, Duration poll,
+            LongSupplier progress, BooleanSupplier condition) {
+        valueWhileProgressing(description, due, stall, poll, progress,
                 () -> condition.getAsBoolean() ? Optional.of(Boolean.TRUE) : Optional.empty());
     }
 
@@ -104,11 +114,11 @@ public final class Await {
      * (see {@link #untilProgressing(Supplier, Duration, LongSupplier, BooleanSupplier)}).
      */
     public static <T> T valueWhileProgressing(String description, Duration stall, LongSupplier progress, Supplier<Optional<T>> probe) {
-        return valueWhileProgressing(() -> description, Instant.MIN, stall, progress, probe);
+        return valueWhileProgressing(() -> description, Instant.MIN, stall, POLL, progress, probe);
     }
 
-    private static <T> T valueWhileProgressing(Supplier<String> description, Instant due, Duration stall, LongSupplier progress,
-            Supplier<Optional<T>> probe) {
+    private static <T> T valueWhileProgressing(Supplier<String> description, Instant due, Duration stall, Duration poll,
+            LongSupplier progress, Supplier<Optional<T>> probe) {
         long started = System.nanoTime();
         long last = progress.getAsLong();
         long lastMoved = System.nanoTime();
@@ -129,7 +139,7 @@ public final class Await {
                 throw new AssertionError("still moving after the hang guard of " + HANG_GUARD.toMinutes() + " min (progress at "
                         + now + ") waiting for " + description.get());
             }
-            pause(POLL);
+            pause(poll);
         }
     }
 

@@ -19,7 +19,6 @@ import dev.punctual.tests.support.ExpiryExecutions;
 import dev.punctual.tests.support.ExpiryTable;
 import dev.punctual.tests.support.RuntimeProgress;
 import dev.punctual.tests.support.SharedRuntime;
-import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
@@ -41,7 +40,8 @@ import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
  * Punctual end to end on the real embedded runtime: items written with the AWS SDK to DynamoDB
  * Local, their stream records read by the poller and handed to the real handler, executions run by
  * the engine behind the Step Functions API, deletes made by the state machine. Each test has its own
- * table; TTLs lie a few seconds ahead, so the tests wait on the real clock, by bounded polling only.
+ * table; TTLs lie a few seconds ahead, so the tests run on the real clock, and wait on the runtime's progress
+ * ({@link RuntimeProgress}), never for a fixed time.
  * Real time is the point here: whether a REMOVE was the application's or Punctual's own is read from
  * DynamoDB Local's stream timestamps. The tests run side by side, as an application's items share one
  * stream mapping, so the class takes about as long as its longest test.
@@ -52,11 +52,6 @@ import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
 @ExtendWith(SharedRuntime.class)
 @Execution(ExecutionMode.CONCURRENT)
 class ExpiryEndToEndTest {
-
-    /** From a write to its execution running: stream poll (50 ms), handler, StartExecution. */
-    private static final Duration SCHEDULED = Duration.ofSeconds(5);
-    /** How long an execution may take to close once it has nothing left to wait for. */
-    private static final Duration CLOSED = Duration.ofSeconds(5);
 
     private static LocalRuntime runtime;
     private static ExpiryExecutions executions;
@@ -83,7 +78,7 @@ class ExpiryEndToEndTest {
         table.putWithTtl("a", ttl);
 
         String arn = executions.arnOf(table, "a", ttl);
-        assertThat(executions.awaitStarted(arn, SCHEDULED).startDate()).isBefore(due);
+        assertThat(executions.awaitStarted(arn).startDate()).isBefore(due);
         Await.holdsUntil("item present at every read before its TTL", due, () -> table.contains("a"));
         Await.untilProgressing("item deleted after its TTL", RuntimeProgress.STALL, RuntimeProgress.of(runtime), () -> !table.contains("a"));
         assertExpiredAtOrAfter(arn, due);
@@ -96,11 +91,11 @@ class ExpiryEndToEndTest {
         long newTtl = oldTtl + 3;
         table.putWithTtl("a", oldTtl);
         String oldArn = executions.arnOf(table, "a", oldTtl);
-        executions.awaitStarted(oldArn, SCHEDULED);
+        executions.awaitStarted(oldArn);
 
         table.updateTtl("a", newTtl);
 
-        ExecutionDescription old = executions.awaitClosed(oldArn, CLOSED);
+        ExecutionDescription old = executions.awaitClosed(oldArn);
         assertThat(old.status()).as("execution for the old TTL, with cancellation on").isEqualTo(ExecutionStatus.ABORTED);
         Instant newDue = Instant.ofEpochSecond(newTtl);
         Await.holdsUntil("item present past its old TTL until its new TTL", newDue, () -> table.contains("a"));
@@ -114,7 +109,7 @@ class ExpiryEndToEndTest {
         long oldTtl = secondsFromNow(10);
         table.putWithTtl("a", oldTtl);
         String oldArn = executions.arnOf(table, "a", oldTtl);
-        executions.awaitStarted(oldArn, SCHEDULED);
+        executions.awaitStarted(oldArn);
 
         long newTtl = secondsFromNow(2);
         table.updateTtl("a", newTtl);
@@ -124,7 +119,7 @@ class ExpiryEndToEndTest {
         Await.untilProgressing("item deleted after its new TTL", RuntimeProgress.STALL, RuntimeProgress.of(runtime), () -> !table.contains("a"));
         assertThat(Instant.now()).as("deleted before the old TTL").isBefore(Instant.ofEpochSecond(oldTtl));
         assertExpiredAtOrAfter(executions.arnOf(table, "a", newTtl), newDue);
-        assertThat(executions.awaitClosed(oldArn, CLOSED).status()).as("execution for the old TTL")
+        assertThat(executions.awaitClosed(oldArn).status()).as("execution for the old TTL")
                 .isEqualTo(ExecutionStatus.ABORTED);
     }
 
@@ -134,11 +129,11 @@ class ExpiryEndToEndTest {
         long ttl = secondsFromNow(4);
         table.putWithTtl("a", ttl);
         String arn = executions.arnOf(table, "a", ttl);
-        executions.awaitStarted(arn, SCHEDULED);
+        executions.awaitStarted(arn);
 
         table.removeTtl("a");
 
-        assertThat(executions.awaitClosed(arn, CLOSED).status()).isEqualTo(ExecutionStatus.ABORTED);
+        assertThat(executions.awaitClosed(arn).status()).isEqualTo(ExecutionStatus.ABORTED);
         Await.holdsUntil("item present well past its former TTL", Instant.ofEpochSecond(ttl).plusMillis(1500),
                 () -> table.contains("a"));
         assertThat(table.get("a").orElseThrow()).doesNotContainKey(ExpiryTable.TTL);
@@ -157,7 +152,7 @@ class ExpiryEndToEndTest {
         table.putWithTtl("valid", soon);
 
         String validArn = executions.arnOf(table, "valid", soon);
-        executions.awaitStarted(validArn, SCHEDULED);
+        executions.awaitStarted(validArn);
         Await.holdsUntil("items with TTLs native TTL ignores still present past the valid item's TTL",
                 Instant.ofEpochSecond(soon).plusSeconds(1),
                 () -> table.contains("string") && table.contains("millis") && table.contains("ancient"));
@@ -176,7 +171,7 @@ class ExpiryEndToEndTest {
 
         Await.untilProgressing("item with a past TTL deleted", RuntimeProgress.STALL, RuntimeProgress.of(runtime), () -> !table.contains("a"));
         String arn = executions.arnOf(table, "a", ttl);
-        ExecutionDescription execution = executions.awaitClosed(arn, CLOSED);
+        ExecutionDescription execution = executions.awaitClosed(arn);
         // Punctual's delete ran at once: its task was scheduled within seconds of the write.
         assertThat(ExpiryExecutions.outcome(execution)).isEqualTo(ExpiryWorkflow.OUTCOME_EXPIRED);
         assertThat(executions.history(arn)).filteredOn(e -> e.type().equals("TaskScheduled")).hasSize(1)
@@ -190,7 +185,7 @@ class ExpiryEndToEndTest {
         Instant due = Instant.ofEpochSecond(ttl);
         table.putWithTtl("a", ttl);
         String arn = executions.arnOf(table, "a", ttl);
-        executions.awaitStarted(arn, SCHEDULED);
+        executions.awaitStarted(arn);
 
         // The poller delivered the INSERT once; deliver the very same record twice more, as a retried batch would.
         DynamodbEvent event = new DynamodbEvent();
@@ -220,23 +215,23 @@ class ExpiryEndToEndTest {
         long ttl = secondsFromNow(180);
         table.putWithTtl("a", ttl);
         String arn = executions.arnOf(table, "a", ttl);
-        executions.awaitStarted(arn, SCHEDULED);
+        executions.awaitStarted(arn);
 
         table.delete("a");
 
-        assertThat(executions.awaitClosed(arn, CLOSED).status()).isEqualTo(ExecutionStatus.ABORTED);
+        assertThat(executions.awaitClosed(arn).status()).isEqualTo(ExecutionStatus.ABORTED);
         long newTtl = secondsFromNow(3);
         Instant newDue = Instant.ofEpochSecond(newTtl);
         table.putWithTtl("a", newTtl);
         String newArn = executions.arnOf(table, "a", newTtl);
-        executions.awaitStarted(newArn, SCHEDULED);
+        executions.awaitStarted(newArn);
         Await.holdsUntil("recreated item present until its new TTL", newDue, () -> table.contains("a"));
         Await.untilProgressing("recreated item deleted after its new TTL", RuntimeProgress.STALL, RuntimeProgress.of(runtime), () -> !table.contains("a"));
         assertExpiredAtOrAfter(newArn, newDue);
     }
 
     private static void assertExpiredAtOrAfter(String arn, Instant due) {
-        ExecutionDescription execution = executions.awaitClosed(arn, CLOSED);
+        ExecutionDescription execution = executions.awaitClosed(arn);
         assertThat(ExpiryExecutions.outcome(execution)).isEqualTo(ExpiryWorkflow.OUTCOME_EXPIRED);
         Optional<Instant> deleted = executions.deleteSucceededAt(arn);
         assertThat(deleted).as("TaskSucceeded of the conditional delete").isPresent();

@@ -9,7 +9,6 @@ import dev.punctual.testing.Await;
 import dev.punctual.tests.support.ExpiryExecutions;
 import dev.punctual.tests.support.ExpiryTable;
 import dev.punctual.tests.support.RuntimeProgress;
-import java.time.Duration;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;
 
@@ -31,10 +30,10 @@ class HandlerOverHttpTest {
             table.putWithTtl("a", ttl);
 
             String arn = executions.arnOf(table, "a", ttl);
-            assertThat(executions.awaitStarted(arn, Duration.ofSeconds(5)).startDate()).isBefore(due);
+            assertThat(executions.awaitStarted(arn).startDate()).isBefore(due);
             Await.holdsUntil("item present at every read before its TTL", due, () -> table.contains("a"));
             Await.untilProgressing("item deleted after its TTL", RuntimeProgress.STALL, RuntimeProgress.of(runtime), () -> !table.contains("a"));
-            ExecutionDescription execution = executions.awaitClosed(arn, Duration.ofSeconds(5));
+            ExecutionDescription execution = executions.awaitClosed(arn);
             assertThat(ExpiryExecutions.outcome(execution)).isEqualTo(ExpiryWorkflow.OUTCOME_EXPIRED);
             assertThat(executions.deleteSucceededAt(arn)).hasValueSatisfying(at -> assertThat(at).isAfterOrEqualTo(due));
             assertThat(runtime.options().handlerOverHttp()).isTrue();

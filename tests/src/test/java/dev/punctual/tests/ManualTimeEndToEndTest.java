@@ -67,7 +67,7 @@ class ManualTimeEndToEndTest {
         timer.advanceTo(Instant.ofEpochSecond(ttl));
         awaitMovingTime("the item deleted", () -> !table.contains("hour"));
 
-        ExecutionDescription closed = executions.awaitClosed(arn, WAIT);
+        ExecutionDescription closed = executions.awaitClosed(arn);
         assertThat(ExpiryExecutions.outcome(closed)).isEqualTo(ExpiryWorkflow.OUTCOME_EXPIRED);
         assertThat(executions.deleteSucceededAt(arn)).hasValueSatisfying(
                 deletedAt -> assertThat(deletedAt).as("never early").isAfterOrEqualTo(Instant.ofEpochSecond(ttl)));

@@ -20,6 +20,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -29,8 +30,13 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 class StreamPollerTest {
 
-    /** How long a test waits for the poller to do what it checks. */
+    /** How long a test moving a manual timer waits for the poller to do what it checks. */
     private static final Duration WAIT = Duration.ofSeconds(10);
+    /**
+     * How long the pollers on the system clock may show no work (records read, filtered, handed to the
+     * handler, handled or dead-lettered, invocations, tables watched) before a wait gives up.
+     */
+    private static final Duration STALL = Duration.ofSeconds(15);
     /** The mapping's poll interval in these tests. */
     private static final Duration POLL = Duration.ofMillis(20);
 
@@ -90,6 +96,18 @@ class StreamPollerTest {
         });
     }
 
+    /**
+     * Waits until {@code condition} holds for as long as this test's pollers on the system clock keep
+     * working: fails only when none of their counters has moved for {@link #STALL}.
+     */
+    private void awaitPollers(Supplier<String> description, BooleanSupplier condition) {
+        Await.untilProgressing(description, STALL, () -> pollers.stream().mapToLong(poller -> {
+            StreamPollerMetrics.Snapshot work = poller.metrics().snapshot();
+            return work.recordsRead() + work.recordsFiltered() + work.recordsInvoked() + work.recordsHandled()
+                    + work.invocations() + work.failedInvocations() + work.recordsDeadLettered() + poller.watchedTables().size();
+        }).sum(), condition);
+    }
+
     private static List<String> ids(List<DynamodbStreamRecord> records) {
         return records.stream().map(r -> r.getDynamodb().getKeys().get("id").getS()).toList();
     }
@@ -109,7 +127,7 @@ class StreamPollerTest {
         local.put(table, "b", 300);
         local.put(table, "a", 300);
 
-        Await.until(() -> "5 records, got " + handler.records().size(), WAIT, () -> handler.records().size() == 5);
+        awaitPollers(() -> "5 records, got " + handler.records().size(), () -> handler.records().size() == 5);
 
         List<DynamodbStreamRecord> records = handler.records();
         assertThat(ids(records)).containsExactly("a", "b", "a", "b", "a");
@@ -136,7 +154,7 @@ class StreamPollerTest {
 
         // Records are counted as read and filtered before the handler is invoked with the rest, and as
         // invoked once it returns.
-        Await.until(() -> "5 read, 2 filtered, 3 invoked: " + poller.metrics().snapshot(), WAIT, () -> poller.metrics().snapshot().recordsRead() == 5
+        awaitPollers(() -> "5 read, 2 filtered, 3 invoked: " + poller.metrics().snapshot(), () -> poller.metrics().snapshot().recordsRead() == 5
                 && poller.metrics().snapshot().recordsFiltered() == 2 && poller.metrics().snapshot().recordsInvoked() == 3);
 
         assertThat(handler.records()).extracting(r -> r.getEventName() + ":" + r.getDynamodb().getKeys().get("id").getS())
@@ -155,12 +173,12 @@ class StreamPollerTest {
                 : new StreamsEventResponse());
         StreamPoller poller = start(table, handler, MappingSettings.builder().batchSize(10));
 
-        Await.until(() -> "2 invocations, got " + handler.sequenceBatches(), WAIT, () -> handler.batches().size() == 2);
+        awaitPollers(() -> "2 invocations, got " + handler.sequenceBatches(), () -> handler.batches().size() == 2);
 
         List<String> first = handler.sequenceBatches().get(0);
         assertThat(first).hasSize(5);
         assertThat(handler.sequenceBatches().get(1)).containsExactlyElementsOf(first.subList(2, 5));
-        Await.until(() -> "handled: the 2 before the failure, then the 3 retried; got " + poller.metrics().snapshot(), WAIT, () -> poller.metrics().snapshot().recordsHandled() == 5);
+        awaitPollers(() -> "handled: the 2 before the failure, then the 3 retried; got " + poller.metrics().snapshot(), () -> poller.metrics().snapshot().recordsHandled() == 5);
         assertThat(poller.metrics().snapshot().recordsInvoked()).isEqualTo(8);
     }
 
@@ -177,7 +195,7 @@ class StreamPollerTest {
         });
         StreamPoller poller = start(table, handler, MappingSettings.builder());
 
-        Await.until(() -> "2 invocations, got " + handler.sequenceBatches(), WAIT, () -> handler.batches().size() == 2);
+        awaitPollers(() -> "2 invocations, got " + handler.sequenceBatches(), () -> handler.batches().size() == 2);
 
         assertThat(handler.sequenceBatches().get(1)).isEqualTo(handler.sequenceBatches().get(0)).hasSize(2);
         assertThat(poller.metrics().snapshot().failedInvocations()).isEqualTo(1);
@@ -192,7 +210,7 @@ class StreamPollerTest {
                 number == 1 ? RecordingHandler.failing("") : new StreamsEventResponse(List.of()));
         start(table, handler, MappingSettings.builder());
 
-        Await.until(() -> "2 invocations, got " + handler.sequenceBatches(), WAIT, () -> handler.batches().size() == 2);
+        awaitPollers(() -> "2 invocations, got " + handler.sequenceBatches(), () -> handler.batches().size() == 2);
 
         assertThat(handler.sequenceBatches().get(1)).isEqualTo(handler.sequenceBatches().get(0)).hasSize(2);
     }
@@ -212,12 +230,12 @@ class StreamPollerTest {
         StreamPoller poller = start(table, handler, MappingSettings.builder()
                 .bisectBatchOnFunctionError(true).maximumRetryAttempts(1));
 
-        Await.until(() -> "6 invocations, got " + handler.batches().size(), WAIT, () -> handler.batches().size() == 6);
+        awaitPollers(() -> "6 invocations, got " + handler.batches().size(), () -> handler.batches().size() == 6);
 
         assertThat(handler.batches()).extracting(StreamPollerTest::ids).containsExactly(
                 List.of("r1", "r2", "r3", "r4"), List.of("r1", "r2"), List.of("r3", "r4"), List.of("r3"), List.of("r3"),
                 List.of("r4"));
-        Await.until(() -> "one dead letter", WAIT, () -> poller.deadLetters().list().size() == 1);
+        awaitPollers(() -> "one dead letter", () -> poller.deadLetters().list().size() == 1);
         DeadLetter letter = poller.deadLetters().list().get(0);
         assertThat(ids(letter.records())).containsExactly("r3");
         assertThat(letter.condition()).isEqualTo(DeadLetter.RETRY_ATTEMPTS_EXHAUSTED);
@@ -240,7 +258,7 @@ class StreamPollerTest {
         });
         StreamPoller poller = start(table, handler, MappingSettings.builder().maximumRetryAttempts(2), data, null);
 
-        Await.until(() -> "a dead letter, batches " + handler.sequenceBatches(), WAIT, () -> poller.deadLetters().list().size() == 1);
+        awaitPollers(() -> "a dead letter, batches " + handler.sequenceBatches(), () -> poller.deadLetters().list().size() == 1);
 
         assertThat(handler.batches()).extracting(StreamPollerTest::ids).containsExactly(
                 List.of("r1", "r2", "r3"), List.of("r2", "r3"), List.of("r2", "r3"));
@@ -290,7 +308,7 @@ class StreamPollerTest {
             throw new IllegalStateException("still broken");
         });
         StreamPoller poller = start(table, handler, MappingSettings.builder().maximumRetryAttempts(0));
-        Await.until(() -> "a dead letter", WAIT, () -> poller.deadLetters().list().size() == 1);
+        awaitPollers(() -> "a dead letter", () -> poller.deadLetters().list().size() == 1);
         String id = poller.deadLetters().list().get(0).id();
 
         RedriveResult result = poller.deadLetters().redrive(id);
@@ -343,7 +361,7 @@ class StreamPollerTest {
         Path directory = data.resolve("stream");
         RecordingHandler first = new RecordingHandler();
         StreamPoller poller = start(table, first, MappingSettings.builder(), directory, null);
-        Await.until(() -> "first records processed", WAIT, () -> poller.metrics().snapshot().recordsRead() == 3 && first.records().size() == 2
+        awaitPollers(() -> "first records processed", () -> poller.metrics().snapshot().recordsRead() == 3 && first.records().size() == 2
                 && poller.metrics().snapshot().recordsFiltered() == 1);
         poller.close();
         assertThat(directory.resolve(Checkpoints.FILE_NAME)).exists();
@@ -353,7 +371,7 @@ class StreamPollerTest {
         RecordingHandler second = new RecordingHandler();
         start(table, second, MappingSettings.builder(), directory, null);
 
-        Await.until(() -> "new records delivered", WAIT, () -> second.records().size() >= 2);
+        awaitPollers(() -> "new records delivered", () -> second.records().size() >= 2);
         assertThat(ids(second.records())).containsExactly("c", "d");
         assertThat(ids(first.records())).containsExactly("a", "b");
     }
@@ -378,7 +396,7 @@ class StreamPollerTest {
     }
 
     @Test
-    void disabled_leavesRecordsInTheStream_andEnabledAgainDeliversTheBacklogInOrder() throws InterruptedException {
+    void disabled_leavesRecordsInTheStream_andEnabledAgainDeliversTheBacklogInOrder() {
         String name = LocalTables.uniqueName("enabled");
         RecordingHandler handler = new RecordingHandler();
         StreamPoller poller = start(name, handler, MappingSettings.builder());
@@ -387,13 +405,17 @@ class StreamPollerTest {
         for (int i = 0; i < 5; i++) {
             local.put(table, "i" + i, i);
         }
-        Await.until(() -> "table discovered while disabled", WAIT, () -> !poller.watchedTables().isEmpty());
-        // Nothing signals "did not read"; give a disabled poller ten of its poll intervals to misbehave.
-        Thread.sleep(200);
+        awaitPollers(() -> "table discovered while disabled", () -> !poller.watchedTables().isEmpty());
+        // Nothing signals "did not read": ten looks are asked and answered while disabled, each one a pass of
+        // the reader's loop, which would read the stream first if a disabled mapping misbehaved.
+        for (int look = 0; look < 10; look++) {
+            Map<String, Long> asked = poller.lookNow();
+            awaitPollers(() -> "a look answered while disabled", () -> poller.quietSince(asked));
+        }
         long readWhileDisabled = poller.metrics().snapshot().recordsRead();
 
         poller.setEnabled(true);
-        Await.until(() -> "5 records after enabling", WAIT, () -> handler.records().size() == 5);
+        awaitPollers(() -> "5 records after enabling", () -> handler.records().size() == 5);
 
         assertThat(readWhileDisabled).isZero();
         assertThat(poller.isEnabled()).isTrue();
@@ -409,7 +431,7 @@ class StreamPollerTest {
         RecordingHandler handler = new RecordingHandler();
         start(table, handler, MappingSettings.builder().batchSize(3));
 
-        Await.until(() -> "7 records", WAIT, () -> handler.records().size() == 7);
+        awaitPollers(() -> "7 records", () -> handler.records().size() == 7);
 
         assertThat(handler.batches()).extracting(List::size).containsExactly(3, 3, 1);
     }
@@ -438,9 +460,9 @@ class StreamPollerTest {
         local.put(later, "before-ttl", 1);
         local.enableTtl(later, "until");
 
-        Await.until(() -> "the table with TTL watched", WAIT, () -> !poller.watchedTables().isEmpty());
+        awaitPollers(() -> "the table with TTL watched", () -> !poller.watchedTables().isEmpty());
         local.put(later, "after-ttl", 1);
-        Await.until(() -> "both records of the TTL table", WAIT, () -> handler.records().size() == 2);
+        awaitPollers(() -> "both records of the TTL table", () -> handler.records().size() == 2);
 
         assertThat(poller.watchedTables()).containsExactly(new WatchedTable(later, local.streamArn(later), "until"));
         assertThat(built).containsExactly(new WatchedTable(later, local.streamArn(later), "until"));

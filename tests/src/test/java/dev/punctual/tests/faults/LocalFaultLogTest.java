@@ -19,6 +19,12 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 class LocalFaultLogTest {
 
     private static final String TABLE = "fault-log";
+    /**
+     * How long the process may log nothing, once the first bucket is due, before the wait gives up: its
+     * failing invocation is logged within a second of its minute, and a JVM beside a full suite on two cores
+     * has paused for seconds, not tens of them.
+     */
+    private static final Duration PROCESS_STALL = Duration.ofSeconds(30);
     private static final String SECRET = "customer-4711-secret";
 
     @Test
@@ -42,8 +48,11 @@ class LocalFaultLogTest {
             }
             FaultFixtures.batchWrite(dynamoDb, TABLE, ttls);
 
-            Await.until(() -> "fault lines from the handler and the bucket state machine in:\n" + local.output(),
-                    Duration.ofSeconds(120), () -> local.output().contains("Injected fault InternalServerError at handler.")
+            // The process logs as it works (each fault injected is a line): the wait lasts while its log grows,
+            // counting a stall from the first bucket's minute on, when its invocation is due to fail.
+            Await.untilProgressingAfter(() -> "fault lines from the handler and the bucket state machine in:\n" + local.output(),
+                    Instant.ofEpochSecond(first), PROCESS_STALL, Await.POLL, () -> local.output().length(),
+                    () -> local.output().contains("Injected fault InternalServerError at handler.")
                             && local.output().contains("Injected fault Lambda.ServiceException at state-machine.Invoke"));
 
             assertThat(local.output().lines().filter(line -> line.contains("Injected fault ")))

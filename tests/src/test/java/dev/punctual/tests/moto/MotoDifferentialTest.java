@@ -86,10 +86,11 @@ class MotoDifferentialTest {
     private static final String FUNCTION = "arn:aws:lambda:us-east-1:123456789012:function:punctual-mocked";
     private static final String RUNNER = "punctual-run-bucket";
     /**
-     * The longest a case may take in wall time, until it closes or shows its recorded departure: a hang
-     * guard, generous, as none waits on the wall clock for long.
+     * How long a case may go with no new event in its history, until it closes or shows its recorded
+     * departure: longer than the longest retry backoff of the shipped machines (MaxDelaySeconds 30), which
+     * moto waits out on the wall clock.
      */
-    private static final Duration CLOSED = Duration.ofSeconds(120);
+    private static final Duration STALL = Duration.ofSeconds(60);
 
     /** The states of a backfill's Map iteration, entered by its segments at once. */
     private static final Set<String> BACKFILL_ITERATION = Set.of("ScanPage", "MorePages", "SegmentPaused");
@@ -347,9 +348,10 @@ class MotoDifferentialTest {
         Supplier<String> start = () -> sfn.startExecution(b -> b.stateMachineArn(
                 c.testCase == null ? machine : machine + "#" + c.testCase).name(c.name).input(c.input)).executionArn();
         String execution = sfn == ours ? time.during(start) : start.get();
-        Await.until(() -> c.name + (departed == null ? " closes" : " closes or shows its departure"), CLOSED,
-                Duration.ofMillis(100), () -> sfn.describeExecution(b -> b.executionArn(execution)).status()
-                        != ExecutionStatus.RUNNING || departed != null && departed.test(readableEvents(sfn, execution)));
+        Await.untilProgressingAfter(() -> c.name + (departed == null ? " closes" : " closes or shows its departure"),
+                Instant.MIN, STALL, Duration.ofMillis(100), () -> readableEvents(sfn, execution).size(),
+                () -> sfn.describeExecution(b -> b.executionArn(execution)).status() != ExecutionStatus.RUNNING
+                        || departed != null && departed.test(readableEvents(sfn, execution)));
         // What StopExecution makes of a case still running is not compared: on moto it races (ABORTED in some
         // runs, still RUNNING in others), and it is only how the test cleans up.
         DescribeExecutionResponse described = sfn.describeExecution(b -> b.executionArn(execution));

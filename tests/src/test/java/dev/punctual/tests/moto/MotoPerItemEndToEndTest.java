@@ -16,6 +16,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -66,10 +68,13 @@ class MotoPerItemEndToEndTest {
      * writes must land before them, and moto must first start the five executions they make stale.
      */
     private static final int LIFECYCLE_LEAD_SECONDS = 30;
-    /** How long moto may take to start the due items' executions: minutes beside a full suite on two cores. */
-    private static final Duration SCHEDULED = Duration.ofSeconds(240);
-    /** Past the last TTL, how long everything may take to be deleted and every execution to close. */
-    private static final Duration SETTLE = Duration.ofSeconds(120);
+    /**
+     * How long moto may go without doing any of the work a wait is for (a StartExecution, a delete, an
+     * execution closing) before the wait fails. moto has no counter of its work and no timer to drive, so the
+     * waits watch its work itself, not a budget: one Python process beside a second suite on two cores took
+     * minutes for the 300 items, moving all the while.
+     */
+    private static final Duration MOTO_STALL = Duration.ofSeconds(60);
     /** How often a probe lists executions on moto, which runs them in the same process. */
     private static final Duration MOTO_POLL = Duration.ofMillis(500);
 
@@ -114,21 +119,17 @@ class MotoPerItemEndToEndTest {
             due.put(String.format("due-%03d", i), base + DUE_LEAD_SECONDS + i / 10);
         }
         due.entrySet().parallelStream().forEach(item -> putWithTtl(item.getKey(), item.getValue()));
-        awaitExecutions(DUE_ITEMS, SCHEDULED);
+        awaitExecutions(DUE_ITEMS);
         // The lifecycle starts once moto has deleted the due items and closed their executions: moto is one
         // Python process, and with 300 executions waiting and then deleting it started the lifecycle's five
         // too slowly for their 20 s (CI, 302 of 305). Alone it starts them in well under a second.
         StreamReader stream = new StreamReader(streamArn);
-        // SETTLE counts from the last TTL or from the moment every execution is running, whichever is later: an
-        // item's delete cannot come before its execution, and beside a full suite moto has taken 180 s to start
-        // the 300, past the last TTL, which left 2 s of a window counted from the TTL alone (80 of 300 missing).
+        // An item's delete cannot come before its TTL, nor before its execution: a stall counts from the last TTL.
         Instant lastDue = Instant.ofEpochSecond(base + DUE_LEAD_SECONDS + (DUE_ITEMS - 1) / 10);
-        Instant scheduled = Instant.now();
-        Duration dueWave = Duration.between(scheduled, lastDue.isAfter(scheduled) ? lastDue : scheduled).plus(SETTLE);
-        Await.until(() -> "every due item deleted; missing: " + missing(stream.removes(), due),
-                dueWave, MOTO_POLL, () -> missing(stream.removes(), due).isEmpty());
-        Await.until(() -> "the due items' executions closed on moto; running: " + executions(ExecutionStatus.RUNNING).size(),
-                SETTLE, MOTO_POLL, () -> executions(ExecutionStatus.RUNNING).isEmpty());
+        awaitWhileMotoWorks(() -> "every due item deleted; missing: " + missing(stream.removes(), due), lastDue, stream,
+                () -> missing(stream.removes(), due).isEmpty());
+        awaitWhileMotoWorks(() -> "the due items' executions closed on moto; running: " + executions(ExecutionStatus.RUNNING).size(),
+                lastDue, stream, () -> executions(ExecutionStatus.RUNNING).isEmpty());
 
         // The lifecycle starts once moto has caught up, so how long the due items took cannot eat its lead.
         long lifecycle = Instant.now().getEpochSecond() + LIFECYCLE_LEAD_SECONDS;
@@ -140,8 +141,11 @@ class MotoPerItemEndToEndTest {
         putWithTtl("past", past);
         put("millis", AttributeValue.fromN(Long.toString(lifecycle * 1000)));
         put("string", AttributeValue.fromS(Long.toString(lifecycle)));
-        // Every TTL that counts started its execution on moto: the changes below make four of them stale.
-        awaitExecutions(DUE_ITEMS + 5, Duration.ofSeconds(lifecycle - 10 - Instant.now().getEpochSecond()));
+        // Every TTL that counts started its execution on moto: the changes below make four of them stale. They
+        // must land before those TTLs, so this wait is bounded by the scenario's clock, not by moto's pace.
+        Await.until(() -> "executions of the lifecycle's five items on moto, " + executions(null).size() + " so far",
+                Duration.ofSeconds(lifecycle - 10 - Instant.now().getEpochSecond()), MOTO_POLL,
+                () -> executions(null).size() >= DUE_ITEMS + 5);
 
         putWithTtl("moved-later", lifecycle + 10);
         putWithTtl("moved-earlier", lifecycle + 3);
@@ -157,11 +161,11 @@ class MotoPerItemEndToEndTest {
         punctualDeletes.put("moved-earlier", lifecycle + 3);
         punctualDeletes.put("rewritten", lifecycle + 5);
         punctualDeletes.put("past", past);
-        Duration settled = Duration.ofSeconds(lifecycle + 20 - Instant.now().getEpochSecond()).plus(SETTLE);
-        Await.until(() -> "every due item deleted; missing: " + missing(stream.removes(), punctualDeletes),
-                settled, MOTO_POLL, () -> missing(stream.removes(), punctualDeletes).isEmpty());
-        Await.until(() -> "no execution left running on moto; running: " + executions(ExecutionStatus.RUNNING).size(),
-                settled, MOTO_POLL, () -> executions(ExecutionStatus.RUNNING).isEmpty());
+        Instant lastLifecycleTtl = Instant.ofEpochSecond(lifecycle + 20);
+        awaitWhileMotoWorks(() -> "every due item deleted; missing: " + missing(stream.removes(), punctualDeletes),
+                lastLifecycleTtl, stream, () -> missing(stream.removes(), punctualDeletes).isEmpty());
+        awaitWhileMotoWorks(() -> "no execution left running on moto; running: " + executions(ExecutionStatus.RUNNING).size(),
+                lastLifecycleTtl, stream, () -> executions(ExecutionStatus.RUNNING).isEmpty());
         Map<String, List<Remove>> removes = stream.removes();
 
         punctualDeletes.forEach((key, ttl) -> {
@@ -217,10 +221,27 @@ class MotoPerItemEndToEndTest {
         return Map.of("pk", AttributeValue.fromS(key));
     }
 
-    /** Waits until moto holds {@code count} executions of the expire-item machine, in any status. */
-    private static void awaitExecutions(int count, Duration timeout) {
-        Await.until(() -> "executions of " + count + " items on moto, " + executions(null).size() + " so far",
-                timeout, MOTO_POLL, () -> executions(null).size() >= count);
+    /**
+     * Waits until moto holds {@code count} executions of the expire-item machine, in any status, for as long
+     * as their number keeps growing.
+     */
+    private static void awaitExecutions(int count) {
+        Await.untilProgressingAfter(() -> "executions of " + count + " items on moto, " + executions(null).size() + " so far",
+                Instant.MIN, MOTO_STALL, MOTO_POLL, () -> executions(null).size(), () -> executions(null).size() >= count);
+    }
+
+    /**
+     * Waits until {@code condition} holds, for as long as moto keeps working: fails only when, from {@code due}
+     * on, nothing has moved for {@link #MOTO_STALL}: no REMOVE in its stream, no execution started or closed.
+     */
+    private static void awaitWhileMotoWorks(Supplier<String> description, Instant due, StreamReader stream,
+            BooleanSupplier condition) {
+        Await.untilProgressingAfter(description, due, MOTO_STALL, MOTO_POLL, () -> {
+            List<ExecutionListItem> all = executions(null);
+            long closed = all.stream().filter(e -> e.status() != ExecutionStatus.RUNNING).count();
+            long removes = stream.removes().values().stream().mapToLong(List::size).sum();
+            return removes + all.size() + closed;
+        }, condition);
     }
 
     /** The executions of the expire-item machine on moto, of {@code status} ({@code null}: all). */

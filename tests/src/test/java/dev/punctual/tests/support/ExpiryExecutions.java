@@ -20,7 +20,6 @@ import dev.punctual.statemachine.ExpiryWorkflow;
 import dev.punctual.testing.Await;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -38,10 +37,12 @@ public final class ExpiryExecutions {
     private static final int PAGE = 1000;
 
     private final StepFunctionsEngine engine;
+    private final RuntimeProgress progress;
     private final String stateMachineArn;
 
     public ExpiryExecutions(LocalRuntime runtime) {
         this.engine = runtime.stepFunctionsEngine();
+        this.progress = RuntimeProgress.of(runtime);
         this.stateMachineArn = LocalDefaults.stateMachineArn();
     }
 
@@ -73,14 +74,21 @@ public final class ExpiryExecutions {
         }
     }
 
-    /** Waits until the execution exists, i.e. the stream record reached the handler and it started. */
-    public ExecutionDescription awaitStarted(String executionArn, Duration timeout) {
-        return Await.value("execution " + executionArn + " to start", timeout, () -> find(executionArn));
+    /**
+     * Waits until the execution exists, i.e. the stream record reached the handler and it started, for as
+     * long as the runtime keeps working ({@link RuntimeProgress}).
+     */
+    public ExecutionDescription awaitStarted(String executionArn) {
+        return Await.valueWhileProgressing("execution " + executionArn + " to start", RuntimeProgress.STALL, progress,
+                () -> find(executionArn));
     }
 
-    /** Waits until the execution has closed and returns its final description. */
-    public ExecutionDescription awaitClosed(String executionArn, Duration timeout) {
-        return Await.value("execution " + executionArn + " to close", timeout,
+    /**
+     * Waits until the execution, which has nothing left to wait for (its item deleted, or a stop asked for),
+     * has closed, for as long as the runtime keeps working; returns its final description.
+     */
+    public ExecutionDescription awaitClosed(String executionArn) {
+        return Await.valueWhileProgressing("execution " + executionArn + " to close", RuntimeProgress.STALL, progress,
                 () -> find(executionArn).filter(e -> e.status().isClosed()));
     }
 

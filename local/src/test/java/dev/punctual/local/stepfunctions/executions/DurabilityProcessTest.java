@@ -3,6 +3,7 @@ package dev.punctual.local.stepfunctions.executions;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.punctual.statemachine.Arns;
+import dev.punctual.testing.Await;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -39,6 +40,12 @@ import software.amazon.awssdk.services.sfn.model.HistoryEventType;
  * Real time is unavoidable here (two processes and a wall clock); the waits are a few seconds.
  */
 class DurabilityProcessTest {
+
+    /**
+     * How long the engine in the other process may add nothing to an execution's history, once the execution
+     * is due, before a wait gives up: far beyond a loaded machine's pause, short beside a hang.
+     */
+    private static final Duration STALL = Duration.ofSeconds(15);
 
     private static final String ROLE = "arn:aws:iam::123456789012:role/punctual-local";
     private static final String DEFINITION = """
@@ -87,7 +94,7 @@ class DurabilityProcessTest {
                         .input("{\"at\":\"2020-01-01T00:00:00Z\"}"));
             }
             for (String name : immediate) {
-                DescribeExecutionResponse done = awaitClosed(sfn, executionArn(machine, name), Duration.ofSeconds(10));
+                DescribeExecutionResponse done = awaitClosed(sfn, executionArn(machine, name), Instant.MIN);
                 assertThat(done.status()).isEqualTo(ExecutionStatus.SUCCEEDED);
                 immediateStops.put(name, done.stopDate());
             }
@@ -100,7 +107,7 @@ class DurabilityProcessTest {
         try (SfnClient sfn = client(port(second))) {
             for (Map.Entry<String, Instant> due : dueAt.entrySet()) {
                 String arn = executionArn(machine, due.getKey());
-                DescribeExecutionResponse done = awaitClosed(sfn, arn, Duration.ofSeconds(30));
+                DescribeExecutionResponse done = awaitClosed(sfn, arn, due.getValue());
                 assertThat(done.status()).as(due.getKey()).isEqualTo(ExecutionStatus.SUCCEEDED);
                 List<HistoryEvent> events = sfn.getExecutionHistory(b -> b.executionArn(arn)).events();
                 HistoryEvent waitExited = events.stream().filter(e -> e.type() == HistoryEventType.WAIT_STATE_EXITED)
@@ -154,15 +161,14 @@ class DurabilityProcessTest {
         return Arns.execution(machine, name);
     }
 
-    private static DescribeExecutionResponse awaitClosed(SfnClient sfn, String arn, Duration limit)
-            throws InterruptedException {
-        long deadline = System.nanoTime() + limit.toNanos();
-        while (true) {
-            DescribeExecutionResponse d = sfn.describeExecution(b -> b.executionArn(arn));
-            if (d.status() != ExecutionStatus.RUNNING || System.nanoTime() > deadline) {
-                return d;
-            }
-            Thread.sleep(50);
-        }
+    /**
+     * Waits until the execution has closed, for as long as its history keeps growing: fails only when, from
+     * {@code due} on (its Wait may rightly rest until then), no event has been added for {@link #STALL}.
+     */
+    private static DescribeExecutionResponse awaitClosed(SfnClient sfn, String arn, Instant due) {
+        Await.untilProgressingAfter(() -> "execution " + arn + " closed", due, STALL, Duration.ofMillis(50),
+                () -> sfn.getExecutionHistory(b -> b.executionArn(arn)).events().size(),
+                () -> sfn.describeExecution(b -> b.executionArn(arn)).status() != ExecutionStatus.RUNNING);
+        return sfn.describeExecution(b -> b.executionArn(arn));
     }
 }
