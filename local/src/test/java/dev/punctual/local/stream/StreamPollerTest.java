@@ -264,6 +264,7 @@ class StreamPollerTest {
         assertThat(batch.get("approximateArrivalOfLastRecord").asText()).matches("\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ");
         assertThat(batch.get("batchSize").asInt()).isEqualTo(2);
         assertThat(batch.get("streamArn").asText()).isEqualTo(local.streamArn(table));
+        assertThat(message.at("/timestamp").asText()).matches("\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{3}Z");
         assertThat(ids(letter.records())).containsExactly("r2", "r3");
         assertThat(Files.readAllLines(data.resolve(DeadLetters.FILE_NAME))).hasSize(1);
 
