@@ -240,7 +240,7 @@ public final class DeadLetters {
         batch.put("approximateArrivalOfFirstRecord", arrival(records.get(0)));
         batch.put("approximateArrivalOfLastRecord", arrival(records.get(records.size() - 1)));
         batch.put("batchSize", records.size());
-        batch.put("streamArn", table.streamArn());
+        batch.put("streamArn", table.eventSourceArn(region));
         return message;
     }
 
