@@ -14,7 +14,8 @@ import java.util.function.Consumer;
 
 /**
  * Hands one batch to the function and applies the mapping's error handling until every record of it
- * is processed: partial batch failures retried from the first failed record, whole failures bisected
+ * is processed: partial batch failures retried from the first failed record (as a new batch, with retries
+ * of its own, when records before it succeeded and the checkpoint moved), whole failures bisected
  * (when the mapping says so) or retried after the retry delay, records older than the maximum age and
  * batches out of retries dead-lettered. The shard's checkpoint moves past each record handled or
  * given up on.
@@ -81,11 +82,17 @@ final class BatchInvoker {
             } else if (outcome instanceof Invocation.FailedFrom partial) {
                 metrics.handled(partial.index());
                 metrics.invocationFailed();
+                List<FetchedRecord> rest = records.subList(partial.index(), records.size());
                 if (partial.index() > 0) {
                     checkpoints.save(table.streamArn(), shard.shardId, records.get(partial.index() - 1).sequenceNumber());
+                    // The checkpoint moved: the rest is a new batch read from it, with retries and invocations of
+                    // its own. AWS recorded this (test_dynamodb_report_batch_item_failures, MaximumRetryAttempts 3):
+                    // the failed record was delivered 5 times, once with the records before it and 4 times alone,
+                    // and its on-failure message says "approximateInvokeCount": 4.
+                    work.push(new Unit(rest, 0, 0, null));
+                } else {
+                    retryOrGiveUp(shard, work, new Unit(rest, unit.retries(), invocations, null));
                 }
-                retryOrGiveUp(shard, work, new Unit(records.subList(partial.index(), records.size()), unit.retries(),
-                        invocations, null));
             } else {
                 Invocation.FailedWhole whole = (Invocation.FailedWhole) outcome;
                 metrics.invocationFailed();

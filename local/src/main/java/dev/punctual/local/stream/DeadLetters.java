@@ -19,6 +19,8 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.time.Clock;
 import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -47,6 +49,9 @@ public final class DeadLetters {
     public static final String FILE_NAME = "stream-dead-letters.jsonl";
 
     private static final ObjectMapper JSON = new ObjectMapper();
+    /** The message's {@code timestamp} as AWS writes it, milliseconds always: {@code 2022-07-13T13:48:01.000Z}. */
+    private static final DateTimeFormatter MESSAGE_TIMESTAMP =
+            DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss.SSS'Z'").withZone(ZoneOffset.UTC);
 
     private final Path file;
     private final Function<DeadLetter, RequestHandler<DynamodbEvent, StreamsEventResponse>> handlers;
@@ -223,12 +228,11 @@ public final class DeadLetters {
             ObjectNode responseContext = message.putObject("responseContext");
             responseContext.put("statusCode", 200);
             responseContext.put("executedVersion", "$LATEST");
-            if (functionError != null) {
-                responseContext.put("functionError", functionError);
-            }
+            // Present, null, when the function returned normally (AWS's messages: "functionError": null).
+            responseContext.put("functionError", functionError);
         }
         message.put("version", "1.0");
-        message.put("timestamp", now.truncatedTo(ChronoUnit.MILLIS).toString());
+        message.put("timestamp", MESSAGE_TIMESTAMP.format(now));
         ObjectNode batch = message.putObject("DDBStreamBatchInfo");
         batch.put("shardId", shardId);
         batch.put("startSequenceNumber", records.get(0).getDynamodb().getSequenceNumber());
@@ -236,7 +240,7 @@ public final class DeadLetters {
         batch.put("approximateArrivalOfFirstRecord", arrival(records.get(0)));
         batch.put("approximateArrivalOfLastRecord", arrival(records.get(records.size() - 1)));
         batch.put("batchSize", records.size());
-        batch.put("streamArn", table.streamArn());
+        batch.put("streamArn", table.eventSourceArn(region));
         return message;
     }
 

@@ -22,7 +22,9 @@ import java.util.Map;
 /**
  * The JSON form of a DynamoDB stream record exactly as Lambda sends it to a function: the shape filter
  * patterns are matched against and the dead-letter store keeps. {@code ApproximateCreationDateTime} is
- * epoch seconds (a number), binary values are base64 strings, numbers stay strings as DynamoDB sends them.
+ * epoch seconds, a number written with a fraction ({@code 1700000001.000}, which Python reads as a
+ * {@code float}, as it reads AWS's), binary values are base64 strings, numbers stay strings as DynamoDB
+ * sends them.
  */
 public final class LambdaRecordJson {
 
@@ -54,8 +56,11 @@ public final class LambdaRecordJson {
     private static ObjectNode toJson(StreamRecord stream) {
         ObjectNode json = NODES.objectNode();
         if (stream.getApproximateCreationDateTime() != null) {
+            // Always with a fraction, so that a function reads it as AWS's: LocalStack's recording test checks
+            // isinstance(ApproximateCreationDateTime, float) of what AWS delivered. Stripped of trailing zeros,
+            // a stamp on a whole second read as an integer (1700000001).
             json.put("ApproximateCreationDateTime",
-                    BigDecimal.valueOf(stream.getApproximateCreationDateTime().getTime()).movePointLeft(3).stripTrailingZeros());
+                    BigDecimal.valueOf(stream.getApproximateCreationDateTime().getTime(), 3));
         }
         if (stream.getKeys() != null) {
             json.set("Keys", toJson(stream.getKeys()));

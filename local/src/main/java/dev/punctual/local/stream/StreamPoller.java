@@ -432,10 +432,19 @@ public final class StreamPoller implements AutoCloseable {
             return this;
         }
 
-        /** Creates the poller, watches the tables that qualify now, and keeps looking for more. */
+        /**
+         * Creates the poller, watches the tables that qualify now, and keeps looking for more. A mapping it
+         * cannot start with (say, a filter pattern that is not valid) is refused with the reason, and nothing
+         * of the poller is left running.
+         */
         public StreamPoller start() {
             StreamPoller poller = new StreamPoller(this);
-            poller.start();
+            try {
+                poller.start();
+            } catch (RuntimeException | Error e) {
+                poller.close();
+                throw e;
+            }
             return poller;
         }
     }

@@ -116,9 +116,10 @@ final class StreamShards {
         }
         Instant now = clock.instant();
         List<Record> records = response.records();
+        String eventSourceArn = table.eventSourceArn(region);
         for (Record read : records) {
             Record record = stampWithRuntimeClock ? stamped(read, now) : read;
-            DynamodbStreamRecord lambda = StreamRecordConverter.toLambda(record, table.streamArn(), region);
+            DynamodbStreamRecord lambda = StreamRecordConverter.toLambda(record, eventSourceArn, region);
             boolean matches = filter.matches(LambdaRecordJson.toJson(lambda));
             Instant arrival = record.dynamodb().approximateCreationDateTime();
             shard.buffer.addLast(new FetchedRecord(record.dynamodb().sequenceNumber(), lambda, matches, now,

@@ -125,6 +125,21 @@ class StreamRecordConverterTest {
     }
 
     @Test
+    void toJson_writesTheCreationTimeWithAFraction_evenOnAWholeSecond() throws Exception {
+        Record onASecond = Record.builder().eventID("e1").eventName(OperationType.INSERT)
+                .dynamodb(StreamRecord.builder().approximateCreationDateTime(Instant.ofEpochSecond(1_700_000_001))
+                        .keys(Map.of("id", AttributeValue.fromS("k"))).sequenceNumber("1").build())
+                .build();
+
+        String text = JSON.writeValueAsString(LambdaRecordJson.toJson(StreamRecordConverter.toLambda(onASecond, "arn:stream", "us-east-1")));
+        JsonNode created = JSON.readTree(text).at("/dynamodb/ApproximateCreationDateTime");
+
+        // AWS delivers a float (LocalStack's recording test asserts it); an integral 1700000001 is not one.
+        assertThat(created.isFloatingPointNumber()).as(text).isTrue();
+        assertThat(created.decimalValue()).isEqualByComparingTo("1700000001");
+    }
+
+    @Test
     void toLambda_keepsTheUserIdentityOfTtlDeletes() {
         Record ttlDelete = Record.builder()
                 .eventID("e1").eventName(OperationType.REMOVE).eventVersion("1.1").eventSource("aws:dynamodb")

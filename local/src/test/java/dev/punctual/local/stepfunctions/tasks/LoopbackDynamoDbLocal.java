@@ -16,13 +16,15 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 /**
  * In-memory DynamoDB Local for tests, on 127.0.0.1 and a free port. {@code DynamoDBEmbedded} cannot be
  * used: its start-up telemetry needs SDK modules the build excludes; over HTTP the task resource also
- * meets real SDK responses (headers, request ids, error bodies).
+ * meets real SDK responses (headers, request ids, error bodies). Unlike the runtime's
+ * {@code DynamoDbLocalServer}, it is DynamoDB Local as shipped: its own TTL job runs.
  */
 public final class LoopbackDynamoDbLocal implements AutoCloseable {
 
     private final Server jetty;
     private final LocalDynamoDBServerHandler handler;
     private final DynamoDbClient client;
+    private final URI endpoint;
 
     public LoopbackDynamoDbLocal() throws Exception {
         handler = new LocalDynamoDBServerHandler(new LocalDynamoDBRequestHandler(0, true, null, true, false), null);
@@ -35,8 +37,9 @@ public final class LoopbackDynamoDbLocal implements AutoCloseable {
         jetty.addConnector(connector);
         jetty.setHandler(new ContextHandler(handler, "/"));
         jetty.start();
+        endpoint = URI.create("http://127.0.0.1:" + connector.getLocalPort());
         client = DynamoDbClient.builder()
-                .endpointOverride(URI.create("http://127.0.0.1:" + connector.getLocalPort()))
+                .endpointOverride(endpoint)
                 .region(Region.US_EAST_1)
                 .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("local", "local")))
                 .httpClient(Apache5HttpClient.create())
@@ -45,6 +48,11 @@ public final class LoopbackDynamoDbLocal implements AutoCloseable {
 
     public DynamoDbClient client() {
         return client;
+    }
+
+    /** Its HTTP endpoint, for other clients (its streams, say). */
+    public URI endpoint() {
+        return endpoint;
     }
 
     @Override
