@@ -8,10 +8,13 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
 import java.io.Writer;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
@@ -26,6 +29,8 @@ final class AwsLocalStepFunctions implements AutoCloseable {
 
     private static final Path SOURCE = Path.of("src", "test", "differential");
     private static final Path INSTALL = Path.of("target", "differential-node");
+    /** The Node process's error output: one file per test JVM, as the module's JVMs run side by side. */
+    private static final String STDERR = "stderr-" + ProcessHandle.current().pid() + ".log";
     private static final List<String> FILES = List.of("package.json", "package-lock.json", "interpreter.mjs");
 
     private static AwsLocalStepFunctions shared;
@@ -81,7 +86,7 @@ final class AwsLocalStepFunctions implements AutoCloseable {
             String answer = fromNode.readLine();
             if (answer == null) {
                 throw new IllegalStateException("the aws-local-stepfunctions process ended (exit "
-                        + exitCode() + "); see target/differential-node/stderr.log");
+                        + exitCode() + "); see target/differential-node/" + STDERR);
             }
             JsonNode result = Json.parse(answer);
             if (result.path("id").asLong() != id) {
@@ -109,7 +114,25 @@ final class AwsLocalStepFunctions implements AutoCloseable {
         }
     }
 
+    /**
+     * Installs the locked packages into {@link #INSTALL} unless they are there already. The module's test
+     * JVMs run side by side, and two {@code npm ci} in one directory break each other: a file lock makes the
+     * JVMs take turns, and the second finds the install done.
+     */
     private static void install() {
+        try {
+            Files.createDirectories(INSTALL.getParent());
+            try (FileChannel channel = FileChannel.open(INSTALL.resolveSibling("differential-node.lock"),
+                    StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+                 FileLock ignored = channel.lock()) {
+                installLocked();
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static void installLocked() {
         try {
             Files.createDirectories(INSTALL);
             boolean lockChanged = !sameContent(SOURCE.resolve("package-lock.json"), INSTALL.resolve("package-lock.json"));
@@ -142,7 +165,7 @@ final class AwsLocalStepFunctions implements AutoCloseable {
         try {
             Process process = new ProcessBuilder("node", "interpreter.mjs")
                     .directory(INSTALL.toFile())
-                    .redirectError(INSTALL.resolve("stderr.log").toFile())
+                    .redirectError(INSTALL.resolve(STDERR).toFile())
                     .start();
             return new AwsLocalStepFunctions(process);
         } catch (IOException e) {
