@@ -75,6 +75,10 @@ final class WiredRuntime implements LocalRuntime {
         CostMeter costMeter = new CostMeter();
         DeletionLedger deletions = new DeletionLedger();
         HandlerCalls handlerCalls = new HandlerCalls(ScheduleIndexTable.LOCAL_TABLE_NAME::equals);
+        if (options.dataDirectory() != null) {
+            // Before any part opens it: a directory a newer Punctual wrote is refused, whole.
+            DataDirectoryManifest.open(options.dataDirectory());
+        }
         try {
             dynamoDbServer = owned.own(DynamoDbLocalServer.start(
                     new DynamoDbLocalServer.Options(options.dynamoDbPort(), options.under("dynamodb"))));
