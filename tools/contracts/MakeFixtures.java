@@ -34,7 +34,10 @@ import software.amazon.awssdk.services.sfn.SfnClient;
  * manual timer, a watched table with expirations pending (per item; windowed in minute and hour buckets,
  * a minute's runner stopped halfway), a backfill stopped after its first page, and (windowed) a dead
  * letter; then every execution's input, the index and progress items and the ItemExpired events as the
- * release wrote them, and the data directory itself, copied after the runtime stopped.
+ * release wrote them, and the data directory itself, copied after the runtime stopped, with the list of
+ * its files and their SHA-256 digests ({@code data-dir.sha256}, as {@code sha256sum} writes it): the
+ * upgrade trial copies exactly those files, so files a build directory kept from an earlier generation of
+ * the fixture never join the data directory it starts on.
  *
  * <p>Usage: {@code java -cp punctual.jar MakeFixtures.java OUT_DIR}
  */
@@ -45,6 +48,8 @@ public final class MakeFixtures {
     static final String LEGACY = "legacy";
     static final String KEY = "id";
     static final String TTL = "expiresAt";
+    /** The data directory's files and their digests, beside it: what the upgrade trial copies, and checks. */
+    static final String DATA_DIR_LISTING = "data-dir.sha256";
 
     public static void main(String[] args) throws Exception {
         Path out = Path.of(args[0]);
@@ -149,6 +154,7 @@ public final class MakeFixtures {
             Files.copy(events, out.resolve("item-expired-events.jsonl"));
         }
         copy(data, out.resolve("data-dir"));
+        Files.writeString(out.resolve(DATA_DIR_LISTING), listing(out.resolve("data-dir")));
         Files.writeString(out.resolve("fixture.json"), JSON.writerWithDefaultPrettyPrinter().writeValueAsString(manifest));
         System.out.println(mode.label() + ": " + out + " " + manifest);
     }
@@ -239,6 +245,24 @@ public final class MakeFixtures {
             default -> throw new IllegalArgumentException("unexpected attribute type " + value.type());
         }
         return node;
+    }
+
+    /**
+     * Every file under {@code dir}, one a line in path order: its SHA-256 in hex, two spaces and its path
+     * under {@code dir} with {@code /} between names ({@code sha256sum -c data-dir.sha256} checks it from
+     * inside {@code data-dir}).
+     */
+    static String listing(Path dir) throws Exception {
+        StringBuilder listing = new StringBuilder();
+        try (Stream<Path> paths = Files.walk(dir)) {
+            List<Path> files = paths.filter(Files::isRegularFile).sorted(Comparator.comparing(p -> dir.relativize(p).toString())).toList();
+            for (Path file : files) {
+                byte[] digest = java.security.MessageDigest.getInstance("SHA-256").digest(Files.readAllBytes(file));
+                listing.append(java.util.HexFormat.of().formatHex(digest)).append("  ")
+                        .append(dir.relativize(file).toString().replace(java.io.File.separatorChar, '/')).append('\n');
+            }
+        }
+        return listing.toString();
     }
 
     private static void copy(Path from, Path to) throws Exception {

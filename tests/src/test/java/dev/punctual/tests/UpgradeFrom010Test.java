@@ -16,15 +16,16 @@ import dev.punctual.statemachine.ExpiryMode;
 import dev.punctual.testing.Await;
 import dev.punctual.tests.support.ExpiryTable;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -56,6 +57,8 @@ class UpgradeFrom010Test {
 
     private static final String FIXTURES = "contracts/0.1.0/";
     private static final ObjectMapper JSON = new ObjectMapper();
+    /** Beside each fixture's {@code data-dir}: its files and their SHA-256 digests, as the fixture maker listed them. */
+    private static final String DATA_DIR_LISTING = "data-dir.sha256";
 
     @TempDir
     Path data;
@@ -76,11 +79,12 @@ class UpgradeFrom010Test {
     }
 
     /**
-     * Per item, with the fixture's backfill stopped mid-page (its function sleeping between paced starts): on
-     * the resumed runtime the pending expire-item executions did not delete their items. Found by this trial;
-     * disabled until it is understood (is it the resumed Map's in-flight Task, or the trial's manual time?).
+     * Per item, with the fixture's backfill stopped mid-page (its function sleeping between paced starts). The
+     * pending items first seemed lost: the trial had copied, beside the fixture, a snapshot an earlier generation
+     * of it left in the build directory, and replayed that one; it now copies the listed files only. Still
+     * disabled: the resumed page's function sleeps on the runtime's timer, and time cannot be moved past it.
      */
-    @org.junit.jupiter.api.Disabled("per-item fixture with a backfill stopped mid-page: pending items not deleted after the upgrade")
+    @org.junit.jupiter.api.Disabled("per-item: the resumed backfill page sleeps on the runtime's timer, and the runtime never settles")
     @org.junit.jupiter.api.Test
     void todaysRuntime_onA010PerItemDataDirectory_deletesEveryPendingItemAtItsSecond() throws Exception {
         trial(ExpiryMode.PER_ITEM, false);
@@ -88,10 +92,10 @@ class UpgradeFrom010Test {
 
     /**
      * The per-item fixture's backfill was stopped mid-page (its function sleeping between paced starts): today's
-     * runtime resumes its execution but the run does not finish, and the table's items are never scheduled.
-     * Found by this trial; disabled until the resume of a Map's in-flight Task after a restart is fixed.
+     * runtime resumes its execution and must finish the run. Disabled as the case above: time cannot be moved
+     * past the paced page's sleeps without racing them.
      */
-    @org.junit.jupiter.api.Disabled("the per-item fixture's backfill, stopped mid-page by 0.1.0's stop, does not finish after the upgrade")
+    @org.junit.jupiter.api.Disabled("per-item: the resumed backfill page sleeps on the runtime's timer, and the runtime never settles")
     @org.junit.jupiter.api.Test
     void todaysRuntime_onA010DataDirectory_finishesTheBackfill010StoppedMidPage() throws Exception {
         trial(ExpiryMode.PER_ITEM, true);
@@ -100,7 +104,7 @@ class UpgradeFrom010Test {
     private void trial(ExpiryMode mode, boolean requireBackfill) throws Exception {
         Path fixture = fixture(mode.label());
         JsonNode manifest = JSON.readTree(fixture.resolve("fixture.json").toFile());
-        copy(fixture.resolve("data-dir"), data);
+        copyDataDirectory(fixture, data);
         Instant stoppedAt = Instant.parse(manifest.path("stoppedAt").asText());
         String table = manifest.path("table").asText();
         String backfillTable = manifest.path("backfillTable").asText();
@@ -296,20 +300,43 @@ class UpgradeFrom010Test {
         }
     }
 
-    private static void copy(Path from, Path to) throws IOException {
+    /**
+     * Copies the fixture's data directory to {@code to}: exactly the files its maker listed in
+     * {@code data-dir.sha256}, each checked against its digest. Files beside them that the listing does not
+     * name are left out: a build directory keeps the files of an earlier generation of the fixture (its
+     * resources are copied over, never pruned), and a journal segment or snapshot of another run, numbered
+     * higher, would be the one replayed.
+     */
+    private static void copyDataDirectory(Path fixture, Path to) throws Exception {
+        Path from = fixture.resolve("data-dir");
+        Set<String> listed = new TreeSet<>();
+        for (String line : Files.readAllLines(fixture.resolve(DATA_DIR_LISTING))) {
+            if (line.isBlank()) {
+                continue;
+            }
+            String digest = line.substring(0, line.indexOf(' '));
+            String name = line.substring(line.indexOf(' ') + 2);
+            Path source = from.resolve(name);
+            assertThat(source).as("contract fixture %s: %s, listed in %s", fixture.getFileName(), name, DATA_DIR_LISTING).isRegularFile();
+            assertThat(sha256(source)).as("contract fixture %s: %s is not the file its maker listed in %s (run mvn clean)",
+                    fixture.getFileName(), name, DATA_DIR_LISTING).isEqualTo(digest);
+            Path target = to.resolve(name);
+            Files.createDirectories(target.getParent());
+            Files.copy(source, target);
+            listed.add(name);
+        }
+        assertThat(listed).as("contract fixture %s: %s lists no file", fixture.getFileName(), DATA_DIR_LISTING).isNotEmpty();
         try (Stream<Path> paths = Files.walk(from)) {
-            for (Path path : paths.toList()) {
-                Path target = to.resolve(from.relativize(path).toString());
-                if (Files.isDirectory(path)) {
-                    Files.createDirectories(target);
-                } else {
-                    try (InputStream in = Files.newInputStream(path)) {
-                        Files.copy(in, target);
-                    } catch (IOException e) {
-                        throw new UncheckedIOException(e);
-                    }
-                }
+            List<String> unlisted = paths.filter(Files::isRegularFile).map(p -> from.relativize(p).toString().replace('\\', '/'))
+                    .filter(name -> !listed.contains(name)).sorted().toList();
+            if (!unlisted.isEmpty()) {
+                System.out.println("contract fixture " + fixture.getFileName() + ": not copied, not in " + DATA_DIR_LISTING
+                        + " (left by an earlier generation of the fixture): " + unlisted);
             }
         }
+    }
+
+    private static String sha256(Path file) throws IOException, NoSuchAlgorithmException {
+        return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(Files.readAllBytes(file)));
     }
 }
