@@ -137,6 +137,8 @@ final class WiredRuntime implements LocalRuntime {
                     Clock.systemUTC(), poller::keepFrom).every(StreamRecordTrim.PERIOD, timer, owned.ownThreads(1, "punctual-stream-trim")));
             observations = new Observations(costMeter, stepFunctions, deletions, metrics, handlerCalls, events,
                     eventRules, dynamoDbServer.startTime());
+            // Only now, with every function, rule and endpoint up, do the executions of a data directory run on.
+            stepFunctions.resumeRecovered();
         } catch (RuntimeException e) {
             owned.closeAfter(e);
             throw e;
