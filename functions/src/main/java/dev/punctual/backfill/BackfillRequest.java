@@ -1,6 +1,7 @@
 package dev.punctual.backfill;
 
 import dev.punctual.statemachine.BackfillWorkflow;
+import dev.punctual.statemachine.Contract;
 import dev.punctual.statemachine.StreamWiring;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -28,7 +29,7 @@ public record BackfillRequest(String table, Optional<String> ttlAttribute, int s
     private static final Pattern TABLE_NAME = Pattern.compile("[A-Za-z0-9_.-]{3,255}");
     private static final Set<String> FIELDS = Set.of(BackfillWorkflow.TABLE, BackfillWorkflow.TTL_ATTRIBUTE,
             BackfillWorkflow.SEGMENTS, BackfillWorkflow.PAGE_SIZE, BackfillWorkflow.STARTS_PER_SECOND,
-            BackfillWorkflow.RESTART);
+            BackfillWorkflow.RESTART, Contract.FIELD);
 
     public BackfillRequest {
         Objects.requireNonNull(table, "table");
@@ -43,6 +44,11 @@ public record BackfillRequest(String table, Optional<String> ttlAttribute, int s
     public static BackfillRequest fromInput(Map<String, ?> input) {
         if (input == null) {
             throw new BackfillInputException("The backfill input must be a JSON object such as {\"table\": \"orders\"}");
+        }
+        try {
+            Contract.BACKFILL_INPUT.checkPayload(input);
+        } catch (Contract.UnsupportedContractException e) {
+            throw new BackfillInputException(e.getMessage());
         }
         Set<String> unknown = new TreeSet<>(input.keySet());
         unknown.removeAll(FIELDS);
@@ -77,6 +83,7 @@ public record BackfillRequest(String table, Optional<String> ttlAttribute, int s
     public static Map<String, Object> successorInput(Map<String, ?> input) {
         Map<String, Object> successor = new LinkedHashMap<>(input);
         successor.remove(BackfillWorkflow.RESTART);
+        successor.put(Contract.FIELD, Contract.BACKFILL_INPUT.version());
         return successor;
     }
 

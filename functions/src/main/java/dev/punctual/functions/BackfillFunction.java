@@ -8,6 +8,7 @@ import dev.punctual.backfill.BackfillRun;
 import dev.punctual.backfill.BackfillWorker;
 import dev.punctual.statemachine.Arns;
 import dev.punctual.statemachine.BackfillWorkflow;
+import dev.punctual.statemachine.Contract;
 import dev.punctual.statemachine.PunctualVersion;
 import java.time.Duration;
 import java.time.Instant;
@@ -75,6 +76,12 @@ public final class BackfillFunction implements RequestHandler<Map<String, Object
     }
 
     private Map<String, Object> handle(Map<String, Object> payload, Duration backoffBudget) {
+        try {
+            Contract.BACKFILL_STEP.checkPayload(payload);
+        } catch (Contract.UnsupportedContractException e) {
+            // Not retried: the same payload would fail the same way.
+            throw new BackfillInputException(e.getMessage());
+        }
         Object action = payload == null ? null : payload.get(BackfillWorkflow.ACTION);
         if (BackfillWorkflow.ACTION_PREPARE.equals(action)) {
             return prepare(payload);

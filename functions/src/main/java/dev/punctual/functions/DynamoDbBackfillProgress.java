@@ -6,6 +6,7 @@ import dev.punctual.backfill.ProgressStore;
 import dev.punctual.backfill.SegmentProgress;
 import dev.punctual.statemachine.BackfillProgressTable;
 import dev.punctual.statemachine.BackfillWorkflow;
+import dev.punctual.statemachine.Contract;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -47,6 +48,7 @@ public final class DynamoDbBackfillProgress implements ProgressStore {
     @Override
     public boolean begin(BackfillRun run, Optional<String> replacing) {
         Map<String, AttributeValue> item = new HashMap<>(key(run.table(), BackfillProgressTable.RUN_PART));
+        item.put(Contract.FIELD, n(Contract.PROGRESS_ITEM.version()));
         item.put(BackfillProgressTable.RUN_ID, s(run.id()));
         item.put(BackfillProgressTable.SEGMENTS, n(run.segments()));
         item.put(BackfillProgressTable.TTL_ATTRIBUTE, s(run.ttlAttribute()));
@@ -107,6 +109,7 @@ public final class DynamoDbBackfillProgress implements ProgressStore {
     @Override
     public boolean save(String table, SegmentProgress next, long pagesBefore) {
         Map<String, AttributeValue> item = new HashMap<>(key(table, BackfillProgressTable.segmentPart(next.segment())));
+        item.put(Contract.FIELD, n(Contract.PROGRESS_ITEM.version()));
         item.put(BackfillProgressTable.RUN_ID, s(next.runId()));
         item.put(BackfillProgressTable.DONE, AttributeValue.fromBool(next.done()));
         item.put(BackfillProgressTable.PAGES, n(next.pages()));
@@ -134,6 +137,7 @@ public final class DynamoDbBackfillProgress implements ProgressStore {
     }
 
     private static BackfillRun toRun(Map<String, AttributeValue> item) {
+        checkContract(item);
         AttributeValue finished = item.get(BackfillProgressTable.FINISHED_AT);
         return new BackfillRun(item.get(BackfillProgressTable.RUN_ID).s(), item.get(BackfillProgressTable.PARTITION_KEY).s(),
                 Integer.parseInt(item.get(BackfillProgressTable.SEGMENTS).n()), item.get(BackfillProgressTable.TTL_ATTRIBUTE).s(),
@@ -145,6 +149,7 @@ public final class DynamoDbBackfillProgress implements ProgressStore {
     }
 
     private static SegmentProgress toSegment(Map<String, AttributeValue> item) {
+        checkContract(item);
         String part = item.get(BackfillProgressTable.SORT_KEY).s();
         AttributeValue position = item.get(BackfillProgressTable.POSITION);
         return new SegmentProgress(item.get(BackfillProgressTable.RUN_ID).s(),
@@ -155,6 +160,12 @@ public final class DynamoDbBackfillProgress implements ProgressStore {
                         count(item, BackfillWorkflow.SCHEDULED),
                         count(item, BackfillWorkflow.DELETED_NOW),
                         count(item, BackfillWorkflow.SKIPPED)));
+    }
+
+    /** Refuses a progress item of a newer {@link Contract#PROGRESS_ITEM} than this build reads. */
+    private static void checkContract(Map<String, AttributeValue> item) {
+        AttributeValue contract = item.get(Contract.FIELD);
+        Contract.PROGRESS_ITEM.check(contract == null ? null : contract.n());
     }
 
     private static long count(Map<String, AttributeValue> item, String name) {

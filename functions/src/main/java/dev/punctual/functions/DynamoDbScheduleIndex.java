@@ -2,6 +2,7 @@ package dev.punctual.functions;
 
 import dev.punctual.expiry.AttributeText;
 import dev.punctual.expiry.ItemKey;
+import dev.punctual.statemachine.Contract;
 import dev.punctual.statemachine.ScheduleIndexTable;
 import dev.punctual.windowed.Bucket;
 import dev.punctual.windowed.BucketLevel;
@@ -39,6 +40,8 @@ import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
 public final class DynamoDbScheduleIndex implements ScheduleIndex {
 
     private static final String SEAL_PREFIX = "seal|";
+    /** Every item this index writes carries its {@link Contract#INDEX_ITEM} version. */
+    private static final AttributeValue CONTRACT = AttributeValue.fromN(Integer.toString(Contract.INDEX_ITEM.version()));
 
     private final DynamoDbClient dynamoDb;
     private final String indexTable;
@@ -112,6 +115,7 @@ public final class DynamoDbScheduleIndex implements ScheduleIndex {
                     ScheduleIndexTable.ENTRY_TTL, AttributeValue.fromS(entry.ttl()))));
         }
         return Map.of(
+                Contract.FIELD, CONTRACT,
                 ScheduleIndexTable.PARTITION_KEY, AttributeValue.fromS(entryPartition(table, second)),
                 ScheduleIndexTable.SORT_KEY, AttributeValue.fromS(second + "|" + digest),
                 ScheduleIndexTable.ENTRIES, AttributeValue.fromL(list),
@@ -131,6 +135,7 @@ public final class DynamoDbScheduleIndex implements ScheduleIndex {
                 .build();
         for (QueryResponse page : dynamoDb.queryPaginator(request)) {
             for (Map<String, AttributeValue> chunk : page.items()) {
+                checkContract(chunk);
                 for (AttributeValue item : chunk.getOrDefault(ScheduleIndexTable.ENTRIES, AttributeValue.fromL(List.of())).l()) {
                     Map<String, AttributeValue> fields = item.m();
                     entries.add(new IndexEntry(fromAttributes(fields.get(ScheduleIndexTable.ENTRY_KEY).m()),
@@ -166,6 +171,7 @@ public final class DynamoDbScheduleIndex implements ScheduleIndex {
     @Override
     public void seal(Bucket bucket, Instant at) {
         dynamoDb.putItem(r -> r.tableName(indexTable).item(Map.of(
+                Contract.FIELD, CONTRACT,
                 ScheduleIndexTable.PARTITION_KEY, AttributeValue.fromS(sealPartition(bucket)),
                 ScheduleIndexTable.SORT_KEY, AttributeValue.fromS(ScheduleIndexTable.SEAL_SORT_KEY),
                 ScheduleIndexTable.SEALED_AT, AttributeValue.fromS(at.toString()),
@@ -185,14 +191,16 @@ public final class DynamoDbScheduleIndex implements ScheduleIndex {
     @Override
     public RunnerMark runnerMark(Bucket minute, MinutePart part) {
         GetItemResponse seal = dynamoDb.getItem(r -> r.tableName(indexTable).consistentRead(true)
-                .projectionExpression("#t, #n")
-                .expressionAttributeNames(Map.of("#t", ScheduleIndexTable.THROUGH, "#n", ScheduleIndexTable.NEXT))
+                .projectionExpression("#t, #n, #c")
+                .expressionAttributeNames(Map.of("#t", ScheduleIndexTable.THROUGH, "#n", ScheduleIndexTable.NEXT,
+                        "#c", Contract.FIELD))
                 .key(markKey(minute, part)));
         return seal.hasItem() ? markOf(seal.item()) : RunnerMark.NOT_STARTED;
     }
 
     /** The mark a mark's item holds. */
     private static RunnerMark markOf(Map<String, AttributeValue> item) {
+        checkContract(item);
         if (!item.containsKey(ScheduleIndexTable.THROUGH)) {
             return RunnerMark.NOT_STARTED;
         }
@@ -206,9 +214,10 @@ public final class DynamoDbScheduleIndex implements ScheduleIndex {
         // Unconditional, so it always answers the item: one write unit, as the conditional raise it replaces
         // (a failed condition is billed too); returning the new item costs nothing more.
         return markOf(dynamoDb.updateItem(r -> r.tableName(indexTable).key(markKey(minute, part))
-                .updateExpression("SET #t = if_not_exists(#t, :v), #x = if_not_exists(#x, :x)")
-                .expressionAttributeNames(Map.of("#t", ScheduleIndexTable.THROUGH, "#x", ScheduleIndexTable.EXPIRES_AT))
-                .expressionAttributeValues(Map.of(":v", AttributeValue.fromN(Long.toString(minute.start() - 1)),
+                .updateExpression("SET #t = if_not_exists(#t, :v), #x = if_not_exists(#x, :x), #c = if_not_exists(#c, :c)")
+                .expressionAttributeNames(Map.of("#t", ScheduleIndexTable.THROUGH, "#x", ScheduleIndexTable.EXPIRES_AT,
+                        "#c", Contract.FIELD))
+                .expressionAttributeValues(Map.of(":c", CONTRACT, ":v", AttributeValue.fromN(Long.toString(minute.start() - 1)),
                         ":x", AttributeValue.fromN(Long.toString(minute.end() + ScheduleIndexTable.RETENTION.toSeconds()))))
                 .returnValues(ReturnValue.ALL_NEW)).attributes());
     }
@@ -227,10 +236,10 @@ public final class DynamoDbScheduleIndex implements ScheduleIndex {
     private void raise(Bucket minute, MinutePart part, String attribute, long value) {
         try {
             dynamoDb.updateItem(r -> r.tableName(indexTable).key(markKey(minute, part))
-                    .updateExpression("SET #a = :v, #x = if_not_exists(#x, :x)")
+                    .updateExpression("SET #a = :v, #x = if_not_exists(#x, :x), #c = if_not_exists(#c, :c)")
                     .conditionExpression("attribute_not_exists(#a) OR #a < :v")
-                    .expressionAttributeNames(Map.of("#a", attribute, "#x", ScheduleIndexTable.EXPIRES_AT))
-                    .expressionAttributeValues(Map.of(":v", AttributeValue.fromN(Long.toString(value)),
+                    .expressionAttributeNames(Map.of("#a", attribute, "#x", ScheduleIndexTable.EXPIRES_AT, "#c", Contract.FIELD))
+                    .expressionAttributeValues(Map.of(":c", CONTRACT, ":v", AttributeValue.fromN(Long.toString(value)),
                             ":x", AttributeValue.fromN(Long.toString(minute.end() + ScheduleIndexTable.RETENTION.toSeconds())))));
         } catch (ConditionalCheckFailedException alreadyThere) {
             // Another runner of the minute (a duplicate, a retry) has raised it as far or further.
@@ -245,6 +254,15 @@ public final class DynamoDbScheduleIndex implements ScheduleIndex {
         return part == MinutePart.MAIN ? sealKey(minute)
                 : Map.of(ScheduleIndexTable.PARTITION_KEY, AttributeValue.fromS(sealPartition(minute)),
                         ScheduleIndexTable.SORT_KEY, AttributeValue.fromS(ScheduleIndexTable.EARLY_MARK_SORT_KEY));
+    }
+
+    /**
+     * Refuses an index item of a newer {@link Contract#INDEX_ITEM} than this build reads: a bucket that would
+     * read it wrongly must fail (and be retried by the build that wrote it) rather than delete the wrong items.
+     */
+    private static void checkContract(Map<String, AttributeValue> item) {
+        AttributeValue contract = item.get(Contract.FIELD);
+        Contract.INDEX_ITEM.check(contract == null ? null : contract.n());
     }
 
     private static Map<String, AttributeValue> sealKey(Bucket bucket) {

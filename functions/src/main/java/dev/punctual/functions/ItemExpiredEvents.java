@@ -13,6 +13,7 @@ import dev.punctual.expiry.ExpiryRules;
 import dev.punctual.expiry.ItemKey;
 import dev.punctual.expiry.StreamChange;
 import dev.punctual.names.Digests;
+import dev.punctual.statemachine.Contract;
 import dev.punctual.statemachine.ExpiryEvents;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -135,6 +136,7 @@ final class ItemExpiredEvents {
 
     static ObjectNode detail(Expiry expiry, String ttlAttribute) {
         ObjectNode detail = JSON.createObjectNode();
+        detail.put(Contract.FIELD, Contract.ITEM_EXPIRED.version());
         detail.put(ExpiryEvents.ID, expiry.id());
         detail.put(ExpiryEvents.TABLE, expiry.table());
         detail.set(ExpiryEvents.KEY, keyJson(expiry.key()));

@@ -3,6 +3,7 @@ package dev.punctual.peritem;
 import dev.punctual.expiry.ItemKey;
 import dev.punctual.expiry.JsonText;
 import dev.punctual.expiry.TtlValue;
+import dev.punctual.statemachine.Contract;
 import dev.punctual.statemachine.ExpiryWorkflow;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -48,12 +49,14 @@ public record ExecutionInput(
 
     /**
      * The input as JSON, fields in a fixed order, e.g.
-     * {@code {"table":"orders","key":{"id":{"S":"a"}},"ttlAttribute":"ttl","ttl":"1700000000",
+     * {@code {"contract":1,"table":"orders","key":{"id":{"S":"a"}},"ttlAttribute":"ttl","ttl":"1700000000",
      * "expireAt":"2023-11-14T22:13:20Z","horizonHops":0,"chainName":"..."}}.
      */
     public String toJson() {
         StringBuilder json = new StringBuilder(256);
         json.append('{');
+        JsonText.appendString(json, Contract.FIELD);
+        json.append(':').append(Contract.EXPIRE_ITEM_INPUT.version()).append(',');
         JsonText.appendString(json, ExpiryWorkflow.TABLE);
         json.append(':');
         JsonText.appendString(json, table);

@@ -3,6 +3,7 @@ package dev.punctual.windowed;
 import dev.punctual.expiry.JsonText;
 import dev.punctual.names.BucketExecutionName;
 import dev.punctual.statemachine.BucketWorkflow;
+import dev.punctual.statemachine.Contract;
 import dev.punctual.statemachine.ExpiryWorkflow;
 import java.time.Duration;
 import java.time.Instant;
@@ -220,6 +221,8 @@ public record BucketInput(Bucket bucket, String ttlAttribute, Instant wakeAt, in
     public String toJson() {
         StringBuilder json = new StringBuilder(200);
         json.append('{');
+        JsonText.appendString(json, Contract.FIELD);
+        json.append(':').append(Contract.BUCKET_INPUT.version()).append(',');
         field(json, BucketWorkflow.TABLE, bucket.table()).append(',');
         field(json, BucketWorkflow.TTL_ATTRIBUTE, ttlAttribute).append(',');
         field(json, BucketWorkflow.LEVEL, bucket.level().label()).append(',');
@@ -252,12 +255,14 @@ public record BucketInput(Bucket bucket, String ttlAttribute, Instant wakeAt, in
      * Reads the payload the bucket function receives: the execution's input, as the Lambda runtime
      * deserializes it.
      *
-     * @throws IllegalArgumentException naming the field that is missing or malformed
+     * @throws IllegalArgumentException naming the field that is missing or malformed, or the contract
+     *     ({@link Contract#BUCKET_INPUT}) when the payload is of a newer version than this build reads
      */
     public static BucketInput fromPayload(Map<String, ?> payload) {
         if (payload == null) {
             throw new IllegalArgumentException("bucket payload is empty; expected the expire-bucket execution's input");
         }
+        Contract.BUCKET_INPUT.checkPayload(payload);
         String table = text(payload, BucketWorkflow.TABLE);
         BucketLevel level = BucketLevel.fromLabel(text(payload, BucketWorkflow.LEVEL));
         Instant start = instant(payload, BucketWorkflow.BUCKET_START);

@@ -530,7 +530,12 @@ class BackfillWorkerTest {
         assertThatThrownBy(() -> BackfillRequest.fromInput(Map.of("table", "orders", "startsPerSecond", -1)))
                 .hasMessageContaining("startsPerSecond");
         assertThatThrownBy(() -> BackfillRequest.fromInput(Map.of("table", "x"))).hasMessageContaining("3-255");
-        assertThat(BackfillRequest.successorInput(Map.of("table", "orders", "restart", true))).isEqualTo(Map.of("table", "orders"));
+        assertThat(BackfillRequest.successorInput(Map.of("table", "orders", "restart", true)))
+                .isEqualTo(Map.of("table", "orders", "contract", 1));
+        assertThat(BackfillRequest.fromInput(Map.of("table", "orders", "contract", 1)).table()).isEqualTo("orders");
+        assertThatThrownBy(() -> BackfillRequest.fromInput(Map.of("table", "orders", "contract", 2)))
+                .isInstanceOf(BackfillInputException.class).hasMessageContaining("backfill execution input")
+                .hasMessageContaining("version 2");
         assertThatThrownBy(() -> BackfillRequest.fromInput(Map.of("table", "orders", "restart", "yes")))
                 .isInstanceOf(BackfillInputException.class).hasMessageContaining("\"restart\" must be true or false");
         assertThat(BackfillRequest.fromInput(Map.of("table", "orders", "segments", 40, "pageSize", 10_000, "restart", true)))

@@ -30,7 +30,7 @@ class BucketFunctionHealingTest {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private static final Instant NOW = Instant.parse("2026-01-01T00:01:52Z");
-    private static final String INPUT = "{\"table\":\"orders\",\"ttlAttribute\":\"ttl\",\"level\":\"second\","
+    private static final String INPUT = "{\"contract\":1,\"table\":\"orders\",\"ttlAttribute\":\"ttl\",\"level\":\"second\","
             + "\"bucketStart\":\"2026-01-01T00:01:40Z\",\"wakeAt\":\"2026-01-01T00:01:39Z\",\"hop\":0}";
 
     private final FakeExecutions executions = new FakeExecutions();
@@ -69,7 +69,7 @@ class BucketFunctionHealingTest {
         Map<String, Object> output = function.handleRequest(event(e -> { }), TestLambdaContext.invocation());
 
         assertThat(output).containsEntry("outcome", "Replaced").containsEntry("execution", FAILED + "-g1");
-        assertThat(executions.input(FAILED + "-g1")).isEqualTo("{\"table\":\"orders\",\"ttlAttribute\":\"ttl\",\"level\":\"second\","
+        assertThat(executions.input(FAILED + "-g1")).isEqualTo("{\"contract\":1,\"table\":\"orders\",\"ttlAttribute\":\"ttl\",\"level\":\"second\","
                 + "\"bucketStart\":\"2026-01-01T00:01:40Z\",\"wakeAt\":\"2026-01-01T00:01:39Z\",\"hop\":0,\"generation\":1}");
     }
 
@@ -100,7 +100,7 @@ class BucketFunctionHealingTest {
 
     @Test
     void eventWhoseInputIsNotABucket_isIgnoredWithAReason_notRetriedForever() throws IOException {
-        Map<String, Object> output = function.handleRequest(event(e -> detail(e).put("input", "{\"table\":\"orders\"}")),
+        Map<String, Object> output = function.handleRequest(event(e -> detail(e).put("input", "{\"contract\":1,\"table\":\"orders\"}")),
                 TestLambdaContext.invocation());
 
         assertThat(output).containsEntry("outcome", "Ignored");
@@ -120,7 +120,7 @@ class BucketFunctionHealingTest {
         listing.ended.add(new Executions.Ended(FAILED, INPUT, NOW.minusSeconds(10)));
         listing.ended.add(new Executions.Ended(alreadyReplaced, replacedInput, NOW.minusSeconds(20)));
         listing.ended.add(new Executions.Ended("started-by-hand", INPUT, NOW.minusSeconds(30)));
-        listing.ended.add(new Executions.Ended("not-a-bucket", "{\"table\":\"orders\"}", NOW.minusSeconds(40)));
+        listing.ended.add(new Executions.Ended("not-a-bucket", "{\"contract\":1,\"table\":\"orders\"}", NOW.minusSeconds(40)));
         Map<String, Object> scheduled = Map.of("source", "aws.events", "detail-type", "Scheduled Event", "detail", Map.of());
 
         Map<String, Object> output = function.handleRequest(new java.util.HashMap<>(scheduled), TestLambdaContext.invocation());

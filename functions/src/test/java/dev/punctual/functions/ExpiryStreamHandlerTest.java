@@ -52,7 +52,7 @@ class ExpiryStreamHandlerTest {
     }
 
     private static String input(String key, String ttl, String expireAt, String name) {
-        return "{\"table\":\"orders\",\"key\":" + key + ",\"ttlAttribute\":\"ttl\",\"ttl\":\"" + ttl + "\",\"expireAt\":\""
+        return "{\"contract\":1,\"table\":\"orders\",\"key\":" + key + ",\"ttlAttribute\":\"ttl\",\"ttl\":\"" + ttl + "\",\"expireAt\":\""
                 + expireAt + "\",\"horizonHops\":0,\"chainName\":\"" + name + "\"}";
     }
 
@@ -192,7 +192,7 @@ class ExpiryStreamHandlerTest {
         assertThat(handle("table-names.json")).isEmpty();
 
         assertThat(executions.executions()).containsOnlyKeys("20260101T000140Z-my.orders-v2_eu-hec62lp77h2e5bd64pq7", A_AT_0140);
-        assertThat(executions.input("20260101T000140Z-my.orders-v2_eu-hec62lp77h2e5bd64pq7")).startsWith("{\"table\":\"my.orders-v2_eu\",");
+        assertThat(executions.input("20260101T000140Z-my.orders-v2_eu-hec62lp77h2e5bd64pq7")).startsWith("{\"contract\":1,\"table\":\"my.orders-v2_eu\",");
     }
 
     @Test
@@ -200,7 +200,7 @@ class ExpiryStreamHandlerTest {
         assertThat(handle("key-with-quotes.json")).isEmpty();
 
         String name = executions.calls().get(0).substring("start ".length());
-        assertThat(executions.input(name)).startsWith("{\"table\":\"orders\",\"key\":{\"id\":{\"S\":\"say \\\"hi\\\"\\\\ \u00e9\\n\"}},");
+        assertThat(executions.input(name)).startsWith("{\"contract\":1,\"table\":\"orders\",\"key\":{\"id\":{\"S\":\"say \\\"hi\\\"\\\\ \u00e9\\n\"}},");
     }
 
     @Test

@@ -126,7 +126,7 @@ class SfnExecutionsHttpTest {
         assertThat(input.path("ttl").asText()).isEqualTo(Long.toString(ttl));
         assertThat(input.path("chainName").asText()).isEqualTo(name);
         assertThat(input.fieldNames()).toIterable()
-                .containsExactly("table", "key", "ttlAttribute", "ttl", "expireAt", "horizonHops", "chainName");
+                .containsExactly("contract", "table", "key", "ttlAttribute", "ttl", "expireAt", "horizonHops", "chainName");
     }
 
     @Test

@@ -143,7 +143,7 @@ class ItemPlanTest {
 
         ExecutionRequest start = plan.start().orElseThrow();
         assertThat(start.name()).isEqualTo("20260101T000001Z-orders-" + start.name().substring(24));
-        assertThat(start.input().toJson()).isEqualTo("{\"table\":\"orders\",\"key\":{\"id\":{\"S\":\"a\"}},\"ttlAttribute\":\"ttl\","
+        assertThat(start.input().toJson()).isEqualTo("{\"contract\":1,\"table\":\"orders\",\"key\":{\"id\":{\"S\":\"a\"}},\"ttlAttribute\":\"ttl\","
                 + "\"ttl\":\"1767225600.001\",\"expireAt\":\"2026-01-01T00:00:01Z\",\"horizonHops\":0,"
                 + "\"chainName\":\"" + start.name() + "\"}");
     }
@@ -195,7 +195,7 @@ class ItemPlanTest {
         assertThat(plan(remove(n("1767229200"), Writer.UNKNOWN, NOW), NOW).decision().detail())
                 .isEqualTo("deleted before its TTL; stopping its execution");
         assertThat(plan(Changes.withTable(modify(n("1767225700"), n("1767225800")), "t".repeat(262_144)), NOW).decision().detail())
-                .isEqualTo("execution input of 262356 bytes exceeds Step Functions' 262144; not scheduled; stopping the execution for the old TTL");
+                .isEqualTo("execution input of 262369 bytes exceeds Step Functions' 262144; not scheduled; stopping the execution for the old TTL");
     }
 
     @Test

@@ -36,6 +36,21 @@ class BucketInputTest {
     }
 
     @Test
+    void fromPayload_readsAPayloadWithoutAContract_asVersionOne_andRefusesANewerOne() throws Exception {
+        BucketInput first = BucketInput.first(Bucket.containing("orders", BucketLevel.MINUTE, NOW.getEpochSecond() + 90), "expires", NOW);
+        Map<String, Object> unversioned = payload(first);
+        unversioned.remove("contract");
+        Map<String, Object> newer = payload(first);
+        newer.put("contract", 2);
+
+        assertThat(payload(first)).containsEntry("contract", 1);
+        assertThat(BucketInput.fromPayload(unversioned)).isEqualTo(first);
+        assertThatThrownBy(() -> BucketInput.fromPayload(newer))
+                .hasMessageContaining("expire-bucket execution input and bucket step payload (contract BUCKET_INPUT)")
+                .hasMessageContaining("version 2");
+    }
+
+    @Test
     void fromPayload_whenEmpty_saysWhatItExpected() {
         assertThatThrownBy(() -> BucketInput.fromPayload(null)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("expire-bucket execution's input");

@@ -104,8 +104,34 @@ class StateMachineDefinitionsTest {
         List<String> fields = new ArrayList<>();
         parameters.fieldNames().forEachRemaining(name -> fields.add(name.replace(".$", "")));
 
-        assertThat(fields).containsExactlyInAnyOrder(ExpiryWorkflow.TABLE, ExpiryWorkflow.KEY, ExpiryWorkflow.TTL_ATTRIBUTE,
-                ExpiryWorkflow.TTL, ExpiryWorkflow.EXPIRE_AT, ExpiryWorkflow.HORIZON_HOPS, ExpiryWorkflow.CHAIN_NAME);
+        assertThat(fields).containsExactlyInAnyOrder(Contract.FIELD, ExpiryWorkflow.TABLE, ExpiryWorkflow.KEY,
+                ExpiryWorkflow.TTL_ATTRIBUTE, ExpiryWorkflow.TTL, ExpiryWorkflow.EXPIRE_AT, ExpiryWorkflow.HORIZON_HOPS,
+                ExpiryWorkflow.CHAIN_NAME);
+    }
+
+    @Test
+    void expireItem_successorInput_carriesTheContractVersionTheDefinitionReads() throws Exception {
+        JsonNode definition = JSON.readTree(StateMachineDefinitions.expireItem("aws"));
+
+        assertThat(definition.at("/States/PrepareSuccessor/Parameters/" + Contract.FIELD).asInt())
+                .isEqualTo(Contract.EXPIRE_ITEM_INPUT.version());
+        // The first Choice refuses any other version: the rule names the one version it lets through.
+        JsonNode refusal = definition.at("/States/BeyondHorizon/Choices/0");
+        assertThat(refusal.path("Next").asText()).isEqualTo("UnsupportedContract");
+        assertThat(refusal.at("/And/1/Not/NumericEquals").asInt()).isEqualTo(Contract.EXPIRE_ITEM_INPUT.version());
+        assertThat(definition.at("/States/UnsupportedContract/Error").asText()).isEqualTo("Punctual.UnsupportedContract");
+    }
+
+    @Test
+    void backfill_everyFunctionPayload_carriesTheStepContractVersion() throws Exception {
+        JsonNode definition = JSON.readTree(StateMachineDefinitions.backfill("aws", "arn:aws:lambda:us-east-1:1:function:f"));
+
+        assertThat(definition.at("/States/PrepareRun/Parameters/Payload/" + Contract.FIELD).asInt())
+                .isEqualTo(Contract.BACKFILL_STEP.version());
+        assertThat(definition.at("/States/ScanSegments/ItemSelector/" + Contract.FIELD).asInt())
+                .isEqualTo(Contract.BACKFILL_STEP.version());
+        assertThat(definition.at("/States/FinishRun/Parameters/Payload/" + Contract.FIELD).asInt())
+                .isEqualTo(Contract.BACKFILL_STEP.version());
     }
 
     @Test

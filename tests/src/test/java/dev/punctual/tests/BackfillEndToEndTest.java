@@ -20,6 +20,7 @@ import dev.punctual.testing.Await;
 import dev.punctual.tests.support.ExpiryExecutions;
 import dev.punctual.tests.support.ExpiryTable;
 import java.io.IOException;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -35,6 +36,7 @@ import java.util.function.BooleanSupplier;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.BillingMode;
@@ -76,6 +78,11 @@ class BackfillEndToEndTest {
     private SfnClient sfn;
 
     private void start(ExpiryMode mode) {
+        start(mode, null);
+    }
+
+    /** {@link #start(ExpiryMode)} on {@code dataDirectory} (none: everything in memory). */
+    private void start(ExpiryMode mode, Path dataDirectory) {
         // The runtime's clock starts a day ahead of the wall clock. Every TTL here is computed on the runtime's
         // clock and lies within a few hours of its start, past ones included, so none of them is reached on
         // DynamoDB Local's wall clock while a test runs: its native TTL could not delete a test's item even if
@@ -83,7 +90,21 @@ class BackfillEndToEndTest {
         // clock would run ahead while time stands still here, and reach an item's TTL before this clock does.
         timer = ManualTimer.startingAt(Instant.now().plus(Duration.ofDays(1)));
         // The tables have no stream, so the stream handler (and its cancellation of stale executions) sees none.
-        runtime = LocalRuntime.start(LocalRuntime.Options.onFreePorts().withMode(mode).withTimer(timer));
+        runtime = LocalRuntime.start(LocalRuntime.Options.onFreePorts().withMode(mode).withTimer(timer).withDataDirectory(dataDirectory));
+        time = SkippedTime.of(runtime);
+        sfn = LocalClients.stepFunctions(runtime.endpoints().stepFunctions());
+    }
+
+    /**
+     * Stops the runtime as {@code punctual local} stops (whatever is in flight is left to the journal), and
+     * starts it again on {@code dataDirectory}, its time going on from the instant it stopped at.
+     */
+    private void restart(ExpiryMode mode, Path dataDirectory) {
+        Instant stoppedAt = time.now();
+        sfn.close();
+        runtime.close();
+        timer = ManualTimer.startingAt(stoppedAt);
+        runtime = LocalRuntime.start(LocalRuntime.Options.onFreePorts().withMode(mode).withTimer(timer).withDataDirectory(dataDirectory));
         time = SkippedTime.of(runtime);
         sfn = LocalClients.stepFunctions(runtime.endpoints().stepFunctions());
     }
@@ -339,6 +360,61 @@ class BackfillEndToEndTest {
         // plus at most the page in flight when the first was stopped, plus its own start.
         assertThat(runtime.stepFunctionsEngine().startExecutionCalls() - startsBefore)
                 .isLessThanOrEqualTo(60 - scheduledWhenStopped + 5 + 1);
+    }
+
+    /**
+     * The runtime itself stopped while a page is in flight (its function asleep between two paced starts), then
+     * started again on its data directory: the engine resumes the run, and the page's Task, run again from the
+     * Map's start, invokes the backfill function, which is served by then. It once answered
+     * {@code Lambda.ResourceNotFoundException} instead: the engine resumed the recovered executions while the
+     * runtime was still being wired, before the function was registered, and only the Task's Retry saved the
+     * run, a jittered back-off later.
+     */
+    @Test
+    void perItem_runtimeStoppedMidPage_andStartedAgainOnItsDataDirectory_resumesThePage_withoutAFailedInvocation(@TempDir Path data)
+            throws IOException {
+        start(ExpiryMode.PER_ITEM, data);
+        Map<String, Long> ttls = new LinkedHashMap<>();
+        for (int i = 0; i < 9; i++) {
+            ttls.put("r-" + i, now() + 7200 + i);
+        }
+        String table = legacyTable("bf-restart", ttls);
+        // Pages of 3 at one start a second: the run moves only as the test moves time.
+        String backfill = backfill(Map.of("table", table, "segments", 1, "pageSize", 3, "startsPerSecond", 1));
+        awaitPaced("the second page begun", () -> executionNames(LocalDefaults.stateMachineArn()).size() >= 4);
+        assertThat(executionNames(LocalDefaults.stateMachineArn())).as("stopped before the second page ended").hasSizeLessThan(6);
+
+        restart(ExpiryMode.PER_ITEM, data);
+        runtime.observations().deletions().track(table);
+        assertThat(runtime.stepFunctionsEngine().recovery().executionsResumed()).as("the backfill and the executions it started")
+                .isGreaterThanOrEqualTo(5);
+        Await.until("the resumed page's Task invoked the backfill function, or failed", PACED_WAIT,
+                () -> runtime.stepFunctionsEngine().startExecutionCalls() > 0 || !failedTasks(backfill).isEmpty());
+        assertThat(failedTasks(backfill)).as("the resumed page's invocations that failed").isEmpty();
+
+        awaitPaced("the resumed backfill closed", () -> isClosed(backfill));
+        JsonNode result = output(runtime.stepFunctionsEngine().describeExecution(backfill));
+        assertThat(result.path(BackfillWorkflow.OUTCOME).asText()).isEqualTo(BackfillWorkflow.OUTCOME_BACKFILLED);
+        Set<String> expected = ttls.entrySet().stream()
+                .map(e -> ExpiryExecutions.nameOf(table, e.getKey(), Long.toString(e.getValue()))).collect(Collectors.toSet());
+        assertThat(executionNames(LocalDefaults.stateMachineArn())).containsExactlyInAnyOrderElementsOf(expected);
+        time.advanceTo(afterLast(ttls));
+        assertThat(ids(table)).as("every item deleted").isEmpty();
+        assertEachDeletedInItsOwnSecond(table, ttls);
+        assertThat(runtime.observations().deletions().count(table)).as("each item deleted once").isEqualTo(ttls.size());
+    }
+
+    /** The {@code TaskFailed} events of {@code executionArn}'s history, with their error and cause. */
+    private List<String> failedTasks(String executionArn) {
+        List<String> failed = new ArrayList<>();
+        String token = null;
+        do {
+            var page = runtime.stepFunctionsEngine().getExecutionHistory(executionArn, 1000, token, false);
+            page.items().stream().filter(event -> event.type().equals("TaskFailed"))
+                    .map(event -> event.timestamp() + " " + event.details()).forEach(failed::add);
+            token = page.nextToken();
+        } while (token != null);
+        return failed;
     }
 
     @Test

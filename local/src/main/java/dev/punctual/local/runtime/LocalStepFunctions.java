@@ -59,6 +59,8 @@ final class LocalStepFunctions implements AutoCloseable {
                 .timer(timer)
                 .inFlight(owned.work())
                 .dataDirectory(options.under("stepfunctions"))
+                // The functions its Lambda Tasks invoke are registered once the engine is up: see resumeRecovered.
+                .resumeRecoveredLater()
                 .region(LocalAccount.REGION)
                 .accountId(LocalAccount.ACCOUNT_ID)
                 .maxOpenExecutions(options.maxOpenExecutions())
@@ -125,6 +127,15 @@ final class LocalStepFunctions implements AutoCloseable {
 
     Recovery recovery() {
         return engine.recovery();
+    }
+
+    /**
+     * Runs on the executions the data directory held, once the runtime has registered every function and rule
+     * they may call: a Task in flight when the runtime stopped runs again at once, and invoking a function not
+     * registered yet failed it with {@code Lambda.ResourceNotFoundException}.
+     */
+    Recovery resumeRecovered() {
+        return engine.resumeRecovered();
     }
 
     /** The API's endpoint on loopback. */

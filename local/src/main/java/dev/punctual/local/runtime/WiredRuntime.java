@@ -75,6 +75,10 @@ final class WiredRuntime implements LocalRuntime {
         CostMeter costMeter = new CostMeter();
         DeletionLedger deletions = new DeletionLedger();
         HandlerCalls handlerCalls = new HandlerCalls(ScheduleIndexTable.LOCAL_TABLE_NAME::equals);
+        if (options.dataDirectory() != null) {
+            // Before any part opens it: a directory a newer Punctual wrote is refused, whole.
+            DataDirectoryManifest.open(options.dataDirectory());
+        }
         try {
             dynamoDbServer = owned.own(DynamoDbLocalServer.start(
                     new DynamoDbLocalServer.Options(options.dynamoDbPort(), options.under("dynamodb"))));
@@ -133,6 +137,8 @@ final class WiredRuntime implements LocalRuntime {
                     Clock.systemUTC(), poller::keepFrom).every(StreamRecordTrim.PERIOD, timer, owned.ownThreads(1, "punctual-stream-trim")));
             observations = new Observations(costMeter, stepFunctions, deletions, metrics, handlerCalls, events,
                     eventRules, dynamoDbServer.startTime());
+            // Only now, with every function, rule and endpoint up, do the executions of a data directory run on.
+            stepFunctions.resumeRecovered();
         } catch (RuntimeException e) {
             owned.closeAfter(e);
             throw e;

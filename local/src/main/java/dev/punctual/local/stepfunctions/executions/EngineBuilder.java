@@ -19,7 +19,8 @@ import java.util.function.Function;
 /**
  * Builds the local Step Functions engine: an interpreter with the given task resources plus the
  * engine's own {@code states:startExecution}, a timer, and optionally a data directory that makes every
- * execution survive a crash (the engine replays it and resumes its runs before {@link #build} returns).
+ * execution survive a crash (the engine replays it and resumes its runs before {@link #build} returns, or,
+ * {@link #resumeRecoveredLater}, when its owner says so).
  *
  * <pre>{@code
  * StepFunctionsEngine engine = StepFunctionsEngine.builder()
@@ -58,6 +59,7 @@ public final class EngineBuilder {
     private int launcherThreads = Math.max(2, Runtime.getRuntime().availableProcessors());
     private MockConfiguration mockConfiguration = MockConfiguration.EMPTY;
     private InFlight work = new InFlight();
+    private boolean resumeLater;
 
     EngineBuilder() {
     }
@@ -138,6 +140,17 @@ public final class EngineBuilder {
         return this;
     }
 
+    /**
+     * {@link #build} replays the data directory but leaves the executions it recovers waiting until
+     * {@link StepFunctionsEngine#resumeRecovered()}: for an owner that registers what their Tasks invoke (the
+     * local runtime's Lambda functions) after the engine is built. A recovered Task runs again as soon as its
+     * execution resumes, and would find nothing to invoke.
+     */
+    public EngineBuilder resumeRecoveredLater() {
+        this.resumeLater = true;
+        return this;
+    }
+
     public StepFunctionsEngine build() {
         Objects.requireNonNull(interpreter, "interpreter");
         Objects.requireNonNull(timer, "timer");
@@ -155,17 +168,24 @@ public final class EngineBuilder {
         FileJournal.Opened opened = FileJournal.open(dataDirectory, engine.durability()::replay, segmentBytes);
         engine.useJournal(opened.journal());
         opened.journal().snapshotsFrom(engine.durability());
-        int resumed = engine.durability().resumeRecovered();
-        Recovery recovery = new Recovery(opened.recordsReplayed(), resumed,
-                Duration.ofNanos(System.nanoTime() - started));
         if (opened.recordsReplayed() > 0) {
             // Compact now, so the next start replays a snapshot rather than this whole journal again.
             opened.journal().snapshotNow();
         }
-        LOG.log(System.Logger.Level.INFO, "Step Functions data directory " + dataDirectory + ": replayed "
-                + recovery.recordsReplayed() + " records, resumed " + resumed + " executions in "
-                + recovery.duration().toMillis() + " ms");
-        engine.recovered(recovery);
+        Duration replay = Duration.ofNanos(System.nanoTime() - started);
+        engine.recoverLater(() -> {
+            long resuming = System.nanoTime();
+            int resumed = engine.durability().resumeRecovered();
+            Recovery recovery = new Recovery(opened.recordsReplayed(), resumed,
+                    replay.plusNanos(System.nanoTime() - resuming));
+            LOG.log(System.Logger.Level.INFO, "Step Functions data directory " + dataDirectory + ": replayed "
+                    + recovery.recordsReplayed() + " records, resumed " + resumed + " executions in "
+                    + recovery.duration().toMillis() + " ms");
+            return recovery;
+        });
+        if (!resumeLater) {
+            engine.resumeRecovered();
+        }
         return engine;
     }
 }

@@ -9,6 +9,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 
 /**
  * The local Step Functions backend as one object: the public face of the API operations, which
@@ -39,6 +41,8 @@ public final class StepFunctionsEngine implements AutoCloseable {
     private final ExpressExecutions express;
     private final ExecutionOperations executions;
     private volatile Recovery recovery = Recovery.NONE;
+    /** What resumes the executions a data directory held, until it has run. */
+    private final AtomicReference<Supplier<Recovery>> pendingRecovery = new AtomicReference<>();
 
     /** As {@link EngineBuilder#mockConfiguration}. */
     void useMockConfiguration(dev.punctual.local.stepfunctions.mocking.MockConfiguration configuration) {
@@ -62,13 +66,28 @@ public final class StepFunctionsEngine implements AutoCloseable {
         return new EngineBuilder();
     }
 
-    /** What the start found in the data directory; {@link Recovery#NONE} without one. */
+    /**
+     * What the start found in the data directory and resumed; {@link Recovery#NONE} without one, or while
+     * its executions wait for {@link #resumeRecovered()}.
+     */
     public Recovery recovery() {
         return recovery;
     }
 
-    void recovered(Recovery recovered) {
-        this.recovery = recovered;
+    void recoverLater(Supplier<Recovery> resume) {
+        pendingRecovery.set(resume);
+    }
+
+    /**
+     * Runs on the executions replayed from the data directory, each from its last checkpoint, if
+     * {@link EngineBuilder#resumeRecoveredLater} left them waiting; once. Returns what the start recovered.
+     */
+    public Recovery resumeRecovered() {
+        Supplier<Recovery> resume = pendingRecovery.getAndSet(null);
+        if (resume != null) {
+            recovery = resume.get();
+        }
+        return recovery;
     }
 
     /** Where the journal goes, and how recovery reads it back. */
