@@ -12,6 +12,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import software.amazon.awscdk.Aws;
 import software.amazon.awscdk.CustomResource;
 import software.amazon.awscdk.Duration;
@@ -177,9 +178,9 @@ public final class BackfillResources extends Construct {
         CustomResource start = CustomResource.Builder.create(this, "StartOnCreate")
                 .serviceToken(function.getFunctionArn())
                 .resourceType(BackfillWorkflow.ON_CREATE_RESOURCE_TYPE)
-                .properties(Map.of(
+                .properties(new TreeMap<>(Map.of(
                         BackfillWorkflow.ON_CREATE_STATE_MACHINE_ARN, stateMachine.getStateMachineArn(),
-                        BackfillWorkflow.ON_CREATE_TABLE, props.table().getTableName()))
+                        BackfillWorkflow.ON_CREATE_TABLE, props.table().getTableName())))
                 .build();
         start.getNode().addDependency(expiry.alias());
         return start;

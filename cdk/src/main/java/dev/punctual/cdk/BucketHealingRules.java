@@ -5,6 +5,7 @@ import dev.punctual.statemachine.ExpiryMetricNames;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import software.amazon.awscdk.Duration;
 import software.amazon.awscdk.services.cloudwatch.Alarm;
 import software.amazon.awscdk.services.cloudwatch.ComparisonOperator;
@@ -69,8 +70,8 @@ final class BucketHealingRules extends Construct {
                 .eventPattern(EventPattern.builder()
                         .source(List.of(ExecutionStatusEvents.SOURCE))
                         .detailType(List.of(ExecutionStatusEvents.DETAIL_TYPE))
-                        .detail(Map.of(ExecutionStatusEvents.STATE_MACHINE_ARN, List.of(stateMachineArn),
-                                ExecutionStatusEvents.STATUS, ExecutionStatusEvents.UNFINISHED))
+                        .detail(new TreeMap<>(Map.of(ExecutionStatusEvents.STATE_MACHINE_ARN, List.of(stateMachineArn),
+                                ExecutionStatusEvents.STATUS, ExecutionStatusEvents.UNFINISHED)))
                         .build())
                 .targets(List.of(new LambdaFunction(bucketFunction, retried)))
                 .build();
@@ -91,8 +92,9 @@ final class BucketHealingRules extends Construct {
         Duration fiveMinutes = Duration.minutes(5);
         Alarm deliveriesFailed = alarm("HealingDeliveriesFailedAlarm", MathExpression.Builder.create()
                         .expression("statusChanges + sweeps")
-                        .usingMetrics(Map.of("statusChanges", failedInvocations(rule, fiveMinutes),
-                                "sweeps", failedInvocations(sweep, fiveMinutes)))
+                        // Sorted: Map.of's order changes from one JVM to the next, and so would the template.
+                        .usingMetrics(new TreeMap<>(Map.of("statusChanges", failedInvocations(rule, fiveMinutes),
+                                "sweeps", failedInvocations(sweep, fiveMinutes))))
                         .label("Failed invocations of the bucket function by the healing rules")
                         .period(fiveMinutes)
                         .build(),

@@ -10,6 +10,7 @@ import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import software.amazon.awscdk.Aws;
 import software.amazon.awscdk.CfnCondition;
 import software.amazon.awscdk.CfnParameter;
@@ -383,7 +384,7 @@ final class TemplateParameters {
     }
 
     private static Map<String, Object> group(String label, String... parameters) {
-        return Map.of("Label", Map.of("default", label), "Parameters", List.of(parameters));
+        return new TreeMap<>(Map.of("Label", Map.of("default", label), "Parameters", List.of(parameters)));
     }
 
     private CfnParameter booleanParameter(String name, boolean defaultValue, String description) {
