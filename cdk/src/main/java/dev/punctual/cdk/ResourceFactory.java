@@ -3,6 +3,7 @@ package dev.punctual.cdk;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import software.amazon.awscdk.Annotations;
 import software.amazon.awscdk.AssetHashType;
 import software.amazon.awscdk.Duration;
@@ -193,7 +194,8 @@ final class ResourceFactory {
                 .stateMachineType(type)
                 .comment(comment)
                 .definitionBody(DefinitionBody.fromString(definitionTemplate))
-                .definitionSubstitutions(substitutions)
+                // Sorted: the workflows give Map.of, whose order changes from one JVM to the next.
+                .definitionSubstitutions(new TreeMap<>(substitutions))
                 // ERROR only and no execution data: item keys must not reach logs, and a successful
                 // expiry has nothing to report that the execution history (or the bucket function's log)
                 // does not already hold.
