@@ -7,7 +7,7 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 work=$(mktemp -d)
 trap 'git -C "$root" worktree remove --force "$work/src" >/dev/null 2>&1 || true; rm -rf "$work"' EXIT
 git -C "$root" worktree add --detach "$work/src" "$tag" >/dev/null
-(cd "$work/src" && mvn -B -q -pl local -am package -DskipTests)
+(cd "$work/src" && mvn -B -q ${MAVEN_ARGS:-} -pl local -am package -DskipTests)
 out="$root/tests/src/test/resources/contracts/${tag#v}"
 rm -rf "$out"
 java -cp "$work/src/local/target/punctual.jar" "$root/tools/contracts/MakeFixtures.java" "$out"
