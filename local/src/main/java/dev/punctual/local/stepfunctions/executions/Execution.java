@@ -98,27 +98,30 @@ final class Execution extends RecordedExecution implements RunObserver {
     }
 
     @Override
-    public void onEvent(String type, ObjectNode details, Instant timestamp) {
+    public long onEvent(String type, ObjectNode details, Instant timestamp) {
         if (type.startsWith("Execution")) {
             // Execution-level events are the execution's own: it writes them when it opens and closes.
-            return;
+            return -1;
         }
         if (stateMachine.deleting) {
             fail(StatesRuntimeError.NAME, "State machine " + stateMachine.name + " has been deleted.");
-            return;
+            return -1;
         }
         boolean full;
+        long id;
         synchronized (this) {
             if (status != ExecutionStatus.RUNNING) {
-                return;
+                return -1;
             }
             appendEvent(type, details, timestamp.toEpochMilli());
+            id = eventCount;
             full = eventCount >= MAX_HISTORY_EVENTS - 1;
         }
         if (full) {
             fail(StatesRuntimeError.NAME, "The execution reached the maximum number of history events ("
                     + MAX_HISTORY_EVENTS + ").");
         }
+        return id;
     }
 
     @Override

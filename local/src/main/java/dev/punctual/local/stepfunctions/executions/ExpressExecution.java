@@ -115,10 +115,10 @@ final class ExpressExecution implements RunObserver {
     }
 
     @Override
-    public void onEvent(String type, ObjectNode details, Instant timestamp) {
+    public long onEvent(String type, ObjectNode details, Instant timestamp) {
         synchronized (this) {
             if (status != ExecutionStatus.RUNNING) {
-                return;
+                return -1;
             }
             if (type.endsWith("StateEntered") && details.hasNonNull("name")) {
                 currentState = details.get("name").asText();
@@ -131,7 +131,7 @@ final class ExpressExecution implements RunObserver {
                 }
             }
         }
-        log(type, details, timestamp.toEpochMilli());
+        return log(type, details, timestamp.toEpochMilli());
     }
 
     /** Express executions are not persisted between transitions: there is nothing to resume from. */
@@ -240,14 +240,15 @@ final class ExpressExecution implements RunObserver {
         return currentInput;
     }
 
-    private void log(String type, ObjectNode details, long timestampMillis) {
+    /** Numbers the event as AWS numbers an Express execution's events, and logs it if the logging level says so. */
+    private long log(String type, ObjectNode details, long timestampMillis) {
         ExecutionLogging logging = stateMachine.logging;
         int id;
         synchronized (this) {
             id = ++eventId;
         }
         if (!logging.logs(type)) {
-            return;
+            return id;
         }
         ObjectNode line = JsonNodeFactory.instance.objectNode();
         line.put("id", Integer.toString(id));
@@ -263,5 +264,6 @@ final class ExpressExecution implements RunObserver {
         line.put("event_timestamp", Long.toString(timestampMillis));
         line.put("execution_arn", arn);
         host().executionLog.append(stateMachine.arn, line.toString());
+        return id;
     }
 }

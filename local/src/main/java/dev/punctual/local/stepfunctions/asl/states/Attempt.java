@@ -122,7 +122,7 @@ public final class Attempt {
     public void checkpointWait(Instant wakeAt) {
         if (graph.topLevel && !stopped()) {
             graph.environment.observer.onCheckpoint(new Checkpoint(visit.state.name(), visit.rawInput, visit.enteredAt,
-                    wakeAt));
+                    wakeAt, visit.enteredEventId));
         }
     }
 

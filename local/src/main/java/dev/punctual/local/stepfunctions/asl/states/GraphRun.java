@@ -3,6 +3,7 @@ package dev.punctual.local.stepfunctions.asl.states;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.punctual.local.stepfunctions.asl.errors.AslError;
+import dev.punctual.local.stepfunctions.asl.errors.ExecutingState;
 import dev.punctual.local.stepfunctions.asl.errors.StatesDataLimitExceededError;
 import dev.punctual.local.stepfunctions.asl.paths.Json;
 import dev.punctual.local.stepfunctions.asl.paths.ReferencePath;
@@ -40,12 +41,19 @@ public final class GraphRun {
         final Instant enteredAt;
         final int[] retries;
         int retryCount;
+        /** The id of the state's entered event in the history: the errors the state raises name it. */
+        long enteredEventId;
 
         Visit(State state, JsonNode rawInput, Instant enteredAt) {
             this.state = state;
             this.rawInput = rawInput;
             this.enteredAt = enteredAt;
             this.retries = new int[state.fields().retriers().size()];
+        }
+
+        /** Where an error of this visit arose, for its cause. */
+        ExecutingState executing() {
+            return new ExecutingState(state.name(), enteredEventId);
         }
     }
 
@@ -91,6 +99,7 @@ public final class GraphRun {
                 return;
             }
             Visit visit = new Visit(state, checkpoint.stateInput(), checkpoint.enteredAt());
+            visit.enteredEventId = checkpoint.enteredEventId();
             ObjectNode context = contextObject(visit);
             try {
                 JsonNode afterInput = state.applyInputPath(visit.rawInput, context);
@@ -109,13 +118,13 @@ public final class GraphRun {
         State state = graph.state(stateName);
         Visit visit = new Visit(state, rawInput, environment.now());
         if (topLevel) {
-            environment.observer.onCheckpoint(new Checkpoint(stateName, rawInput, visit.enteredAt, null));
+            environment.observer.onCheckpoint(Checkpoint.entering(stateName, rawInput, visit.enteredAt));
         }
         ObjectNode details = Json.MAPPER.createObjectNode();
         details.put("name", stateName);
         details.put("input", Json.write(rawInput));
         details.putObject("inputDetails").put("truncated", false);
-        environment.emit(scope, state.type() + "StateEntered", details);
+        visit.enteredEventId = environment.emit(scope, state.type() + "StateEntered", details);
         attempt(visit);
     }
 
@@ -172,10 +181,15 @@ public final class GraphRun {
         transition(state.terminal() ? null : next, output);
     }
 
-    void actionFailed(Visit visit, AslError error) {
+    /**
+     * The visit's action, or its input or output processing, failed with {@code raised}: the error is
+     * placed in the visit's state ({@link AslError#raisedIn}), then retried, caught or the run's end.
+     */
+    void actionFailed(Visit visit, AslError raised) {
         if (scope.stopped()) {
             return;
         }
+        AslError error = raised.raisedIn(visit.executing());
         State state = visit.state;
         List<Retrier> retriers = state.fields().retriers();
         for (int i = 0; i < retriers.size(); i++) {
@@ -202,7 +216,7 @@ public final class GraphRun {
                     output = catcher.resultPath() == null ? visit.rawInput
                             : catcher.resultPath().placeInto(visit.rawInput, errorOutput);
                 } catch (AslError e) {
-                    finish(new Result(null, e));
+                    finish(new Result(null, e.raisedIn(visit.executing())));
                     return;
                 }
                 exit(state, output);

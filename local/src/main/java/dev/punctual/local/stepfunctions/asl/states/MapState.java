@@ -86,18 +86,28 @@ public final class MapState extends State {
     protected void act(Attempt attempt) {
         JsonNode items = attempt.input();
         if (itemsPath != null) {
-            items = itemsPath.find(attempt.input(), attempt.context()).orElseThrow(() -> new StatesRuntimeError(
-                    whileExecuting("Invalid path '" + itemsPath.text() + "' : No results for path: "
-                            + itemsPath.text())));
+            items = itemsPath.find(attempt.input(), attempt.context())
+                    .orElseThrow(() -> invalidPath(itemsPath, attempt.input(), attempt.context()));
         }
         if (!items.isArray()) {
-            throw new StatesRuntimeError(whileExecuting("Items of the Map state must be an array, got: "
-                    + Json.write(items)));
+            throw new StatesRuntimeError("Reference path \"" + itemsPathAsQuoted() + "\" must point to array.");
         }
         ObjectNode started = attempt.details();
         started.put("length", items.size());
         attempt.emit("MapStateStarted", started);
         new Iterations(attempt, (ArrayNode) items).begin();
+    }
+
+    /**
+     * The ItemsPath as AWS quotes it when it selects no array: {@code $} when absent, and a context path
+     * with one {@code $} ({@code Reference path "$.Execution.Input" must point to array.} for
+     * {@code $$.Execution.Input}, recorded through TestState).
+     */
+    private String itemsPathAsQuoted() {
+        if (itemsPath == null) {
+            return "$";
+        }
+        return itemsPath.context() ? itemsPath.text().substring(1) : itemsPath.text();
     }
 
     /** The iterations of one Map attempt; touched only from the execution's trampoline. */

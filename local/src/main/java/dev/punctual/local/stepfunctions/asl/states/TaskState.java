@@ -185,8 +185,8 @@ public final class TaskState extends State {
         // couldn't process", which no Retry or Catch handles. The cause names the class only, since a
         // message may quote the task's data; the stack goes to the runtime's log, once, here.
         LOG.log(System.Logger.Level.ERROR, "Task state '" + name() + "' failed inside the runtime", cause);
-        return new StatesRuntimeError(whileExecuting("The runtime failed while running the task's resource '"
-                + resource + "': " + cause.getClass().getName() + "; its log has the stack trace"));
+        return new StatesRuntimeError("The runtime failed while running the task's resource '"
+                + resource + "': " + cause.getClass().getName() + "; its log has the stack trace");
     }
 
     private long timeout(Attempt attempt) {
@@ -196,10 +196,11 @@ public final class TaskState extends State {
         if (timeoutSecondsPath == null) {
             return DEFAULT_TIMEOUT_SECONDS;
         }
-        JsonNode value = timeoutSecondsPath.find(attempt.inputBeforeParameters(), attempt.context()).orElse(null);
-        if (value == null || !value.canConvertToExactIntegral() || value.decimalValue().signum() <= 0) {
-            throw new StatesRuntimeError(whileExecuting("The TimeoutSecondsPath '" + timeoutSecondsPath.text()
-                    + "' did not resolve to a positive integer: " + (value == null ? "no value" : Json.write(value))));
+        JsonNode value = timeoutSecondsPath.find(attempt.inputBeforeParameters(), attempt.context())
+                .orElseThrow(() -> invalidPath(timeoutSecondsPath, attempt.inputBeforeParameters(), attempt.context()));
+        if (!value.canConvertToExactIntegral() || value.decimalValue().signum() <= 0) {
+            throw new StatesRuntimeError("The TimeoutSecondsPath '" + timeoutSecondsPath.text()
+                    + "' did not resolve to a positive integer: " + Json.write(value));
         }
         return value.decimalValue().longValueExact();
     }
