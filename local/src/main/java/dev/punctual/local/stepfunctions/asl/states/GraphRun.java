@@ -134,6 +134,7 @@ public final class GraphRun {
         }
         State state = visit.state;
         ObjectNode context = contextObject(visit);
+        Attempt attempt = null;
         try {
             JsonNode afterInput = state.applyInputPath(visit.rawInput, context);
             JsonNode effective = afterInput;
@@ -141,9 +142,10 @@ public final class GraphRun {
                 effective = state.fields().parameters().evaluate(afterInput, context);
                 checkSize(effective, "input", state);
             }
-            state.act(new Attempt(this, visit, afterInput, effective, context));
+            attempt = new Attempt(this, visit, afterInput, effective, context);
+            state.act(attempt);
         } catch (AslError e) {
-            actionFailed(visit, e);
+            actionFailed(visit, e, attempt == null ? null : attempt.failedForGoodEvent());
         }
     }
 
@@ -181,11 +183,17 @@ public final class GraphRun {
         transition(state.terminal() ? null : next, output);
     }
 
+    /** The visit's input or output processing failed with {@code raised}. */
+    void actionFailed(Visit visit, AslError raised) {
+        actionFailed(visit, raised, null);
+    }
+
     /**
      * The visit's action, or its input or output processing, failed with {@code raised}: the error is
-     * placed in the visit's state ({@link AslError#raisedIn}), then retried, caught or the run's end.
+     * placed in the visit's state ({@link AslError#raisedIn}), then retried, or else the state's
+     * {@code failedForGoodEvent} (if any) emitted and the error caught or made the run's end.
      */
-    void actionFailed(Visit visit, AslError raised) {
+    void actionFailed(Visit visit, AslError raised, String failedForGoodEvent) {
         if (scope.stopped()) {
             return;
         }
@@ -205,6 +213,9 @@ public final class GraphRun {
                 return;
             }
             break;
+        }
+        if (failedForGoodEvent != null) {
+            environment.emit(scope, failedForGoodEvent, Json.MAPPER.createObjectNode());
         }
         for (Catcher catcher : state.fields().catchers()) {
             if (catcher.matches(error)) {

@@ -12,7 +12,8 @@ import java.util.Set;
 /**
  * Inline {@code Map}: runs its item processor once per element of the array at {@code ItemsPath},
  * at most {@code MaxConcurrency} at a time (0 = all), and results in the outputs in item order. The
- * first failing iteration stops the others and fails the state with its error.
+ * first failing iteration stops the others and fails the attempt with its error; a retry starts the Map
+ * again ({@code MapStateStarted}), and {@code MapStateFailed} closes it once no Retrier retries it.
  */
 public final class MapState extends State {
 
@@ -95,6 +96,7 @@ public final class MapState extends State {
         ObjectNode started = attempt.details();
         started.put("length", items.size());
         attempt.emit("MapStateStarted", started);
+        attempt.failsForGoodWith("MapStateFailed");
         new Iterations(attempt, (ArrayNode) items).begin();
     }
 
@@ -189,11 +191,7 @@ public final class MapState extends State {
 
         private void fail(int index, AslError error) {
             failed = true;
-            ObjectNode details = iterationDetails(index);
-            details.put("error", error.name());
-            details.put("cause", error.cause());
-            attempt.emit("MapIterationFailed", details);
-            attempt.emit("MapStateFailed", attempt.details());
+            attempt.emit("MapIterationFailed", iterationDetails(index));
             for (GraphRun run : runs) {
                 if (run != null) {
                     run.scope.stop();
