@@ -153,7 +153,8 @@ final class ExpressExecution implements RunObserver {
                 }
             }
             case FAILED -> end(ExecutionStatus.FAILED, null, outcome.error(), outcome.cause());
-            case TIMED_OUT -> end(ExecutionStatus.TIMED_OUT, null, outcome.error(), outcome.cause());
+            // Its TimeoutSeconds ended it: no error or cause, as a Standard execution's (Execution#onCompleted).
+            case TIMED_OUT -> end(ExecutionStatus.TIMED_OUT, null, null, null);
         }
     }
 

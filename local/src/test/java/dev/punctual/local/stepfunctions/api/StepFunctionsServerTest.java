@@ -397,6 +397,28 @@ class StepFunctionsServerTest {
     }
 
     @Test
+    void execution_pastItsTimeoutSeconds_timesOutThenWithNeitherErrorNorCause() {
+        // As AWS recorded it (LocalStack's test_global_timeout): "status": "TIMED_OUT" and no error.
+        String machine = createMachine("deadline", """
+                {"TimeoutSeconds":5,"StartAt":"Hold","States":{"Hold":{"Type":"Wait","Seconds":60,"End":true}}}""");
+        String arn = sfn.startExecution(b -> b.stateMachineArn(machine)).executionArn();
+        // The run is launched on the engine's own thread: the clock moves once it waits.
+        eventually(() -> sfn.getExecutionHistory(b -> b.executionArn(arn)).events().size() == 2);
+        timer.advance(Duration.ofSeconds(5));
+        eventually(() -> describe(arn).status() == ExecutionStatus.TIMED_OUT);
+
+        DescribeExecutionResponse timedOut = describe(arn);
+        // At its TimeoutSeconds, though its long Wait had parked it until the minute's end.
+        assertThat(timedOut.stopDate()).isEqualTo(START.plusSeconds(5));
+        assertThat(timedOut.error()).isNull();
+        assertThat(timedOut.cause()).isNull();
+        List<HistoryEvent> events = sfn.getExecutionHistory(b -> b.executionArn(arn)).events();
+        HistoryEvent last = events.get(events.size() - 1);
+        assertThat(last.type()).isEqualTo(HistoryEventType.EXECUTION_TIMED_OUT);
+        assertThat(last.executionTimedOutEventDetails()).isNull();
+    }
+
+    @Test
     void deleteStateMachine_withRunningExecution_isDeletingUntilItsNextTransition() {
         String machine = createMachine("orders", WAIT_THEN_PASS);
         String arn = sfn.startExecution(b -> b.stateMachineArn(machine)).executionArn();
