@@ -171,12 +171,8 @@ final class StepFunctionsApi {
     }
 
     private ObjectNode startExecution(RequestFields in) {
-        var started = join(engine.startExecution(in.requiredString("stateMachineArn"), in.optionalString("name"),
-                in.optionalString("input")));
-        ObjectNode out = JSON.objectNode();
-        out.put("executionArn", started.executionArn());
-        out.set("startDate", timestamp(started.startDate()));
-        return out;
+        return join(engine.startExecution(in.requiredString("stateMachineArn"), in.optionalString("name"),
+                in.optionalString("input"))).response();
     }
 
     private ObjectNode stopExecution(RequestFields in) {

@@ -15,6 +15,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.function.Consumer;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -105,18 +106,22 @@ final class ExecutionOperations {
     }
 
     /** As {@link StepFunctionsEngine#startExecutionAndWait}. */
-    CompletableFuture<ExecutionDescription> startExecutionAndWait(String stateMachineArn, String name, String input) {
+    CompletableFuture<ExecutionDescription> startExecutionAndWait(String stateMachineArn, String name, String input,
+            Consumer<StartedExecution> startedFirst) {
         TestCaseArn target = TestCaseArn.of(stateMachineArn);
         StateMachine sm = stateMachines.machine(target.stateMachineArn());
         if (sm.type == WorkflowType.EXPRESS) {
             startExecutionCalls.increment();
             String executionName = name == null ? UUID.randomUUID().toString() : name;
             Names.validate("name", executionName);
-            return startExpress(sm, executionName, validatePayload(input == null ? "{}" : input),
-                    host.mocksFor(sm, target.testCase())).closed();
+            ExpressExecution child = startExpress(sm, executionName, validatePayload(input == null ? "{}" : input),
+                    host.mocksFor(sm, target.testCase()));
+            startedFirst.accept(new StartedExecution(child.arn, Instant.ofEpochMilli(child.startMillis)));
+            return child.closed();
         }
         children.listenOn(host);
         return startExecution(stateMachineArn, name, input).thenCompose(started -> {
+            startedFirst.accept(started);
             CompletableFuture<ExecutionDescription> closed = children.await(started.executionArn());
             ExecutionDescription now = describeExecution(started.executionArn());
             if (now.status().isClosed()) {

@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
 
 /**
  * The local Step Functions backend as one object: the public face of the API operations, which
@@ -232,10 +233,12 @@ public final class StepFunctionsEngine implements AutoCloseable {
      * integration. An Express child runs as any Express execution does; a Standard child is named, so
      * a parent that runs the same Task again (a retry, or a resume after a restart) finds it still
      * running and waits for it, as AWS's idempotency rule gives.
+     *
+     * @param started told StartExecution's answer once the child has started, before it closes
      */
     public CompletableFuture<ExecutionDescription> startExecutionAndWait(String stateMachineArn, String name,
-            String input) {
-        return executions.startExecutionAndWait(stateMachineArn, name, input);
+            String input, Consumer<StartedExecution> started) {
+        return executions.startExecutionAndWait(stateMachineArn, name, input, started);
     }
 
     /**

@@ -24,7 +24,7 @@ import java.util.regex.Pattern;
  * text inside what was parsed, as recorded), a value that is a whole ISO-8601
  * date-time reads {@code date}, any other value of a key that names a timestamp ({@code TimestampValue})
  * reads {@code timestamp}, UUIDs read {@code <uuid:n>} in order of appearance, a DynamoDB request id
- * reads {@code <request_id>}, the JSON text a {@code cause} quotes ({@code ... in the input '{...}'}) reads
+ * reads {@code <request_id>}, an SDK's HTTP {@code Date} headers read {@code date}, the JSON text a {@code cause} quotes ({@code ... in the input '{...}'}) reads
  * {@code <json-input:n>} wherever it appears, and keys and texts the recording test replaced read as it
  * replaced them.
  *
@@ -134,6 +134,9 @@ final class Normalisation {
         if (key != null && TIMESTAMP_KEY.matcher(key).matches() && !isoDateTime(node)) {
             return TextNode.valueOf("timestamp");
         }
+        if ("SdkHttpMetadata".equals(key) && node.isObject()) {
+            return normalise(null, httpDates(node.deepCopy()), inPayload);
+        }
         if (node.isObject()) {
             ObjectNode out = JsonNodeFactory.instance.objectNode();
             for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
@@ -149,6 +152,24 @@ final class Normalisation {
         }
         if (node.isTextual()) {
             return text(key, node.textValue(), inPayload);
+        }
+        return node;
+    }
+
+    /**
+     * The {@code Date} headers of an SDK's HTTP metadata as {@code date}, whole (a list of one too), as
+     * LocalStack's Step Functions transformer {@code $..SdkHttpMetadata..Date} replaces them.
+     */
+    private static JsonNode httpDates(JsonNode node) {
+        if (node instanceof ObjectNode object) {
+            for (Iterator<Map.Entry<String, JsonNode>> it = object.fields(); it.hasNext(); ) {
+                Map.Entry<String, JsonNode> field = it.next();
+                field.setValue("Date".equals(field.getKey()) ? TextNode.valueOf("date") : httpDates(field.getValue()));
+            }
+        } else if (node instanceof ArrayNode array) {
+            for (int i = 0; i < array.size(); i++) {
+                array.set(i, httpDates(array.get(i)));
+            }
         }
         return node;
     }

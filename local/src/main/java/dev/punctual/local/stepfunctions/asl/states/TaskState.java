@@ -22,7 +22,8 @@ import java.util.concurrent.ExecutionException;
 /**
  * {@code Task}: calls its resource with the effective input on the task executor, races it against
  * {@code TimeoutSeconds}/{@code TimeoutSecondsPath} on the timer ({@code States.Timeout}), and reports
- * the Task (or, for plain Lambda function ARNs, LambdaFunction) history events. A state the
+ * the Task (or, for plain Lambda function ARNs, LambdaFunction) history events, {@code TaskSubmitted}
+ * among them when a {@code .sync} resource reports the job it started. A state the
  * execution's test case mocks answers from it instead, with the same events, and calls nothing.
  */
 public final class TaskState extends State {
@@ -126,7 +127,8 @@ public final class TaskState extends State {
             try {
                 Optional<TaskMocks.Answer> mocked = environment.mocks.nextInvocation(name());
                 call = mocked.isPresent() ? answer(mocked.get())
-                        : target.invoke(resource, parameters, environment.contextObject);
+                        : target.invoke(resource, parameters, environment.contextObject,
+                                answer -> submitted(attempt, names, answer));
             } catch (Throwable e) {
                 // Thrown rather than returned as a failed stage: still this attempt's end, or the
                 // execution would wait on a call that never answers.
@@ -134,6 +136,19 @@ public final class TaskState extends State {
                 return;
             }
             call.whenComplete((result, failure) -> finished(attempt, timer, names, prefix, result, failure));
+        });
+    }
+
+    /** The resource started its job ({@code .sync}): a {@code TaskSubmitted} event with the start's answer. */
+    private static void submitted(Attempt attempt, ResourceName names, JsonNode answer) {
+        attempt.environment().trampoline.post(() -> {
+            if (attempt.isFinished() || attempt.stopped()) {
+                return;
+            }
+            ObjectNode details = names.details(attempt.details());
+            details.put("output", Json.write(answer));
+            details.putObject("outputDetails").put("truncated", false);
+            attempt.emit("TaskSubmitted", details);
         });
     }
 
