@@ -131,6 +131,27 @@ final class ExecutionOperations {
         });
     }
 
+    /**
+     * StartSyncExecution: starts an execution of an Express state machine and completes once it has closed,
+     * with its description and billing. A Standard machine is refused ({@code StateMachineTypeNotSupported}),
+     * as AWS refuses it.
+     *
+     * @param name {@code null} for a random UUID
+     * @param input {@code null} for {@code {}}
+     */
+    CompletableFuture<SyncExecutionResult> startSyncExecution(String stateMachineArn, String name, String input) {
+        TestCaseArn target = TestCaseArn.of(stateMachineArn);
+        StateMachine sm = stateMachines.machine(target.stateMachineArn());
+        if (sm.type != WorkflowType.EXPRESS) {
+            throw new StepFunctionsException(ErrorCode.STATE_MACHINE_TYPE_NOT_SUPPORTED, "State machine type is not"
+                    + " supported: StartSyncExecution runs EXPRESS state machines only, not '" + sm.arn + "'");
+        }
+        String executionName = name == null ? UUID.randomUUID().toString() : name;
+        Names.validate("name", executionName);
+        return startExpress(sm, executionName, validatePayload(input == null ? "{}" : input),
+                host.mocksFor(sm, target.testCase())).synchronousResult();
+    }
+
     private ExpressExecution startExpress(StateMachine sm, String name, byte[] input, TaskMocks mocks) {
         synchronized (sm) {
             if (sm.deleting) {

@@ -42,6 +42,8 @@ final class ExpressExecution implements RunObserver {
     final byte[] input;
     private final ExpressExecutions owner;
     private final CompletableFuture<ExecutionDescription> closed = new CompletableFuture<>();
+    /** What closing it billed; set before {@link #closed} completes. */
+    private volatile ExpressExecutions.Billing billing;
     /** Its mocked Task states' answers, when it was started with a test case. */
     private final TaskMocks mocks;
 
@@ -79,6 +81,12 @@ final class ExpressExecution implements RunObserver {
         return closed;
     }
 
+    /** Completes once it has closed, with what StartSyncExecution answers: the description and the billing. */
+    CompletableFuture<SyncExecutionResult> synchronousResult() {
+        return closed.thenApply(description -> new SyncExecutionResult(description, billing.billedMillis(),
+                billing.memoryBytes() / (1024 * 1024)));
+    }
+
     /** Starts the run and the five-minute limit. */
     void launch() {
         ObjectNode started = JsonNodeFactory.instance.objectNode();
@@ -90,7 +98,7 @@ final class ExpressExecution implements RunObserver {
                 StatesTimeoutError.NAME, "The execution ran longer than an Express workflow may: "
                         + WorkflowType.EXPRESS.maxDuration().toMinutes() + " minutes."));
         ContextObject context = new ContextObject(arn, name, Instant.ofEpochMilli(startMillis), revision.roleArn(),
-                stateMachine.arn, stateMachine.name);
+                stateMachine.arn, stateMachine.name).asExpress();
         Run launched;
         try {
             launched = host().interpreter.start(revision.parsed(), context, MAPPER.readTree(input), this, mocks);
@@ -202,7 +210,7 @@ final class ExpressExecution implements RunObserver {
             case ABORTED -> "ExecutionAborted";
             default -> "ExecutionFailed";
         }, details, now);
-        owner.closed(this, now - startMillis, largestPayloadBytes + revision.parsed().json().length());
+        billing = owner.closed(this, now - startMillis, largestPayloadBytes + revision.parsed().json().length());
         closed.complete(describe());
     }
 

@@ -242,6 +242,18 @@ public final class StepFunctionsEngine implements AutoCloseable {
     }
 
     /**
+     * Starts an execution of an Express state machine and completes once it has closed, with its description
+     * and billing: StartSyncExecution. A Standard machine is refused ({@code StateMachineTypeNotSupported}).
+     *
+     * @param name {@code null} for a random UUID
+     * @param input {@code null} for {@code {}}
+     */
+    public CompletableFuture<SyncExecutionResult> startSyncExecution(String stateMachineArn, String name,
+            String input) {
+        return executions.startSyncExecution(stateMachineArn, name, input);
+    }
+
+    /**
      * Stops a running execution: {@code ABORTED}, an {@code ExecutionAborted} event, its run withdrawn.
      * Stopping a closed execution changes nothing and answers its stop date.
      */

@@ -295,13 +295,18 @@ public final class GraphRun {
         execution.put("Name", environment.contextObject.executionName());
         execution.put("RoleArn", environment.contextObject.roleArn());
         execution.put("StartTime", format(environment.contextObject.startTime()));
-        // This runtime has no RedriveExecution, so no execution is ever redriven (AWS: 0 until the first redrive;
-        // RedriveTime appears only after one).
-        execution.put("RedriveCount", 0);
+        boolean standard = !environment.contextObject.express();
+        if (standard) {
+            // This runtime has no RedriveExecution, so no execution is ever redriven (AWS: 0 until the first
+            // redrive; RedriveTime appears only after one). An Express execution has no count (ContextObject).
+            execution.put("RedriveCount", 0);
+        }
         ObjectNode state = context.putObject("State");
         state.put("EnteredTime", format(visit.enteredAt));
         state.put("Name", visit.state.name());
-        state.put("RetryCount", visit.retryCount);
+        if (standard) {
+            state.put("RetryCount", visit.retryCount);
+        }
         ObjectNode stateMachine = context.putObject("StateMachine");
         stateMachine.put("Id", environment.contextObject.stateMachineArn());
         stateMachine.put("Name", environment.contextObject.stateMachineName());
