@@ -3,6 +3,7 @@ package dev.punctual.local.runtime;
 import dev.punctual.local.account.LocalAccount;
 import dev.punctual.local.dynamodb.LocalDynamoDbClients;
 import java.net.URI;
+import software.amazon.awssdk.core.client.config.SdkAdvancedClientOption;
 import software.amazon.awssdk.http.apache5.Apache5HttpClient;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.sfn.SfnClient;
@@ -20,6 +21,9 @@ public final class LocalClients {
                 .region(LocalAccount.region())
                 .credentialsProvider(LocalAccount.CREDENTIALS)
                 .httpClientBuilder(Apache5HttpClient.builder().maxConnections(64))
+                // The SDK sends StartSyncExecution to sync-<host>, which a local address does not have.
+                .overrideConfiguration(c -> c.putAdvancedOption(
+                        SdkAdvancedClientOption.DISABLE_HOST_PREFIX_INJECTION, true))
                 .build();
     }
 

@@ -16,6 +16,7 @@ import dev.punctual.local.stepfunctions.executions.Page;
 import dev.punctual.local.stepfunctions.executions.StateMachineDescription;
 import dev.punctual.local.stepfunctions.executions.StepFunctionsEngine;
 import dev.punctual.local.stepfunctions.executions.StepFunctionsException;
+import dev.punctual.local.stepfunctions.executions.SyncExecutionResult;
 import dev.punctual.local.stepfunctions.quotas.Throttles;
 import java.io.IOException;
 import java.math.BigDecimal;
@@ -52,17 +53,18 @@ final class StepFunctionsApi {
     StepFunctionsApi(StepFunctionsEngine engine, Throttles throttles) {
         this.engine = engine;
         this.throttles = throttles;
-        this.actions = Map.of(
-                "CreateStateMachine", this::createStateMachine,
-                "DescribeStateMachine", this::describeStateMachine,
-                "ListStateMachines", this::listStateMachines,
-                "UpdateStateMachine", this::updateStateMachine,
-                "DeleteStateMachine", this::deleteStateMachine,
-                "StartExecution", this::startExecution,
-                "StopExecution", this::stopExecution,
-                "DescribeExecution", this::describeExecution,
-                "ListExecutions", this::listExecutions,
-                "GetExecutionHistory", this::getExecutionHistory);
+        this.actions = Map.ofEntries(
+                Map.entry("CreateStateMachine", this::createStateMachine),
+                Map.entry("DescribeStateMachine", this::describeStateMachine),
+                Map.entry("ListStateMachines", this::listStateMachines),
+                Map.entry("UpdateStateMachine", this::updateStateMachine),
+                Map.entry("DeleteStateMachine", this::deleteStateMachine),
+                Map.entry("StartExecution", this::startExecution),
+                Map.entry("StartSyncExecution", this::startSyncExecution),
+                Map.entry("StopExecution", this::stopExecution),
+                Map.entry("DescribeExecution", this::describeExecution),
+                Map.entry("ListExecutions", this::listExecutions),
+                Map.entry("GetExecutionHistory", this::getExecutionHistory));
     }
 
     Response handle(String target, byte[] body) {
@@ -171,11 +173,42 @@ final class StepFunctionsApi {
     }
 
     private ObjectNode startExecution(RequestFields in) {
-        var started = join(engine.startExecution(in.requiredString("stateMachineArn"), in.optionalString("name"),
-                in.optionalString("input")));
+        return join(engine.startExecution(in.requiredString("stateMachineArn"), in.optionalString("name"),
+                in.optionalString("input"))).response();
+    }
+
+    /**
+     * StartSyncExecution: answers once the Express execution has closed, with DescribeExecution's fields
+     * (an {@code outputDetails} whether or not there is an output, as AWS answers a failed one) and its
+     * {@code billingDetails}. The request holds a worker of the server until then, as AWS holds the
+     * connection (an Express execution lasts at most five minutes).
+     */
+    private ObjectNode startSyncExecution(RequestFields in) {
+        SyncExecutionResult result = join(engine.startSyncExecution(in.requiredString("stateMachineArn"),
+                in.optionalString("name"), in.optionalString("input")));
+        ExecutionDescription e = result.execution();
         ObjectNode out = JSON.objectNode();
-        out.put("executionArn", started.executionArn());
-        out.set("startDate", timestamp(started.startDate()));
+        out.put("executionArn", e.executionArn());
+        out.put("stateMachineArn", e.stateMachineArn());
+        out.put("name", e.name());
+        out.set("startDate", timestamp(e.startDate()));
+        out.set("stopDate", timestamp(e.stopDate()));
+        out.put("status", e.status().name());
+        if (e.error() != null) {
+            out.put("error", e.error());
+        }
+        if (e.cause() != null) {
+            out.put("cause", e.cause());
+        }
+        out.put("input", e.input());
+        out.putObject("inputDetails").put("included", true);
+        if (e.output() != null) {
+            out.put("output", e.output());
+        }
+        out.putObject("outputDetails").put("included", true);
+        ObjectNode billing = out.putObject("billingDetails");
+        billing.put("billedMemoryUsedInMB", result.billedMemoryMegabytes());
+        billing.put("billedDurationInMilliseconds", result.billedDurationMillis());
         return out;
     }
 

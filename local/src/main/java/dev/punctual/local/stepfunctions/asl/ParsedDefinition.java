@@ -18,6 +18,11 @@ public final class ParsedDefinition {
         return json;
     }
 
+    /** The top-level {@code TimeoutSeconds}: when the interpreter times a run out; 0 when there is none. */
+    public long timeoutSeconds() {
+        return graph.timeoutSeconds();
+    }
+
     StateMachineGraph graph() {
         return graph;
     }

@@ -86,7 +86,7 @@ final class Durability implements Journal.SnapshotSource {
             Execution e = execution(checkpoint.stateMachine(), checkpoint.execution());
             if (e != null) {
                 e.replayCheckpoint(checkpoint.state(), checkpoint.stateInput(), checkpoint.enteredMillis(),
-                        checkpoint.wakeMillis());
+                        checkpoint.wakeMillis(), checkpoint.enteredEventId());
             }
         } else if (record instanceof JournalCodec.Completed completed) {
             Execution e = execution(completed.stateMachine(), completed.execution());

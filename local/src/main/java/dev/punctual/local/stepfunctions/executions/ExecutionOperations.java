@@ -15,6 +15,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.function.Consumer;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -105,18 +106,22 @@ final class ExecutionOperations {
     }
 
     /** As {@link StepFunctionsEngine#startExecutionAndWait}. */
-    CompletableFuture<ExecutionDescription> startExecutionAndWait(String stateMachineArn, String name, String input) {
+    CompletableFuture<ExecutionDescription> startExecutionAndWait(String stateMachineArn, String name, String input,
+            Consumer<StartedExecution> startedFirst) {
         TestCaseArn target = TestCaseArn.of(stateMachineArn);
         StateMachine sm = stateMachines.machine(target.stateMachineArn());
         if (sm.type == WorkflowType.EXPRESS) {
             startExecutionCalls.increment();
             String executionName = name == null ? UUID.randomUUID().toString() : name;
             Names.validate("name", executionName);
-            return startExpress(sm, executionName, validatePayload(input == null ? "{}" : input),
-                    host.mocksFor(sm, target.testCase())).closed();
+            ExpressExecution child = startExpress(sm, executionName, validatePayload(input == null ? "{}" : input),
+                    host.mocksFor(sm, target.testCase()));
+            startedFirst.accept(new StartedExecution(child.arn, Instant.ofEpochMilli(child.startMillis)));
+            return child.closed();
         }
         children.listenOn(host);
         return startExecution(stateMachineArn, name, input).thenCompose(started -> {
+            startedFirst.accept(started);
             CompletableFuture<ExecutionDescription> closed = children.await(started.executionArn());
             ExecutionDescription now = describeExecution(started.executionArn());
             if (now.status().isClosed()) {
@@ -124,6 +129,27 @@ final class ExecutionOperations {
             }
             return closed;
         });
+    }
+
+    /**
+     * StartSyncExecution: starts an execution of an Express state machine and completes once it has closed,
+     * with its description and billing. A Standard machine is refused ({@code StateMachineTypeNotSupported}),
+     * as AWS refuses it.
+     *
+     * @param name {@code null} for a random UUID
+     * @param input {@code null} for {@code {}}
+     */
+    CompletableFuture<SyncExecutionResult> startSyncExecution(String stateMachineArn, String name, String input) {
+        TestCaseArn target = TestCaseArn.of(stateMachineArn);
+        StateMachine sm = stateMachines.machine(target.stateMachineArn());
+        if (sm.type != WorkflowType.EXPRESS) {
+            throw new StepFunctionsException(ErrorCode.STATE_MACHINE_TYPE_NOT_SUPPORTED, "State machine type is not"
+                    + " supported: StartSyncExecution runs EXPRESS state machines only, not '" + sm.arn + "'");
+        }
+        String executionName = name == null ? UUID.randomUUID().toString() : name;
+        Names.validate("name", executionName);
+        return startExpress(sm, executionName, validatePayload(input == null ? "{}" : input),
+                host.mocksFor(sm, target.testCase())).synchronousResult();
     }
 
     private ExpressExecution startExpress(StateMachine sm, String name, byte[] input, TaskMocks mocks) {

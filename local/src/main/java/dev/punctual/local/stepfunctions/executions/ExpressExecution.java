@@ -42,6 +42,8 @@ final class ExpressExecution implements RunObserver {
     final byte[] input;
     private final ExpressExecutions owner;
     private final CompletableFuture<ExecutionDescription> closed = new CompletableFuture<>();
+    /** What closing it billed; set before {@link #closed} completes. */
+    private volatile ExpressExecutions.Billing billing;
     /** Its mocked Task states' answers, when it was started with a test case. */
     private final TaskMocks mocks;
 
@@ -79,6 +81,12 @@ final class ExpressExecution implements RunObserver {
         return closed;
     }
 
+    /** Completes once it has closed, with what StartSyncExecution answers: the description and the billing. */
+    CompletableFuture<SyncExecutionResult> synchronousResult() {
+        return closed.thenApply(description -> new SyncExecutionResult(description, billing.billedMillis(),
+                billing.memoryBytes() / (1024 * 1024)));
+    }
+
     /** Starts the run and the five-minute limit. */
     void launch() {
         ObjectNode started = JsonNodeFactory.instance.objectNode();
@@ -90,7 +98,7 @@ final class ExpressExecution implements RunObserver {
                 StatesTimeoutError.NAME, "The execution ran longer than an Express workflow may: "
                         + WorkflowType.EXPRESS.maxDuration().toMinutes() + " minutes."));
         ContextObject context = new ContextObject(arn, name, Instant.ofEpochMilli(startMillis), revision.roleArn(),
-                stateMachine.arn, stateMachine.name);
+                stateMachine.arn, stateMachine.name).asExpress();
         Run launched;
         try {
             launched = host().interpreter.start(revision.parsed(), context, MAPPER.readTree(input), this, mocks);
@@ -115,10 +123,10 @@ final class ExpressExecution implements RunObserver {
     }
 
     @Override
-    public void onEvent(String type, ObjectNode details, Instant timestamp) {
+    public long onEvent(String type, ObjectNode details, Instant timestamp) {
         synchronized (this) {
             if (status != ExecutionStatus.RUNNING) {
-                return;
+                return -1;
             }
             if (type.endsWith("StateEntered") && details.hasNonNull("name")) {
                 currentState = details.get("name").asText();
@@ -131,7 +139,7 @@ final class ExpressExecution implements RunObserver {
                 }
             }
         }
-        log(type, details, timestamp.toEpochMilli());
+        return log(type, details, timestamp.toEpochMilli());
     }
 
     /** Express executions are not persisted between transitions: there is nothing to resume from. */
@@ -153,7 +161,8 @@ final class ExpressExecution implements RunObserver {
                 }
             }
             case FAILED -> end(ExecutionStatus.FAILED, null, outcome.error(), outcome.cause());
-            case TIMED_OUT -> end(ExecutionStatus.TIMED_OUT, null, outcome.error(), outcome.cause());
+            // Its TimeoutSeconds ended it: no error or cause, as a Standard execution's (Execution#onCompleted).
+            case TIMED_OUT -> end(ExecutionStatus.TIMED_OUT, null, null, null);
         }
     }
 
@@ -201,7 +210,7 @@ final class ExpressExecution implements RunObserver {
             case ABORTED -> "ExecutionAborted";
             default -> "ExecutionFailed";
         }, details, now);
-        owner.closed(this, now - startMillis, largestPayloadBytes + revision.parsed().json().length());
+        billing = owner.closed(this, now - startMillis, largestPayloadBytes + revision.parsed().json().length());
         closed.complete(describe());
     }
 
@@ -240,14 +249,15 @@ final class ExpressExecution implements RunObserver {
         return currentInput;
     }
 
-    private void log(String type, ObjectNode details, long timestampMillis) {
+    /** Numbers the event as AWS numbers an Express execution's events, and logs it if the logging level says so. */
+    private long log(String type, ObjectNode details, long timestampMillis) {
         ExecutionLogging logging = stateMachine.logging;
         int id;
         synchronized (this) {
             id = ++eventId;
         }
         if (!logging.logs(type)) {
-            return;
+            return id;
         }
         ObjectNode line = JsonNodeFactory.instance.objectNode();
         line.put("id", Integer.toString(id));
@@ -263,5 +273,6 @@ final class ExpressExecution implements RunObserver {
         line.put("event_timestamp", Long.toString(timestampMillis));
         line.put("execution_arn", arn);
         host().executionLog.append(stateMachine.arn, line.toString());
+        return id;
     }
 }

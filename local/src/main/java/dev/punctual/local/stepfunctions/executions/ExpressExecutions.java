@@ -50,14 +50,22 @@ final class ExpressExecutions {
         return execution;
     }
 
-    /** Bills a closed execution that ran for {@code durationMillis} holding {@code bytes} of definition and payload. */
-    void closed(ExpressExecution execution, long durationMillis, long bytes) {
+    /** What one execution was billed: its duration in 100 ms steps, its memory in 64 MB steps. */
+    record Billing(long billedMillis, long memoryBytes) {
+    }
+
+    /**
+     * Bills a closed execution that ran for {@code durationMillis} holding {@code bytes} of definition and
+     * payload, and says what it billed.
+     */
+    Billing closed(ExpressExecution execution, long durationMillis, long bytes) {
         running.remove(execution);
         long billed = Math.max(1, (Math.max(0, durationMillis) + BILLING_STEP_MILLIS - 1) / BILLING_STEP_MILLIS)
                 * BILLING_STEP_MILLIS;
         long memory = Math.max(1, (bytes + MEMORY_STEP_BYTES - 1) / MEMORY_STEP_BYTES) * MEMORY_STEP_BYTES;
         billedMillis.add(billed);
         gbSeconds.add(memory / (1024.0 * 1024 * 1024) * billed / 1000.0);
+        return new Billing(billed, memory);
     }
 
     /** Executions started since the engine started: Express requests. */

@@ -51,9 +51,12 @@ final class JournalCodec {
     record History(String stateMachine, String execution, int eventCount, byte[] history) implements Record {
     }
 
-    /** A running execution's last checkpoint; {@code stateInput == null} means the execution input. */
+    /**
+     * A running execution's last checkpoint; {@code stateInput == null} means the execution input. A Wait's
+     * {@code enteredEventId}, which journals written before it was recorded lack, reads back as 0.
+     */
     record Checkpointed(String stateMachine, String execution, String state, byte[] stateInput, long enteredMillis,
-            long wakeMillis) implements Record {
+            long wakeMillis, int enteredEventId) implements Record {
     }
 
     /**
@@ -111,7 +114,7 @@ final class JournalCodec {
         return new BinaryWriter(64).writeByte(CHECKPOINT)
                 .writeString(e.stateMachine.name).writeString(e.name).writeString(e.checkpointState)
                 .writeNullableBytes(e.checkpointInput).writeLong(e.checkpointEnteredMillis)
-                .writeLong(e.checkpointWakeMillis).toByteArray();
+                .writeLong(e.checkpointWakeMillis).writeVarInt(e.checkpointEnteredEventId).toByteArray();
     }
 
     static byte[] completed(RecordedExecution e) {
@@ -158,7 +161,7 @@ final class JournalCodec {
             case EVENT -> new Event(in.readString(), in.readString(), in.readVarInt(), in.readBytes());
             case HISTORY -> new History(in.readString(), in.readString(), in.readVarInt(), in.readBytes());
             case CHECKPOINT -> new Checkpointed(in.readString(), in.readString(), in.readString(),
-                    in.readNullableBytes(), in.readLong(), in.readLong());
+                    in.readNullableBytes(), in.readLong(), in.readLong(), in.hasMore() ? in.readVarInt() : 0);
             case COMPLETED -> new Completed(in.readString(), in.readString(), ExecutionStatus.values()[in.readByte()],
                     in.readLong(), in.readNullableBytes(), in.readNullableString(), in.readNullableString());
             case FILED -> new Filed(in.readString(), in.readLong(), in.readString(), in.readVarInt(), in.readLong(),

@@ -54,6 +54,8 @@ abstract class RecordedExecution {
     byte[] checkpointInput;
     long checkpointEnteredMillis;
     long checkpointWakeMillis = -1;
+    /** A Wait checkpoint's entered event, which its errors name; 0 for any other checkpoint. */
+    int checkpointEnteredEventId;
 
     /**
      * The closed-execution file this closed execution was filed in, durably; {@code null} until then. A
@@ -115,6 +117,7 @@ abstract class RecordedExecution {
         checkpointInput = stateInput == null || Arrays.equals(stateInput, input) ? null : stateInput;
         checkpointEnteredMillis = checkpoint.enteredAt().toEpochMilli();
         checkpointWakeMillis = checkpoint.wakeAt() == null ? -1 : checkpoint.wakeAt().toEpochMilli();
+        checkpointEnteredEventId = (int) checkpoint.enteredEventId();
         host().journal().append(JournalCodec.checkpoint(this));
         return true;
     }
@@ -128,7 +131,8 @@ abstract class RecordedExecution {
             return new Checkpoint(checkpointState,
                     MAPPER.readTree(checkpointInput == null ? input : checkpointInput),
                     Instant.ofEpochMilli(checkpointEnteredMillis),
-                    checkpointWakeMillis < 0 ? null : Instant.ofEpochMilli(checkpointWakeMillis));
+                    checkpointWakeMillis < 0 ? null : Instant.ofEpochMilli(checkpointWakeMillis),
+                    checkpointEnteredEventId);
         } catch (IOException ex) {
             throw new IllegalStateException("Corrupt checkpoint of execution " + arn(), ex);
         }
@@ -230,12 +234,13 @@ abstract class RecordedExecution {
     }
 
     /** Applies a checkpoint read back from the journal, if the execution still runs. */
-    void replayCheckpoint(String state, byte[] stateInput, long enteredMillis, long wakeMillis) {
+    void replayCheckpoint(String state, byte[] stateInput, long enteredMillis, long wakeMillis, int enteredEventId) {
         if (status == ExecutionStatus.RUNNING) {
             checkpointState = state;
             checkpointInput = stateInput;
             checkpointEnteredMillis = enteredMillis;
             checkpointWakeMillis = wakeMillis;
+            checkpointEnteredEventId = enteredEventId;
         }
     }
 

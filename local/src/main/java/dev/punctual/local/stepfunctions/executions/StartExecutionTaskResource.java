@@ -12,6 +12,11 @@ import dev.punctual.local.stepfunctions.asl.run.TaskResource;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.Locale;
+import java.util.UUID;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
@@ -19,8 +24,9 @@ import java.util.function.Supplier;
  * <ul>
  *   <li>Request Response ({@code startExecution}): starts the execution and returns
  *       {@code {"ExecutionArn", "StartDate"}};</li>
- *   <li>Run a Job ({@code startExecution.sync:2}, and the older {@code startExecution.sync}): starts it
- *       and completes when it has closed, with DescribeExecution's fields in upper camel case
+ *   <li>Run a Job ({@code startExecution.sync:2}, and the older {@code startExecution.sync}): starts it,
+ *       reports StartExecution's answer as the Task's {@code TaskSubmitted} ({@link #submitted}), and
+ *       completes when it has closed, with DescribeExecution's fields in upper camel case
  *       ({@code ExecutionArn, Input, InputDetails, Name, Output, OutputDetails, StartDate,
  *       StateMachineArn, Status, StopDate}), {@code Input} and {@code Output} as JSON with
  *       {@code :2} and as strings without; a child that did not succeed fails the Task with
@@ -34,6 +40,10 @@ import java.util.function.Supplier;
 public final class StartExecutionTaskResource implements TaskResource {
 
     private static final ObjectMapper MAPPER = new ObjectMapper();
+    private static final String CONTENT_TYPE = "application/x-amz-json-1.0";
+    /** An HTTP {@code Date} header (RFC 7231's IMF-fixdate). */
+    private static final DateTimeFormatter HTTP_DATE = DateTimeFormatter
+            .ofPattern("EEE, dd MMM yyyy HH:mm:ss 'GMT'", Locale.US).withZone(ZoneOffset.UTC);
 
     private final Supplier<StepFunctionsEngine> engine;
 
@@ -68,6 +78,12 @@ public final class StartExecutionTaskResource implements TaskResource {
 
     @Override
     public CompletionStage<JsonNode> invoke(String resourceArn, JsonNode parameters, ContextObject context) {
+        return invoke(resourceArn, parameters, context, answer -> { });
+    }
+
+    @Override
+    public CompletionStage<JsonNode> invoke(String resourceArn, JsonNode parameters, ContextObject context,
+            Consumer<JsonNode> submitted) {
         try {
             JsonNode machine = parameters.path("StateMachineArn");
             if (!machine.isTextual()) {
@@ -81,7 +97,7 @@ public final class StartExecutionTaskResource implements TaskResource {
             Pattern pattern = pattern(resourceArn);
             if (pattern != Pattern.REQUEST_RESPONSE) {
                 return engine.get().startExecutionAndWait(machine.textValue(), name.isTextual() ? name.textValue() : null,
-                        inputText).handle((closed, failure) -> {
+                        inputText, started -> submitted.accept(submitted(started))).handle((closed, failure) -> {
                             if (failure != null) {
                                 throw new CompletionException(asTaskFailure(failure));
                             }
@@ -105,6 +121,44 @@ public final class StartExecutionTaskResource implements TaskResource {
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(asTaskFailure(e));
         }
+    }
+
+    /**
+     * StartExecution's answer as the {@code .sync} integration records it in {@code TaskSubmitted} (AWS,
+     * recorded in LocalStack's {@code test_start_execution_sync}): the SDK's response, {@code ExecutionArn}
+     * and {@code StartDate}, with what the SDK kept of the HTTP exchange, {@code SdkHttpMetadata} (the
+     * answer's headers, those the Step Functions endpoint sends, and its status) and
+     * {@code SdkResponseMetadata} (the request id). The values are this engine's: the length of the answer
+     * its API writes for this start, the start's date, a request id of its own.
+     */
+    static ObjectNode submitted(StartedExecution started) {
+        String requestId = UUID.randomUUID().toString();
+        String length;
+        try {
+            length = Integer.toString(MAPPER.writeValueAsBytes(started.response()).length);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalStateException("A StartExecution answer always serializes", e);
+        }
+        String date = HTTP_DATE.format(started.startDate());
+        ObjectNode answer = JsonNodeFactory.instance.objectNode();
+        answer.put("ExecutionArn", started.executionArn());
+        ObjectNode http = answer.putObject("SdkHttpMetadata");
+        ObjectNode all = http.putObject("AllHttpHeaders");
+        all.putArray("x-amzn-RequestId").add(requestId);
+        all.putArray("connection").add("keep-alive");
+        all.putArray("Content-Length").add(length);
+        all.putArray("Date").add(date);
+        all.putArray("Content-Type").add(CONTENT_TYPE);
+        ObjectNode headers = http.putObject("HttpHeaders");
+        headers.put("connection", "keep-alive");
+        headers.put("Content-Length", length);
+        headers.put("Content-Type", CONTENT_TYPE);
+        headers.put("Date", date);
+        headers.put("x-amzn-RequestId", requestId);
+        http.put("HttpStatusCode", 200);
+        answer.putObject("SdkResponseMetadata").put("RequestId", requestId);
+        answer.put("StartDate", started.startDate().toEpochMilli());
+        return answer;
     }
 
     /** A closed child as the {@code .sync} integration returns it. */

@@ -10,6 +10,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
@@ -251,10 +252,24 @@ public final class StepFunctionsEngine implements AutoCloseable {
      * integration. An Express child runs as any Express execution does; a Standard child is named, so
      * a parent that runs the same Task again (a retry, or a resume after a restart) finds it still
      * running and waits for it, as AWS's idempotency rule gives.
+     *
+     * @param started told StartExecution's answer once the child has started, before it closes
      */
     public CompletableFuture<ExecutionDescription> startExecutionAndWait(String stateMachineArn, String name,
+            String input, Consumer<StartedExecution> started) {
+        return executions.startExecutionAndWait(stateMachineArn, name, input, started);
+    }
+
+    /**
+     * Starts an execution of an Express state machine and completes once it has closed, with its description
+     * and billing: StartSyncExecution. A Standard machine is refused ({@code StateMachineTypeNotSupported}).
+     *
+     * @param name {@code null} for a random UUID
+     * @param input {@code null} for {@code {}}
+     */
+    public CompletableFuture<SyncExecutionResult> startSyncExecution(String stateMachineArn, String name,
             String input) {
-        return executions.startExecutionAndWait(stateMachineArn, name, input);
+        return executions.startSyncExecution(stateMachineArn, name, input);
     }
 
     /**

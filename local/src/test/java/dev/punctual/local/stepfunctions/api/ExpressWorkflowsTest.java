@@ -34,8 +34,8 @@ import software.amazon.awssdk.services.sfn.model.StateMachineTypeNotSupportedExc
  * Express workflows on the engine with AWS's semantics, through the SDK client where an API call is
  * concerned: the type on Create/DescribeStateMachine, no name-based idempotency, the API calls Express
  * executions do not support, the five-minute limit, the integration patterns an Express definition may
- * not use, the {@code .sync} integration of a Standard parent, logging as the only record, and billing
- * by request and GB-second.
+ * not use, the {@code .sync} integration of a Standard parent, StartSyncExecution, logging as the only
+ * record, and billing by request and GB-second.
  */
 class ExpressWorkflowsTest {
 
@@ -188,6 +188,59 @@ class ExpressWorkflowsTest {
         assertThat(engine.expressBilledDuration()).isEqualTo(Duration.ofMillis(100 + 2_000));
         assertThat(engine.expressRequests()).isEqualTo(2);
         assertThat(engine.executionLog().lines()).as("logging OFF").isZero();
+    }
+
+    @Test
+    void startSyncExecution_answersOnceTheExecutionHasClosed_withItsOutcomeAndBilling() throws Exception {
+        // As AWS recorded it (LocalStack's test_express_sync): status, output or error and cause,
+        // outputDetails either way, billingDetails.
+        String machine = express("sync", WAIT_FROM_INPUT, LogLevel.OFF);
+        var call = java.util.concurrent.CompletableFuture.supplyAsync(() -> sfn.startSyncExecution(
+                b -> b.stateMachineArn(machine).name("s-1").input("{\"seconds\":2}")));
+        eventually(() -> START.plusSeconds(2).equals(timer.nextWakeUp()));
+        assertThat(call).isNotDone();
+        timer.advance(Duration.ofSeconds(2));
+
+        var succeeded = call.get(10, java.util.concurrent.TimeUnit.SECONDS);
+        assertThat(succeeded.status()).isEqualTo(software.amazon.awssdk.services.sfn.model.SyncExecutionStatus.SUCCEEDED);
+        assertThat(succeeded.executionArn()).contains(":express:sync:s-1:");
+        assertThat(succeeded.name()).isEqualTo("s-1");
+        assertThat(succeeded.stateMachineArn()).isEqualTo(machine);
+        assertThat(succeeded.input()).isEqualTo("{\"seconds\":2}");
+        assertThat(succeeded.output()).isEqualTo("{\"waited\":2}");
+        assertThat(succeeded.startDate()).isEqualTo(START);
+        assertThat(succeeded.stopDate()).isEqualTo(START.plusSeconds(2));
+        assertThat(succeeded.billingDetails().billedDurationInMilliseconds()).isEqualTo(2_000);
+        assertThat(succeeded.billingDetails().billedMemoryUsedInMB()).isEqualTo(64);
+
+        var failed = sfn.startSyncExecution(b -> b.stateMachineArn(express("boom", FAIL, LogLevel.OFF)));
+        assertThat(failed.status()).isEqualTo(software.amazon.awssdk.services.sfn.model.SyncExecutionStatus.FAILED);
+        assertThat(failed.error()).isEqualTo("Custom.Error");
+        assertThat(failed.cause()).isEqualTo("it broke");
+        assertThat(failed.output()).isNull();
+        assertThat(failed.outputDetails().included()).isTrue();
+        assertThat(failed.billingDetails().billedDurationInMilliseconds()).isEqualTo(100);
+    }
+
+    @Test
+    void startSyncExecution_ofAStandardMachine_isRefused() {
+        String standard = sfn.createStateMachine(b -> b.name("standard").definition(FAIL).roleArn(ROLE))
+                .stateMachineArn();
+        assertThatThrownBy(() -> sfn.startSyncExecution(b -> b.stateMachineArn(standard)))
+                .isInstanceOf(StateMachineTypeNotSupportedException.class);
+    }
+
+    @Test
+    void expressContextObject_hasNoRedriveOrRetryCount() throws Exception {
+        // As AWS recorded it (LocalStack's test_query_runtime_memory): "State": {"Name", "EnteredTime"}.
+        String machine = express("context", """
+                {"StartAt":"Q","States":{"Q":{"Type":"Pass","Parameters":{"context.$":"$$"},"End":true}}}""",
+                LogLevel.OFF);
+        JsonNode context = MAPPER.readTree(sfn.startSyncExecution(b -> b.stateMachineArn(machine)).output())
+                .get("context");
+        assertThat(context.get("Execution").fieldNames()).toIterable()
+                .containsExactlyInAnyOrder("Id", "Input", "Name", "RoleArn", "StartTime");
+        assertThat(context.get("State").fieldNames()).toIterable().containsExactlyInAnyOrder("Name", "EnteredTime");
     }
 
     @Test

@@ -397,6 +397,66 @@ class StepFunctionsServerTest {
     }
 
     @Test
+    void execution_pastItsTimeoutSeconds_timesOutThenWithNeitherErrorNorCause() {
+        // As AWS recorded it (LocalStack's test_global_timeout): "status": "TIMED_OUT" and no error.
+        String machine = createMachine("deadline", """
+                {"TimeoutSeconds":5,"StartAt":"Hold","States":{"Hold":{"Type":"Wait","Seconds":60,"End":true}}}""");
+        String arn = sfn.startExecution(b -> b.stateMachineArn(machine)).executionArn();
+        // The run is launched on the engine's own thread: the clock moves once it waits.
+        eventually(() -> sfn.getExecutionHistory(b -> b.executionArn(arn)).events().size() == 2);
+        timer.advance(Duration.ofSeconds(5));
+        eventually(() -> describe(arn).status() == ExecutionStatus.TIMED_OUT);
+
+        DescribeExecutionResponse timedOut = describe(arn);
+        // At its TimeoutSeconds, though its long Wait had parked it until the minute's end.
+        assertThat(timedOut.stopDate()).isEqualTo(START.plusSeconds(5));
+        assertThat(timedOut.error()).isNull();
+        assertThat(timedOut.cause()).isNull();
+        List<HistoryEvent> events = sfn.getExecutionHistory(b -> b.executionArn(arn)).events();
+        HistoryEvent last = events.get(events.size() - 1);
+        assertThat(last.type()).isEqualTo(HistoryEventType.EXECUTION_TIMED_OUT);
+        assertThat(last.executionTimedOutEventDetails()).isNull();
+    }
+
+    @Test
+    void syncTask_recordsStartExecutionsAnswerAsTaskSubmitted_beforeTheChildsEnd() throws Exception {
+        // As AWS recorded it (LocalStack's test_start_execution_sync): TaskStarted, TaskSubmitted
+        // {"ExecutionArn", "SdkHttpMetadata", "SdkResponseMetadata", "StartDate"}, TaskSucceeded.
+        String child = createMachine("child", """
+                {"StartAt":"P","States":{"P":{"Type":"Pass","Result":{"Arg1":"argument1"},"End":true}}}""");
+        String parent = createMachine("parent", """
+                {"StartAt":"Run","States":{"Run":{"Type":"Task","Resource":"arn:aws:states:::states:startExecution.sync",
+                 "Parameters":{"StateMachineArn.$":"$.child","Name":"TestStartTarget"},"End":true}}}""");
+        String arn = sfn.startExecution(b -> b.stateMachineArn(parent).input("{\"child\":\"" + child + "\"}"))
+                .executionArn();
+        eventually(() -> describe(arn).status() == ExecutionStatus.SUCCEEDED);
+
+        List<HistoryEvent> events = sfn.getExecutionHistory(b -> b.executionArn(arn)).events();
+        assertThat(events).extracting(HistoryEvent::type).containsSubsequence(HistoryEventType.TASK_STARTED,
+                HistoryEventType.TASK_SUBMITTED, HistoryEventType.TASK_SUCCEEDED);
+        HistoryEvent submitted = events.stream().filter(e -> e.type() == HistoryEventType.TASK_SUBMITTED)
+                .findFirst().orElseThrow();
+        assertThat(submitted.taskSubmittedEventDetails().resource()).isEqualTo("startExecution.sync");
+        assertThat(submitted.taskSubmittedEventDetails().resourceType()).isEqualTo("states");
+        JsonNode answer = new ObjectMapper().readTree(submitted.taskSubmittedEventDetails().output());
+        String childArn = answer.get("ExecutionArn").asText();
+        assertThat(childArn).endsWith(":execution:child:TestStartTarget");
+        long startMillis = answer.get("StartDate").asLong();
+        assertThat(Instant.ofEpochMilli(startMillis)).isEqualTo(describe(childArn).startDate());
+        // The length of the answer StartExecution gives over this API for that start.
+        String body = "{\"executionArn\":\"" + childArn + "\",\"startDate\":"
+                + java.math.BigDecimal.valueOf(startMillis, 3) + "}";
+        JsonNode headers = answer.path("SdkHttpMetadata").path("HttpHeaders");
+        assertThat(headers.get("Content-Length").asText()).isEqualTo(Integer.toString(body.length()));
+        assertThat(headers.get("Content-Type").asText()).isEqualTo("application/x-amz-json-1.0");
+        assertThat(headers.get("x-amzn-RequestId").asText())
+                .isEqualTo(answer.path("SdkResponseMetadata").get("RequestId").asText());
+        assertThat(answer.path("SdkHttpMetadata").path("AllHttpHeaders").get("Content-Length").get(0).asText())
+                .isEqualTo(headers.get("Content-Length").asText());
+        assertThat(answer.path("SdkHttpMetadata").get("HttpStatusCode").asInt()).isEqualTo(200);
+    }
+
+    @Test
     void deleteStateMachine_withRunningExecution_isDeletingUntilItsNextTransition() {
         String machine = createMachine("orders", WAIT_THEN_PASS);
         String arn = sfn.startExecution(b -> b.stateMachineArn(machine)).executionArn();

@@ -57,7 +57,7 @@ class InterpreterRunTest {
     @Test
     void resume_whenContextHasNoExecutionInput_refusesRatherThanRunWithNull() {
         ParsedDefinition definition = interpreter.parse(WAIT_THEN_PASS);
-        Checkpoint waiting = new Checkpoint("W", Json.parse("{\"a\":1}"), T0, T0.plusSeconds(100));
+        Checkpoint waiting = new Checkpoint("W", Json.parse("{\"a\":1}"), T0, T0.plusSeconds(100), 2);
 
         assertThatThrownBy(
                 () -> interpreter.resume(definition, CONTEXT, waiting, new RecordingObserver()))

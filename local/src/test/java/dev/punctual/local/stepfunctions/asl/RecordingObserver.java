@@ -9,7 +9,10 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicReference;
 
-/** Records what a run reports, for assertions. */
+/**
+ * Records what a run reports, for assertions. Events are numbered as an execution's history numbers
+ * them, after its {@code ExecutionStarted} (event 1), which the run does not report.
+ */
 final class RecordingObserver implements RunObserver {
 
     record Event(String type, ObjectNode details, Instant timestamp) {
@@ -21,8 +24,9 @@ final class RecordingObserver implements RunObserver {
     final List<RunOutcome> completions = new CopyOnWriteArrayList<>();
 
     @Override
-    public void onEvent(String type, ObjectNode details, Instant timestamp) {
+    public synchronized long onEvent(String type, ObjectNode details, Instant timestamp) {
         events.add(new Event(type, details, timestamp));
+        return events.size() + 1;
     }
 
     @Override

@@ -51,6 +51,7 @@ final class CaseReplay {
     private final List<String> differences = new ArrayList<>();
     private final Map<String, String> placeholders = new HashMap<>();
     private final Map<String, String> keyValues = new HashMap<>();
+    private final Map<String, String> texts = new HashMap<>();
 
     CaseReplay(ReplayRig rig, RecordedCase recordedCase) {
         this.rig = rig;
@@ -65,6 +66,7 @@ final class CaseReplay {
         placeholders.put("arn:aws:", "arn:<partition>:");
         placeholders.put(ReplayRig.ROLE_ARN, entry.path("role").asText("snf_role_arn"));
         entry.path("keyValues").fields().forEachRemaining(e -> keyValues.put(e.getKey(), e.getValue().asText()));
+        entry.path("texts").fields().forEachRemaining(e -> texts.put(e.getKey(), e.getValue().asText()));
         createTables(entry.path("tables"), n);
         for (Iterator<Map.Entry<String, String>> it = recordedCase.children().entrySet().iterator(); it.hasNext(); ) {
             Map.Entry<String, String> child = it.next();
@@ -148,7 +150,7 @@ final class CaseReplay {
     }
 
     private Normalisation normalisation() {
-        return new Normalisation(placeholders, keyValues);
+        return new Normalisation(placeholders, keyValues, texts);
     }
 
     private String start(String machine, int n, int execution, String input, String namePlaceholder) {

@@ -23,7 +23,10 @@ import java.util.Map;
  * {@code template}; optionally {@code type} ({@code EXPRESS}), {@code replace} (text replaced in the
  * template, as the recording test did), {@code replaceWithInput} (text replaced, per execution, by the JSON
  * of the value at a path of that execution's input), {@code inputs} (for a recording whose inputs were
- * normalised beyond use: the inputs the recording test sent, in order), {@code tables} (DynamoDB tables,
+ * normalised beyond use: the inputs the recording test sent, in order), {@code texts} (text the recording
+ * test replaced wherever it appeared, by a regex transformer of its own, ours to its placeholder: where the
+ * test sent a value it computed, {@code now} say, the replay sends ours, and the recorded input's placeholder
+ * becomes it), {@code keyValues} (keys whose values the recording test replaced, to what), {@code tables} (DynamoDB tables,
  * by the placeholder the recording uses for their names), {@code children} (state machines a
  * {@code .sync} Task starts, by the placeholder of their ARN), and {@code difference} (why this case is
  * known not to match AWS; the replay checks it still does not).

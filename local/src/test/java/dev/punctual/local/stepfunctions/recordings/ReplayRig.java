@@ -144,7 +144,10 @@ final class ReplayRig implements AutoCloseable {
             return JsonNodeFactory.instance.booleanNode(b);
         }
         if (value instanceof Long l) {
-            return JsonNodeFactory.instance.numberNode(l);
+            // As a JSON parser reads the number, so that it equals the recording's (parsed) number: Jackson's
+            // IntNode 100 and LongNode 100 are not equal.
+            return l == (int) (long) l ? JsonNodeFactory.instance.numberNode((int) (long) l)
+                    : JsonNodeFactory.instance.numberNode(l);
         }
         if (value instanceof Integer i) {
             return JsonNodeFactory.instance.numberNode(i);

@@ -196,8 +196,9 @@ class ExpireItemWorkflowTest {
         final List<Map.Entry<String, ObjectNode>> events = new CopyOnWriteArrayList<>();
 
         @Override
-        public void onEvent(String type, ObjectNode details, Instant timestamp) {
+        public long onEvent(String type, ObjectNode details, Instant timestamp) {
             events.add(Map.entry(type, details));
+            return events.size() + 1;
         }
 
         @Override

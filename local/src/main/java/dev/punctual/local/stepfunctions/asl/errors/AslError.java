@@ -69,6 +69,15 @@ public abstract class AslError extends RuntimeException {
         return StatesTaskFailedError.NAME.equals(errorEquals) && !StatesTimeoutError.NAME.equals(name);
     }
 
+    /**
+     * This error as raised while {@code state} executed. An error about the state's own execution
+     * ({@link StateExecutionError}) comes back with a cause that names the state and the event that entered
+     * it, as Step Functions words it; any other error (a Fail state's, a task's) comes back as it is.
+     */
+    public AslError raisedIn(ExecutingState state) {
+        return this;
+    }
+
     @Override
     public String toString() {
         return name + ": " + getMessage();

@@ -48,6 +48,25 @@ public final class JsonPaths {
             }
         }
 
+        /**
+         * Why the path selects nothing in this data, as Jayway json-path words it and Step Functions quotes
+         * it after the path: {@code No results for path: $['a']['b']} when the last step is missing,
+         * {@code Missing property in path $['a']} when a step on the way is.
+         */
+        public String noResults(JsonNode data, JsonNode contextObject) {
+            JsonNode root = context ? contextObject : data;
+            if (root != null) {
+                try {
+                    compiled.read(root, CONFIGURATION);
+                } catch (RuntimeException e) {
+                    if (e.getMessage() != null) {
+                        return e.getMessage();
+                    }
+                }
+            }
+            return "No results for path: " + compiled.getPath();
+        }
+
         public boolean definite() {
             return compiled.isDefinite();
         }

@@ -15,6 +15,9 @@ import java.time.Instant;
  * @param stateMachineName {@code $$.StateMachine.Name}
  * @param input {@code $$.Execution.Input}; may be {@code null} on {@code Interpreter.start}, which
  *     knows the input, but must be given on {@code Interpreter.resume}, which refuses to go on without it
+ * @param express whether the execution is an Express one, whose context object AWS gives neither
+ *     {@code $$.Execution.RedriveCount} nor {@code $$.State.RetryCount} (recorded: LocalStack's
+ *     {@code test_query_runtime_memory}, {@code "State": {"Name", "EnteredTime"}})
  */
 public record ContextObject(
         String executionArn,
@@ -23,17 +26,30 @@ public record ContextObject(
         String roleArn,
         String stateMachineArn,
         String stateMachineName,
-        JsonNode input) {
+        JsonNode input,
+        boolean express) {
 
-    /** The context object without the execution input (the interpreter fills it in on {@code start}). */
+    /** A Standard execution's context object without the execution input (the interpreter fills it in on {@code start}). */
     public ContextObject(String executionArn, String executionName, Instant startTime, String roleArn,
             String stateMachineArn, String stateMachineName) {
-        this(executionArn, executionName, startTime, roleArn, stateMachineArn, stateMachineName, null);
+        this(executionArn, executionName, startTime, roleArn, stateMachineArn, stateMachineName, null, false);
+    }
+
+    /** A Standard execution's context object. */
+    public ContextObject(String executionArn, String executionName, Instant startTime, String roleArn,
+            String stateMachineArn, String stateMachineName, JsonNode input) {
+        this(executionArn, executionName, startTime, roleArn, stateMachineArn, stateMachineName, input, false);
     }
 
     /** This context object with {@code $$.Execution.Input} set. */
     public ContextObject withInput(JsonNode executionInput) {
         return new ContextObject(executionArn, executionName, startTime, roleArn, stateMachineArn, stateMachineName,
-                executionInput);
+                executionInput, express);
+    }
+
+    /** This context object, of an Express execution. */
+    public ContextObject asExpress() {
+        return new ContextObject(executionArn, executionName, startTime, roleArn, stateMachineArn, stateMachineName,
+                input, true);
     }
 }

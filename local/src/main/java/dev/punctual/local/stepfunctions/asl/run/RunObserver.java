@@ -14,8 +14,12 @@ public interface RunObserver {
      * {@code TaskScheduled}, {@code TaskFailed}); {@code details} holds the fields AWS puts in that
      * event's details object (e.g. {@code name}, {@code input}, {@code output}, {@code resource},
      * {@code resourceType}, {@code parameters}, {@code error}, {@code cause}), JSON payloads as strings.
+     *
+     * @return the id the execution's history gives the event (the first event, {@code ExecutionStarted}, is
+     *     1); a run names the state it was executing by the id of that state's entered event. Any value
+     *     once the execution no longer records events.
      */
-    void onEvent(String type, ObjectNode details, Instant timestamp);
+    long onEvent(String type, ObjectNode details, Instant timestamp);
 
     /** The run is at a top-level state boundary; {@code Interpreter.resume} continues from here. */
     void onCheckpoint(Checkpoint checkpoint);

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.punctual.local.stepfunctions.asl.errors.AslError;
 import dev.punctual.local.stepfunctions.asl.errors.TaskError;
 import java.util.concurrent.CompletionStage;
+import java.util.function.Consumer;
 
 /**
  * Serves Task states whose {@code Resource} it supports, e.g.
@@ -22,4 +23,15 @@ public interface TaskResource {
      * {@code States.TaskFailed}.
      */
     CompletionStage<JsonNode> invoke(String resourceArn, JsonNode parameters, ContextObject context);
+
+    /**
+     * Calls the resource as {@link #invoke(String, JsonNode, ContextObject)} does; a resource that starts a
+     * job and then waits for it (the Run a Job pattern, {@code .sync}) also calls {@code submitted}, once,
+     * with the service's answer to the start, which the Task records as its {@code TaskSubmitted} event.
+     * By default the resource reports no such answer.
+     */
+    default CompletionStage<JsonNode> invoke(String resourceArn, JsonNode parameters, ContextObject context,
+            Consumer<JsonNode> submitted) {
+        return invoke(resourceArn, parameters, context);
+    }
 }

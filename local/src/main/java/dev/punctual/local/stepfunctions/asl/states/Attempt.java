@@ -23,6 +23,8 @@ public final class Attempt {
     private final JsonNode rawAfterInputPath;
     private final ObjectNode context;
     private final AtomicBoolean finished = new AtomicBoolean();
+    /** The event that closes the state if this attempt fails for good; touched on the run's trampoline only. */
+    private String failedForGoodEvent;
 
     Attempt(GraphRun graph, GraphRun.Visit visit, JsonNode rawAfterInputPath, JsonNode input, ObjectNode context) {
         this.graph = graph;
@@ -87,8 +89,23 @@ public final class Attempt {
 
     public void fail(AslError error) {
         if (finished.compareAndSet(false, true)) {
-            graph.environment.trampoline.post(() -> graph.actionFailed(visit, error));
+            graph.environment.trampoline.post(() -> graph.actionFailed(visit, error, failedForGoodEvent));
         }
+    }
+
+    /**
+     * Names the event that closes this attempt's state if the attempt fails and no Retrier tries it again:
+     * a Map or Parallel state that started ({@code MapStateFailed}, {@code ParallelStateFailed}). As AWS
+     * records it, a retried state has no such event for the attempts that failed before, only its
+     * {@code …StateStarted} again for the next, and one at the end, before a Catcher's or the execution's.
+     */
+    public void failsForGoodWith(String eventType) {
+        failedForGoodEvent = eventType;
+    }
+
+    /** The event {@link #failsForGoodWith} named, or {@code null}. */
+    String failedForGoodEvent() {
+        return failedForGoodEvent;
     }
 
     /**
@@ -122,7 +139,7 @@ public final class Attempt {
     public void checkpointWait(Instant wakeAt) {
         if (graph.topLevel && !stopped()) {
             graph.environment.observer.onCheckpoint(new Checkpoint(visit.state.name(), visit.rawInput, visit.enteredAt,
-                    wakeAt));
+                    wakeAt, visit.enteredEventId));
         }
     }
 

@@ -64,7 +64,7 @@ public final class ChoiceState extends State {
             }
         }
         if (defaultNext == null) {
-            throw new StatesNoChoiceMatchedError(whileExecuting("No choice rule matched and there is no Default."));
+            throw new StatesNoChoiceMatchedError("No choice rule matched and there is no Default.");
         }
         attempt.completeTo(attempt.input(), defaultNext);
     }

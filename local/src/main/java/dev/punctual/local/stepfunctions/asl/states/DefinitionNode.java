@@ -222,6 +222,15 @@ public final class DefinitionNode {
         }
     }
 
+    /** {@code field}'s path or intrinsic function, written without {@code .$} ({@link PayloadTemplate#expression}). */
+    public PayloadTemplate expression(String field, String expression) {
+        try {
+            return PayloadTemplate.expression(field, expression, pointer(field));
+        } catch (IllegalArgumentException e) {
+            throw InvalidDefinitionException.schema(e.getMessage(), "");
+        }
+    }
+
     /** A positive whole number field, or {@code null} when absent. */
     public Long optionalPositiveInteger(String field) {
         return json.has(field) ? integer(field, 1, "Expected a positive integer, got " + Json.write(json.get(field)))

@@ -61,10 +61,12 @@ public final class Environment {
         return timer.clock().instant();
     }
 
-    void emit(CancellationScope from, String type, ObjectNode details) {
-        if (!from.stopped()) {
-            observer.onEvent(type, details, now());
+    /** Reports an event unless {@code from} was stopped; its id in the history, or {@code -1} if not reported. */
+    long emit(CancellationScope from, String type, ObjectNode details) {
+        if (from.stopped()) {
+            return -1;
         }
+        return observer.onEvent(type, details, now());
     }
 
     /** Stops everything the execution has pending (StopExecution). */

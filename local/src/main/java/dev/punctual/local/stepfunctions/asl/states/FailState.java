@@ -3,14 +3,14 @@ package dev.punctual.local.stepfunctions.asl.states;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.punctual.local.stepfunctions.asl.errors.FailStateError;
 import dev.punctual.local.stepfunctions.asl.errors.StatesRuntimeError;
-import dev.punctual.local.stepfunctions.asl.paths.Json;
 import java.util.Set;
 
 /**
  * {@code Fail}: fails its state machine with {@code Error}/{@code Cause} or their path variants. AWS
  * takes a reference path or an intrinsic function returning a string in {@code ErrorPath} and
  * {@code CausePath} (state-fail.html), the same expressions as a payload template's {@code .$} fields,
- * so each is compiled as a one-field template.
+ * so each is compiled as one ({@link PayloadTemplate#expression}), its errors naming the field as written
+ * ({@code 'ErrorPath'}, as AWS names it).
  */
 public final class FailState extends State {
 
@@ -50,7 +50,7 @@ public final class FailState extends State {
         if (!value.isTextual()) {
             throw node.error(field, "Expected a reference path or an intrinsic function");
         }
-        return node.template(field, Json.MAPPER.createObjectNode().put(field + ".$", value.textValue()));
+        return node.expression(field, value.textValue());
     }
 
     @Override
@@ -73,9 +73,9 @@ public final class FailState extends State {
         if (expression == null) {
             return literal;
         }
-        JsonNode value = expression.evaluate(attempt.input(), attempt.context()).get(field);
+        JsonNode value = expression.evaluate(attempt.input(), attempt.context());
         if (value == null || !value.isTextual()) {
-            throw new StatesRuntimeError(whileExecuting("The " + field + " did not resolve to a string"));
+            throw new StatesRuntimeError("The " + field + " did not resolve to a string");
         }
         return value.textValue();
     }

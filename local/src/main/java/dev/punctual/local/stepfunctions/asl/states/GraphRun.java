@@ -3,6 +3,7 @@ package dev.punctual.local.stepfunctions.asl.states;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.punctual.local.stepfunctions.asl.errors.AslError;
+import dev.punctual.local.stepfunctions.asl.errors.ExecutingState;
 import dev.punctual.local.stepfunctions.asl.errors.StatesDataLimitExceededError;
 import dev.punctual.local.stepfunctions.asl.paths.Json;
 import dev.punctual.local.stepfunctions.asl.paths.ReferencePath;
@@ -40,12 +41,19 @@ public final class GraphRun {
         final Instant enteredAt;
         final int[] retries;
         int retryCount;
+        /** The id of the state's entered event in the history: the errors the state raises name it. */
+        long enteredEventId;
 
         Visit(State state, JsonNode rawInput, Instant enteredAt) {
             this.state = state;
             this.rawInput = rawInput;
             this.enteredAt = enteredAt;
             this.retries = new int[state.fields().retriers().size()];
+        }
+
+        /** Where an error of this visit arose, for its cause. */
+        ExecutingState executing() {
+            return new ExecutingState(state.name(), enteredEventId);
         }
     }
 
@@ -91,6 +99,7 @@ public final class GraphRun {
                 return;
             }
             Visit visit = new Visit(state, checkpoint.stateInput(), checkpoint.enteredAt());
+            visit.enteredEventId = checkpoint.enteredEventId();
             ObjectNode context = contextObject(visit);
             try {
                 JsonNode afterInput = state.applyInputPath(visit.rawInput, context);
@@ -109,13 +118,13 @@ public final class GraphRun {
         State state = graph.state(stateName);
         Visit visit = new Visit(state, rawInput, environment.now());
         if (topLevel) {
-            environment.observer.onCheckpoint(new Checkpoint(stateName, rawInput, visit.enteredAt, null));
+            environment.observer.onCheckpoint(Checkpoint.entering(stateName, rawInput, visit.enteredAt));
         }
         ObjectNode details = Json.MAPPER.createObjectNode();
         details.put("name", stateName);
         details.put("input", Json.write(rawInput));
         details.putObject("inputDetails").put("truncated", false);
-        environment.emit(scope, state.type() + "StateEntered", details);
+        visit.enteredEventId = environment.emit(scope, state.type() + "StateEntered", details);
         attempt(visit);
     }
 
@@ -125,6 +134,7 @@ public final class GraphRun {
         }
         State state = visit.state;
         ObjectNode context = contextObject(visit);
+        Attempt attempt = null;
         try {
             JsonNode afterInput = state.applyInputPath(visit.rawInput, context);
             JsonNode effective = afterInput;
@@ -132,9 +142,10 @@ public final class GraphRun {
                 effective = state.fields().parameters().evaluate(afterInput, context);
                 checkSize(effective, "input", state);
             }
-            state.act(new Attempt(this, visit, afterInput, effective, context));
+            attempt = new Attempt(this, visit, afterInput, effective, context);
+            state.act(attempt);
         } catch (AslError e) {
-            actionFailed(visit, e);
+            actionFailed(visit, e, attempt == null ? null : attempt.failedForGoodEvent());
         }
     }
 
@@ -172,10 +183,21 @@ public final class GraphRun {
         transition(state.terminal() ? null : next, output);
     }
 
-    void actionFailed(Visit visit, AslError error) {
+    /** The visit's input or output processing failed with {@code raised}. */
+    void actionFailed(Visit visit, AslError raised) {
+        actionFailed(visit, raised, null);
+    }
+
+    /**
+     * The visit's action, or its input or output processing, failed with {@code raised}: the error is
+     * placed in the visit's state ({@link AslError#raisedIn}), then retried, or else the state's
+     * {@code failedForGoodEvent} (if any) emitted and the error caught or made the run's end.
+     */
+    void actionFailed(Visit visit, AslError raised, String failedForGoodEvent) {
         if (scope.stopped()) {
             return;
         }
+        AslError error = raised.raisedIn(visit.executing());
         State state = visit.state;
         List<Retrier> retriers = state.fields().retriers();
         for (int i = 0; i < retriers.size(); i++) {
@@ -192,6 +214,9 @@ public final class GraphRun {
             }
             break;
         }
+        if (failedForGoodEvent != null) {
+            environment.emit(scope, failedForGoodEvent, Json.MAPPER.createObjectNode());
+        }
         for (Catcher catcher : state.fields().catchers()) {
             if (catcher.matches(error)) {
                 ObjectNode errorOutput = Json.MAPPER.createObjectNode();
@@ -202,7 +227,7 @@ public final class GraphRun {
                     output = catcher.resultPath() == null ? visit.rawInput
                             : catcher.resultPath().placeInto(visit.rawInput, errorOutput);
                 } catch (AslError e) {
-                    finish(new Result(null, e));
+                    finish(new Result(null, e.raisedIn(visit.executing())));
                     return;
                 }
                 exit(state, output);
@@ -270,13 +295,18 @@ public final class GraphRun {
         execution.put("Name", environment.contextObject.executionName());
         execution.put("RoleArn", environment.contextObject.roleArn());
         execution.put("StartTime", format(environment.contextObject.startTime()));
-        // This runtime has no RedriveExecution, so no execution is ever redriven (AWS: 0 until the first redrive;
-        // RedriveTime appears only after one).
-        execution.put("RedriveCount", 0);
+        boolean standard = !environment.contextObject.express();
+        if (standard) {
+            // This runtime has no RedriveExecution, so no execution is ever redriven (AWS: 0 until the first
+            // redrive; RedriveTime appears only after one). An Express execution has no count (ContextObject).
+            execution.put("RedriveCount", 0);
+        }
         ObjectNode state = context.putObject("State");
         state.put("EnteredTime", format(visit.enteredAt));
         state.put("Name", visit.state.name());
-        state.put("RetryCount", visit.retryCount);
+        if (standard) {
+            state.put("RetryCount", visit.retryCount);
+        }
         ObjectNode stateMachine = context.putObject("StateMachine");
         stateMachine.put("Id", environment.contextObject.stateMachineArn());
         stateMachine.put("Name", environment.contextObject.stateMachineName());

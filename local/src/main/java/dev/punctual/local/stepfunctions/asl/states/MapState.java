@@ -12,7 +12,8 @@ import java.util.Set;
 /**
  * Inline {@code Map}: runs its item processor once per element of the array at {@code ItemsPath},
  * at most {@code MaxConcurrency} at a time (0 = all), and results in the outputs in item order. The
- * first failing iteration stops the others and fails the state with its error.
+ * first failing iteration stops the others and fails the attempt with its error; a retry starts the Map
+ * again ({@code MapStateStarted}), and {@code MapStateFailed} closes it once no Retrier retries it.
  */
 public final class MapState extends State {
 
@@ -86,18 +87,29 @@ public final class MapState extends State {
     protected void act(Attempt attempt) {
         JsonNode items = attempt.input();
         if (itemsPath != null) {
-            items = itemsPath.find(attempt.input(), attempt.context()).orElseThrow(() -> new StatesRuntimeError(
-                    whileExecuting("Invalid path '" + itemsPath.text() + "' : No results for path: "
-                            + itemsPath.text())));
+            items = itemsPath.find(attempt.input(), attempt.context())
+                    .orElseThrow(() -> invalidPath(itemsPath, attempt.input(), attempt.context()));
         }
         if (!items.isArray()) {
-            throw new StatesRuntimeError(whileExecuting("Items of the Map state must be an array, got: "
-                    + Json.write(items)));
+            throw new StatesRuntimeError("Reference path \"" + itemsPathAsQuoted() + "\" must point to array.");
         }
         ObjectNode started = attempt.details();
         started.put("length", items.size());
         attempt.emit("MapStateStarted", started);
+        attempt.failsForGoodWith("MapStateFailed");
         new Iterations(attempt, (ArrayNode) items).begin();
+    }
+
+    /**
+     * The ItemsPath as AWS quotes it when it selects no array: {@code $} when absent, and a context path
+     * with one {@code $} ({@code Reference path "$.Execution.Input" must point to array.} for
+     * {@code $$.Execution.Input}, recorded through TestState).
+     */
+    private String itemsPathAsQuoted() {
+        if (itemsPath == null) {
+            return "$";
+        }
+        return itemsPath.context() ? itemsPath.text().substring(1) : itemsPath.text();
     }
 
     /** The iterations of one Map attempt; touched only from the execution's trampoline. */
@@ -179,11 +191,7 @@ public final class MapState extends State {
 
         private void fail(int index, AslError error) {
             failed = true;
-            ObjectNode details = iterationDetails(index);
-            details.put("error", error.name());
-            details.put("cause", error.cause());
-            attempt.emit("MapIterationFailed", details);
-            attempt.emit("MapStateFailed", attempt.details());
+            attempt.emit("MapIterationFailed", iterationDetails(index));
             for (GraphRun run : runs) {
                 if (run != null) {
                     run.scope.stop();

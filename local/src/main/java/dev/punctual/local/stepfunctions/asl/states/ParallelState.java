@@ -2,7 +2,6 @@ package dev.punctual.local.stepfunctions.asl.states;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
-import dev.punctual.local.stepfunctions.asl.errors.AslError;
 import dev.punctual.local.stepfunctions.asl.paths.Json;
 import java.util.ArrayList;
 import java.util.List;
@@ -10,8 +9,9 @@ import java.util.Set;
 
 /**
  * {@code Parallel}: runs every branch on the effective input at once; the result is the branches'
- * outputs in branch order. The first failing branch stops the others and fails the state with its
- * error.
+ * outputs in branch order. The first failing branch stops the others and fails the attempt with its
+ * error; a retry starts the state again ({@code ParallelStateStarted}), and {@code ParallelStateFailed}
+ * closes it once no Retrier retries it.
  */
 public final class ParallelState extends State {
 
@@ -48,6 +48,7 @@ public final class ParallelState extends State {
     @Override
     protected void act(Attempt attempt) {
         attempt.emit("ParallelStateStarted", attempt.details());
+        attempt.failsForGoodWith("ParallelStateFailed");
         JsonNode[] results = new JsonNode[branches.size()];
         GraphRun[] runs = new GraphRun[branches.size()];
         int[] finished = {0};
@@ -63,9 +64,7 @@ public final class ParallelState extends State {
                     for (GraphRun run : runs) {
                         run.scope.stop();
                     }
-                    AslError error = result.error();
-                    attempt.emit("ParallelStateFailed", attempt.details());
-                    attempt.fail(error);
+                    attempt.fail(result.error());
                     return;
                 }
                 results[index] = result.output();

@@ -43,6 +43,18 @@ public final class PayloadTemplate {
         return new PayloadTemplate(compileNode(template, where));
     }
 
+    /**
+     * Compiles one path, context path or intrinsic function written in a field of its own, not as a
+     * template's {@code .$} key (a Fail state's {@code ErrorPath} and {@code CausePath}): its template's
+     * value is the expression's, and a path that selects nothing names {@code field} as written.
+     *
+     * @param where JSON pointer of the field in the definition, for error messages
+     * @throws IllegalArgumentException naming the pointer when the expression is not valid
+     */
+    public static PayloadTemplate expression(String field, String expression, String where) {
+        return new PayloadTemplate(compileDynamic(field, expression, where));
+    }
+
     /** The template's value for the given state data and context object. */
     public JsonNode evaluate(JsonNode data, JsonNode context) {
         return root.evaluate(data, context);

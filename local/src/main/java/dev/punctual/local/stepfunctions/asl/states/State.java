@@ -8,7 +8,9 @@ import dev.punctual.local.stepfunctions.asl.paths.JsonPaths;
 /**
  * One state of a state machine. The run loop ({@link GraphRun}) does the input and output processing
  * the spec orders (InputPath, Parameters, the action, ResultSelector, ResultPath, OutputPath);
- * subclasses implement only the action.
+ * subclasses implement only the action. The errors a state raises about its own execution
+ * ({@link dev.punctual.local.stepfunctions.asl.errors.StateExecutionError}) say only what went wrong; the
+ * run that executes the state gives their cause the state's name and entered event.
  */
 public abstract class State {
 
@@ -49,15 +51,15 @@ public abstract class State {
     protected abstract void act(Attempt attempt);
 
     JsonNode applyInputPath(JsonNode raw, JsonNode context) {
-        return select(fields.inputPath(), "InputPath", raw, context);
+        return select(fields.inputPath(), raw, context);
     }
 
     JsonNode applyOutputPath(JsonNode combined, JsonNode context) {
-        return select(fields.outputPath(), "OutputPath", combined, context);
+        return select(fields.outputPath(), combined, context);
     }
 
     /** A null path field passes on {@code {}}, an absent one everything ({@code $}). */
-    private JsonNode select(PathField<JsonPaths.Path> field, String fieldName, JsonNode data, JsonNode context) {
+    private static JsonNode select(PathField<JsonPaths.Path> field, JsonNode data, JsonNode context) {
         if (field.isNull()) {
             return Json.MAPPER.createObjectNode();
         }
@@ -65,16 +67,14 @@ public abstract class State {
         if (path == null) {
             return data;
         }
-        return path.find(data, context).orElseThrow(() -> new StatesRuntimeError(whileExecuting("Invalid path '"
-                + path.text() + "' in " + fieldName + ": No results for path: " + path.text() + " in input "
-                + Json.write(data))));
+        return path.find(data, context).orElseThrow(() -> invalidPath(path, data, context));
     }
 
     /**
-     * The cause of an error this state raises, worded as Step Functions words them:
-     * {@code An error occurred while executing the state 'NAME'. } followed by {@code detail}.
+     * A path of the state's (InputPath, OutputPath, ItemsPath, TimeoutSecondsPath) that selects nothing,
+     * worded as Step Functions words it: {@code Invalid path '$.a' : No results for path: $['a']}.
      */
-    protected final String whileExecuting(String detail) {
-        return "An error occurred while executing the state '" + name() + "'. " + detail;
+    static StatesRuntimeError invalidPath(JsonPaths.Path path, JsonNode data, JsonNode context) {
+        return new StatesRuntimeError("Invalid path '" + path.text() + "' : " + path.noResults(data, context));
     }
 }

@@ -22,7 +22,8 @@ import java.util.concurrent.ExecutionException;
 /**
  * {@code Task}: calls its resource with the effective input on the task executor, races it against
  * {@code TimeoutSeconds}/{@code TimeoutSecondsPath} on the timer ({@code States.Timeout}), and reports
- * the Task (or, for plain Lambda function ARNs, LambdaFunction) history events. A state the
+ * the Task (or, for plain Lambda function ARNs, LambdaFunction) history events, {@code TaskSubmitted}
+ * among them when a {@code .sync} resource reports the job it started. A state the
  * execution's test case mocks answers from it instead, with the same events, and calls nothing.
  */
 public final class TaskState extends State {
@@ -126,7 +127,8 @@ public final class TaskState extends State {
             try {
                 Optional<TaskMocks.Answer> mocked = environment.mocks.nextInvocation(name());
                 call = mocked.isPresent() ? answer(mocked.get())
-                        : target.invoke(resource, parameters, environment.contextObject);
+                        : target.invoke(resource, parameters, environment.contextObject,
+                                answer -> submitted(attempt, names, answer));
             } catch (Throwable e) {
                 // Thrown rather than returned as a failed stage: still this attempt's end, or the
                 // execution would wait on a call that never answers.
@@ -134,6 +136,19 @@ public final class TaskState extends State {
                 return;
             }
             call.whenComplete((result, failure) -> finished(attempt, timer, names, prefix, result, failure));
+        });
+    }
+
+    /** The resource started its job ({@code .sync}): a {@code TaskSubmitted} event with the start's answer. */
+    private static void submitted(Attempt attempt, ResourceName names, JsonNode answer) {
+        attempt.environment().trampoline.post(() -> {
+            if (attempt.isFinished() || attempt.stopped()) {
+                return;
+            }
+            ObjectNode details = names.details(attempt.details());
+            details.put("output", Json.write(answer));
+            details.putObject("outputDetails").put("truncated", false);
+            attempt.emit("TaskSubmitted", details);
         });
     }
 
@@ -185,8 +200,8 @@ public final class TaskState extends State {
         // couldn't process", which no Retry or Catch handles. The cause names the class only, since a
         // message may quote the task's data; the stack goes to the runtime's log, once, here.
         LOG.log(System.Logger.Level.ERROR, "Task state '" + name() + "' failed inside the runtime", cause);
-        return new StatesRuntimeError(whileExecuting("The runtime failed while running the task's resource '"
-                + resource + "': " + cause.getClass().getName() + "; its log has the stack trace"));
+        return new StatesRuntimeError("The runtime failed while running the task's resource '"
+                + resource + "': " + cause.getClass().getName() + "; its log has the stack trace");
     }
 
     private long timeout(Attempt attempt) {
@@ -196,10 +211,11 @@ public final class TaskState extends State {
         if (timeoutSecondsPath == null) {
             return DEFAULT_TIMEOUT_SECONDS;
         }
-        JsonNode value = timeoutSecondsPath.find(attempt.inputBeforeParameters(), attempt.context()).orElse(null);
-        if (value == null || !value.canConvertToExactIntegral() || value.decimalValue().signum() <= 0) {
-            throw new StatesRuntimeError(whileExecuting("The TimeoutSecondsPath '" + timeoutSecondsPath.text()
-                    + "' did not resolve to a positive integer: " + (value == null ? "no value" : Json.write(value))));
+        JsonNode value = timeoutSecondsPath.find(attempt.inputBeforeParameters(), attempt.context())
+                .orElseThrow(() -> invalidPath(timeoutSecondsPath, attempt.inputBeforeParameters(), attempt.context()));
+        if (!value.canConvertToExactIntegral() || value.decimalValue().signum() <= 0) {
+            throw new StatesRuntimeError("The TimeoutSecondsPath '" + timeoutSecondsPath.text()
+                    + "' did not resolve to a positive integer: " + Json.write(value));
         }
         return value.decimalValue().longValueExact();
     }

@@ -11,11 +11,18 @@ import java.util.Set;
 
 /**
  * {@code Wait}: for {@code Seconds}/{@code SecondsPath}, or until {@code Timestamp}/{@code TimestampPath}
- * with milliseconds truncated as Step Functions does. A past instant proceeds at once. The wait is a
- * timer entry, not a thread.
+ * with milliseconds truncated as Step Functions does. A past instant proceeds at once; a path's wait
+ * longer than {@link #MAX_DELAY_SECONDS} fails, as in Step Functions. The wait is a timer entry, not a
+ * thread.
  */
 public final class WaitState extends State {
 
+    /**
+     * The longest wait a path or a timestamp may ask for: 2^31 - 1 seconds. AWS waited until a timestamp
+     * 24,855 days ahead and refused one 24,856 days ahead with {@code Wait state delay is too long.}
+     * (LocalStack's {@code test_timestamp_too_far_in_future_boundary}).
+     */
+    static final long MAX_DELAY_SECONDS = Integer.MAX_VALUE;
     private static final List<String> DURATIONS = List.of("Seconds", "SecondsPath", "Timestamp", "TimestampPath");
     public static final StateType TYPE = new StateType("Wait", StateType.common(StateFields.TRANSITION, StateFields.PATHS),
             Set.copyOf(DURATIONS), WaitState::read);
@@ -72,28 +79,48 @@ public final class WaitState extends State {
             return attempt.now().plusSeconds(seconds);
         }
         if (timestamp != null) {
-            return timestamp.truncatedTo(ChronoUnit.SECONDS);
+            return notTooFar(attempt, timestamp.truncatedTo(ChronoUnit.SECONDS));
         }
         if (secondsPath != null) {
-            JsonNode value = find(attempt, secondsPath);
-            if (!value.isIntegralNumber() && !(value.isNumber() && value.decimalValue().stripTrailingZeros().scale() <= 0)
-                    || value.decimalValue().signum() < 0) {
-                throw new StatesRuntimeError(whileExecuting("The SecondsPath parameter does not reference a valid"
-                        + " non-negative integer value: " + Json.write(value)));
+            JsonNode value = secondsPath.find(attempt.input(), attempt.context()).orElseThrow(() ->
+                    new StatesRuntimeError("The SecondsPath parameter does not reference an input value: "
+                            + secondsPath.text()));
+            if (!value.isIntegralNumber() && !(value.isNumber() && value.decimalValue().stripTrailingZeros().scale() <= 0)) {
+                throw new StatesRuntimeError("The SecondsPath parameter cannot be parsed as a long value: "
+                        + assignment(secondsPath, value));
+            }
+            if (value.decimalValue().signum() < 0) {
+                throw new StatesRuntimeError("The SecondsPath parameter references a negative value: "
+                        + assignment(secondsPath, value));
+            }
+            if (value.decimalValue().compareTo(java.math.BigDecimal.valueOf(MAX_DELAY_SECONDS)) > 0) {
+                throw tooLong();
             }
             return attempt.now().plusSeconds(value.decimalValue().longValueExact());
         }
-        JsonNode value = find(attempt, timestampPath);
-        return Timestamps.parse(value.isTextual() ? value.textValue() : null)
+        JsonNode value = timestampPath.find(attempt.input(), attempt.context())
+                .orElseThrow(() -> invalidPath(timestampPath, attempt.input(), attempt.context()));
+        Instant until = Timestamps.parse(value.isTextual() ? value.textValue() : null)
                 .map(instant -> instant.truncatedTo(ChronoUnit.SECONDS))
-                .orElseThrow(() -> new StatesRuntimeError(whileExecuting("The TimestampPath parameter does not"
+                .orElseThrow(() -> new StatesRuntimeError("The TimestampPath parameter does not"
                         + " reference a valid ISO-8601 extended offset date-time format string: "
-                        + Json.write(value))));
+                        + assignment(timestampPath, value)));
+        return notTooFar(attempt, until);
     }
 
-    private JsonNode find(Attempt attempt, JsonPaths.Path path) {
-        return path.find(attempt.input(), attempt.context()).orElseThrow(() -> new StatesRuntimeError(
-                whileExecuting("Invalid path '" + path.text() + "': No results for path: " + path.text() + " in input "
-                        + Json.write(attempt.input()))));
+    private static Instant notTooFar(Attempt attempt, Instant until) {
+        if (until.getEpochSecond() - attempt.now().getEpochSecond() > MAX_DELAY_SECONDS) {
+            throw tooLong();
+        }
+        return until;
+    }
+
+    private static StatesRuntimeError tooLong() {
+        return new StatesRuntimeError("Wait state delay is too long.");
+    }
+
+    /** A path and the value it selected, as AWS quotes them: {@code $.wait == 1.5}, a string without quotes. */
+    private static String assignment(JsonPaths.Path path, JsonNode value) {
+        return path.text() + " == " + (value.isTextual() ? value.textValue() : Json.write(value));
     }
 }
