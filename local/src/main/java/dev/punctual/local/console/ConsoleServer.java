@@ -10,6 +10,8 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.URLDecoder;
@@ -102,6 +104,7 @@ public final class ConsoleServer implements AutoCloseable {
     private void serve(HttpExchange exchange) {
         try (exchange) {
             Response response;
+            long cpuBefore = cpuNanos();
             try {
                 response = route(exchange);
             } catch (IllegalArgumentException e) {
@@ -110,6 +113,13 @@ public final class ConsoleServer implements AutoCloseable {
                 LOG.log(System.Logger.Level.WARNING, "Console request " + exchange.getRequestMethod() + " "
                         + exchange.getRequestURI().getRawPath() + " failed: " + e);
                 response = Response.json(500, error("The console could not answer: " + e.getClass().getSimpleName()));
+            }
+            long cpuAfter = cpuNanos();
+            if (cpuBefore >= 0 && cpuAfter >= 0) {
+                // What answering cost this console in CPU, whatever else the machine runs: a browser's developer
+                // tools show it beside the request (Server-Timing), and the scale test reads it.
+                exchange.getResponseHeaders().set("Server-Timing", String.format(java.util.Locale.ROOT,
+                        "cpu;dur=%.1f;desc=\"console CPU\"", (cpuAfter - cpuBefore) / 1_000_000.0));
             }
             send(exchange, response);
         } catch (IOException | RuntimeException e) {
@@ -219,6 +229,12 @@ public final class ConsoleServer implements AutoCloseable {
             throw new UncheckedIOException(e);
         }
         return properties.getProperty("version");
+    }
+
+    /** The CPU time the current thread has used, in nanoseconds; -1 where the JVM cannot tell. */
+    private static long cpuNanos() {
+        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        return threads.isCurrentThreadCpuTimeSupported() ? threads.getCurrentThreadCpuTime() : -1;
     }
 
     private static void send(HttpExchange exchange, Response response) throws IOException {

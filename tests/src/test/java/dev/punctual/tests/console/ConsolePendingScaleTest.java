@@ -25,23 +25,31 @@ import org.openqa.selenium.WebElement;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
- * With 100,000 pending expirations, the first page of {@code /pending} renders in under a second:
- * the console pages on the server from an index sorted by expiry, which it builds from the engine's
- * running executions. The executions are real: each started on the runtime's engine with the name and
- * input per-item mode gives an item with that TTL ({@link ExpiryRules}, then {@link ItemPlan}, as
- * {@code punctual backfill} schedules an existing item). Writing the items to DynamoDB Local and reading
- * them back off the stream first, as {@code bench --schedule-only} does, would add a minute of full CPU
- * and nothing the page reads.
+ * With 100,000 pending expirations, the first page of {@code /pending} costs the console what it costs with a
+ * few: it pages on the server from an index sorted by expiry, which it builds from the engine's running
+ * executions. What is asserted is what load cannot move: the page's content, and the CPU the console spent
+ * answering its {@code /api/pending} request (the {@code Server-Timing} header, as the browser received it),
+ * far below what reading 100,000 entries would cost. The wall time to a rendered page is printed: 517 ms
+ * quiet, 1.1 s beside a second suite on two cores (load 40), where a wall-clock budget measured the machine.
+ * The executions are real: each started on the runtime's engine with the name and input per-item mode gives
+ * an item with that TTL ({@link ExpiryRules}, then {@link ItemPlan}, as {@code punctual backfill} schedules an
+ * existing item). Writing the items to DynamoDB Local and reading them back off the stream first, as
+ * {@code bench --schedule-only} does, would add a minute of full CPU and nothing the page reads.
  */
 class ConsolePendingScaleTest {
 
     private static final int PENDING = 100_000;
     private static final String TABLE = "console-scale";
     private static final String TTL_ATTRIBUTE = "expiresAt";
-    private static final Duration FIRST_PAGE_BUDGET = Duration.ofSeconds(1);
+    /**
+     * The console's CPU for the first page's {@code /api/pending}: its 51 index entries, the count and the JSON
+     * took 0.9 ms; a page that sorted the 100,000 entries took 34 ms (tried), one that only copied them 9 ms.
+     * CPU time, unlike the wall time to a rendered page, does not grow with what else the machine runs.
+     */
+    private static final Duration FIRST_PAGE_CPU_BUDGET = Duration.ofMillis(10);
 
     @Test
-    void firstPageOfPending_with100000Pending_rendersInUnderOneSecond() throws InterruptedException {
+    void firstPageOfPending_with100000Pending_isReadFromTheIndex_atAFewMillisecondsOfConsoleCpu() throws InterruptedException {
         try (Browser browser = Browser.start();
              ConsoleRuntime both = ConsoleRuntime.start(LocalRuntime.Options.onFreePorts())) {
             LocalRuntime runtime = both.runtime();
@@ -66,14 +74,17 @@ class ConsolePendingScaleTest {
                 visits.add(Duration.ofNanos(System.nanoTime() - started).toMillis());
             }
             Duration rendered = Duration.ofMillis(java.util.Collections.min(visits));
+            double cpuMillis = apiCpuMillis(driver);
             browser.screenshot("pending-100000");
             System.out.printf("console /pending with %,d pending (started in %d s): first page rendered in %d ms"
-                    + " (best of three visits: %s ms)%n", PENDING, starting.toSeconds(), rendered.toMillis(), visits);
+                    + " (best of three visits: %s ms); the console's CPU for its /api/pending: %.1f ms%n", PENDING,
+                    starting.toSeconds(), rendered.toMillis(), visits, cpuMillis);
 
             assertThat(page.rows()).isEqualTo(50);
             assertThat(page.total()).isEqualTo(PENDING + " pending");
             assertThat(page.nextPageLinks()).isEqualTo(1);
-            assertThat(rendered).isLessThan(FIRST_PAGE_BUDGET);
+            assertThat(cpuMillis).as("the console's CPU for the first page's /api/pending, in ms").isNotNegative()
+                    .isLessThan((double) FIRST_PAGE_CPU_BUDGET.toMillis());
         }
     }
 
@@ -101,6 +112,20 @@ class ConsolePendingScaleTest {
         }
         inFlight.forEach(CompletableFuture::join);
         return Duration.ofNanos(System.nanoTime() - started);
+    }
+
+    /**
+     * The console's CPU for this page's {@code /api/pending} request, from its {@code Server-Timing} header as
+     * the browser's resource timing holds it (-1 when the page made no such request).
+     */
+    private static double apiCpuMillis(WebDriver driver) {
+        Object cpu = ((org.openqa.selenium.JavascriptExecutor) driver).executeScript("""
+                const entries = performance.getEntriesByType('resource').filter(e => e.name.includes('/api/pending'));
+                if (entries.length === 0) return -1;
+                const timing = entries[0].serverTiming.find(t => t.name === 'cpu');
+                return timing ? timing.duration : -1;
+                """);
+        return ((Number) cpu).doubleValue();
     }
 
     /** What the test reads of the first page of {@code /pending}, read in one go. */
