@@ -113,6 +113,18 @@ final class StreamShards {
         } catch (ExpiredIteratorException e) {
             shard.iterator = openIterator(shard);
             return true;
+        } catch (TrimmedDataAccessException e) {
+            // The iterator points before the shard's oldest record. In AWS the records in between were trimmed;
+            // DynamoDB Local also answers so when the iterator was opened on an empty shard and other tables'
+            // records took the sequence numbers in between (they count for every table at once), as they do
+            // for the child shard it opens four hours after a stream's first. Either way no record is left
+            // between what was read and the oldest record: reading on from there loses nothing and reads
+            // nothing twice. Retrying the same iterator would fail the same way.
+            LOG.log(System.Logger.Level.INFO, "table {0} shard {1}: nothing left between the iterator and the"
+                    + " shard''s oldest record (TrimmedDataAccessException); reading on from the oldest record",
+                    table.tableName(), shard.shardId);
+            shard.iterator = trimHorizon(shard);
+            return true;
         }
         Instant now = clock.instant();
         List<Record> records = response.records();
@@ -166,6 +178,10 @@ final class StreamShards {
                         + " from the stream; reading from the oldest record left", table.tableName(), shard.shardId);
             }
         }
+        return trimHorizon(shard);
+    }
+
+    private String trimHorizon(ShardCursor shard) {
         return streams.getShardIterator(b -> b.streamArn(table.streamArn()).shardId(shard.shardId)
                 .shardIteratorType(ShardIteratorType.TRIM_HORIZON)).shardIterator();
     }

@@ -356,6 +356,41 @@ class StreamPollerTest {
         assertThat(handler.batches()).hasSize(invocations);
     }
 
+    /**
+     * DynamoDB Local numbers the stream records of every table in one sequence. A reader that opened its
+     * iterator on an empty shard holds the shard's starting number; once other tables' records took the
+     * numbers after it, the shard's first record comes later, and GetRecords answers
+     * {@code TrimmedDataAccessException} (so does the child shard DynamoDB Local opens four hours after a
+     * stream's first). The reader reads on from the shard's oldest record at once: on a timer that does not
+     * move, a retry paced by the timer would never come.
+     */
+    @Test
+    void aShardReadWhileEmpty_deliversItsFirstRecord_whenOtherTablesTookTheSequenceNumbersBefore_withoutTimeMoving() {
+        String table = local.createTable(LocalTables.uniqueName("gap"), true, TTL);
+        String other = local.createTable(LocalTables.uniqueName("other"), true, TTL);
+        ManualTimer timer = ManualTimer.startingAt(Instant.now());
+        RecordingHandler handler = new RecordingHandler();
+        StreamPoller poller = start(table, handler, MappingSettings.builder(), null, timer);
+        poller.discoverTables();
+        awaitQuiet(poller, "the empty shard read");
+
+        local.put(other, "x", 100);
+        local.put(other, "y", 100);
+        local.put(table, "a", 100);
+        local.put(table, "b", 100);
+        Instant written = timer.clock().instant();
+        awaitQuiet(poller, "the two records read");
+
+        assertThat(ids(handler.records())).containsExactly("a", "b");
+        assertThat(timer.clock().instant()).isEqualTo(written);
+    }
+
+    /** Waits, without moving time, until the poller's readers found nothing more to read or hand over. */
+    private static void awaitQuiet(StreamPoller poller, String description) {
+        Map<String, Long> looks = poller.lookNow();
+        Await.until(description + ": " + poller.tableMetrics(), WAIT, () -> poller.quietSince(looks));
+    }
+
     @Test
     void checkpoint_letsANewPollerResumeAfterTheLastProcessedRecord() {
         String table = local.createTable(LocalTables.uniqueName("resume"), true, TTL);
